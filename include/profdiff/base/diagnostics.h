@@ -1,0 +1,93 @@
+// One diagnostics registry, declared once (idea from Perfetto's stats.h). A malformed event inside an
+// otherwise good file is counted here, with its first few locations, instead of failing the load;
+// `--strict` turns any kError diagnostic into a failure.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/base/status.h"
+
+namespace profdiff {
+
+enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
+
+// X(id, severity, description)
+#define PD_DIAGNOSTICS(X)                                                                          \
+  X(json_event_not_object, kError, "trace event is not a JSON object; skipped")                    \
+  X(json_event_malformed, kError, "trace event is malformed JSON; skipped")                        \
+  X(bad_timestamp, kError, "event 'ts' is not a number; event skipped")                            \
+  X(bad_duration, kError, "event 'dur' is not a number; treated as 0")                             \
+  X(negative_duration, kWarning, "event has a negative 'dur'; treated as 0")                       \
+  X(sub_ns_rounded, kInfo, "time value had sub-nanosecond digits; rounded to ns")                  \
+  X(missing_closing_bracket, kWarning, "trace array is not closed with ']' (truncated file?)")     \
+  X(trailing_garbage, kWarning, "bytes after the end of the JSON document were ignored")           \
+  X(unknown_phase, kInfo, "event with an unhandled 'ph' value; kept as an instant")                \
+  X(flow_missing_id, kError, "flow event without an 'id'; skipped")                                \
+  X(flow_unpaired, kInfo, "flow start or end without its other end")                               \
+  X(csv_row_width, kError, "CSV row has a different number of fields than the header; skipped")    \
+  X(csv_bad_number, kWarning, "CSV cell is not a number where one is expected; treated as absent") \
+  X(csv_bad_time, kError, "CSV time cell is not a decimal number; row skipped")                    \
+  X(invalid_utf8, kInfo, "string with invalid UTF-8 bytes kept as raw bytes")                      \
+  X(side_file_unreadable, kWarning, "an optional side file could not be read; its data is absent") \
+  X(side_file_missing, kInfo, "an optional side file is absent")
+
+enum class DiagId : uint16_t {
+#define PD_DIAG_ENUM_(id, sev, desc) id,
+  PD_DIAGNOSTICS(PD_DIAG_ENUM_)
+#undef PD_DIAG_ENUM_
+      kCount
+};
+
+inline constexpr size_t kDiagCount = static_cast<size_t>(DiagId::kCount);
+
+struct DiagInfo {
+  std::string_view name;
+  DiagSeverity severity;
+  std::string_view description;
+};
+
+const DiagInfo& GetDiagInfo(DiagId id);
+std::string_view SeverityName(DiagSeverity s);
+
+// Where something was found: a file and either a 1-based line or a byte offset.
+struct SourceLocation {
+  std::string file;
+  int64_t line = 0;         // 1-based; 0 = unknown
+  int64_t byte_offset = -1;  // -1 = unknown
+  std::string ToString() const;  // "file:12" or "file@byte 1234" or "file"
+};
+
+class Diagnostics {
+ public:
+  static constexpr size_t kMaxExamples = 3;
+  struct Example {
+    SourceLocation where;
+    std::string detail;
+  };
+  struct Entry {
+    uint64_t count = 0;
+    std::vector<Example> examples;
+  };
+
+  void Add(DiagId id, SourceLocation where, std::string detail = {});
+  void Merge(const Diagnostics& other);
+
+  uint64_t count(DiagId id) const { return entries_[static_cast<size_t>(id)].count; }
+  const Entry& entry(DiagId id) const { return entries_[static_cast<size_t>(id)]; }
+  uint64_t total(DiagSeverity at_least) const;
+  bool empty() const { return total(DiagSeverity::kInfo) == 0; }
+
+  // Fails with the first kError diagnostic (for --strict).
+  Status CheckStrict() const;
+  // Human summary, one line per non-zero diagnostic plus its first example.
+  std::string Summary() const;
+
+ private:
+  std::array<Entry, kDiagCount> entries_{};
+};
+
+}  // namespace profdiff

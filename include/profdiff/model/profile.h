@@ -1,0 +1,259 @@
+// The timeline model: one representation for GPU (Kineto) and NPU (Ascend) data.
+//
+//  * Tracks are (process, thread) pairs; Kineto GPU streams and Ascend hardware streams are tracks.
+//  * Slices are complete events with int64 ns start and duration, interned name and category, a kind,
+//    and a range in the shared `args` array holding only the catalogued args (enums.h, ArgKey).
+//  * Flow events (s/f/t), counters (C) and memory events ([memory] instants) have their own tables.
+//  * Ascend side files (kernel_details.csv, ...) land in `npu` tables.
+// Slices are kept in file order; vector index = stable identity ("slice id").
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/base/diagnostics.h"
+#include "profdiff/base/string_pool.h"
+#include "profdiff/model/enums.h"
+
+namespace profdiff {
+
+inline constexpr int64_t kNoNumber = std::numeric_limits<int64_t>::min();
+inline constexpr int64_t kAbsentNs = std::numeric_limits<int64_t>::min();
+
+using TrackId = uint32_t;
+using SliceId = uint32_t;
+
+struct Process {
+  StringId pid_text = kEmptyString;  // pid as written ("392793", "Spans")
+  int64_t pid = kNoNumber;           // numeric pid when it is an integer
+  StringId name = kEmptyString;      // process_name metadata
+  StringId labels = kEmptyString;    // process_labels metadata ("GPU 0", "CPU")
+  int64_t sort_index = kNoNumber;
+};
+
+struct Track {
+  uint32_t process = 0;              // index into Profile::processes
+  StringId tid_text = kEmptyString;  // tid as written ("3096504", "stream 7")
+  int64_t tid = kNoNumber;
+  StringId name = kEmptyString;      // thread_name metadata
+  int64_t sort_index = kNoNumber;    // thread_sort_index metadata
+};
+
+enum class ArgType : uint8_t { kNull, kBool, kInt, kDouble, kString, kJson };
+
+// One catalogued arg. kString/kJson hold an interned string: the decoded string, or the raw JSON
+// text of a list/object (e.g. "[[32, 3, 224, 224], []]" as written). kDouble keeps the raw number
+// text interned too (`text`) so nothing is lost to binary rounding.
+struct Arg {
+  ArgKey key = ArgKey::kCount;
+  ArgType type = ArgType::kNull;
+  int64_t i = 0;               // kInt, kBool
+  double d = 0;                // kDouble (for arithmetic only)
+  StringId text = kEmptyString;  // kString, kJson, kDouble (raw text)
+};
+
+struct Slice {
+  int64_t ts_ns = 0;
+  int64_t dur_ns = 0;
+  StringId name = kEmptyString;
+  StringId cat = kEmptyString;
+  TrackId track = 0;
+  uint32_t args_begin = 0;
+  uint16_t args_count = 0;
+  SliceKind kind = SliceKind::kOther;
+  char phase = 'X';  // 'X' complete, 'i'/'I' instant, 'B'/'E' resolved into X by the loader
+  int64_t end_ns() const { return ts_ns + dur_ns; }
+};
+
+struct FlowEvent {
+  int64_t ts_ns = 0;
+  uint64_t id = 0;        // integer id, or the StringId of a string id when id_is_string
+  bool id_is_string = false;
+  char phase = 's';       // 's' start, 'f' end, 't' step
+  bool binds_enclosing = false;  // "bp":"e"
+  TrackId track = 0;
+  StringId cat = kEmptyString;
+  StringId name = kEmptyString;
+};
+
+struct CounterEvent {
+  int64_t ts_ns = 0;
+  TrackId track = 0;
+  StringId name = kEmptyString;
+  StringId series = kEmptyString;  // the args key
+  double value = 0;
+};
+
+// Kineto "[memory]" instant events (allocator activity).
+struct MemoryEvent {
+  int64_t ts_ns = 0;
+  TrackId track = 0;
+  int64_t bytes = 0;            // signed: negative = free
+  uint64_t addr = 0;
+  int64_t total_reserved = kNoNumber;
+  int64_t total_allocated = kNoNumber;
+  int64_t device_id = -1;
+  int64_t device_type = kNoNumber;
+};
+
+// ---- Ascend side tables --------------------------------------------------------------------------
+
+// kernel_details.csv. Durations in ns; absent/"N/A" cells are kAbsentNs.
+struct KernelDetailRow {
+  StringId type = kEmptyString;          // "Type" (op type), may be "N/A"
+  StringId name = kEmptyString;          // "Name"
+  StringId input_shapes = kEmptyString;  // "Input Shapes" verbatim (quotes kept)
+  StringId accelerator_core = kEmptyString;  // "Accelerator Core" / "Task Type"
+  int64_t start_ns = 0;
+  int64_t dur_ns = 0;
+  int64_t wait_ns = kAbsentNs;
+  int64_t step_id = kNoNumber;  // "Step Id" / "Step ID"; kNoNumber when absent or empty
+  int64_t task_id = kNoNumber;
+  int64_t stream_id = kNoNumber;
+  int64_t aicore_time_ns = kAbsentNs;
+  int64_t mac_time_ns = kAbsentNs;       // "mac_time(us)" (older CANN)
+  int64_t aiv_vec_time_ns = kAbsentNs;
+  int64_t aic_mac_time_ns = kAbsentNs;
+  int64_t aic_mte2_time_ns = kAbsentNs;
+  int64_t aiv_time_ns = kAbsentNs;
+  int64_t aic_total_time_ns = kAbsentNs;
+  uint32_t line = 0;  // 1-based line in the CSV
+};
+
+struct KernelDetailsTable {
+  bool present = false;
+  std::string file;
+  std::vector<std::string> columns;  // header as written (for column-set checks)
+  bool has_mac_time = false;         // "mac_time(us)" column exists
+  bool has_aiv_vec_time = false;     // "aiv_vec_time(us)" column exists
+  std::vector<KernelDetailRow> rows;
+};
+
+struct OpStatisticRow {
+  StringId op_type = kEmptyString;
+  StringId core_type = kEmptyString;
+  int64_t count = 0;
+  int64_t total_ns = 0, avg_ns = 0, max_ns = 0, min_ns = 0;
+};
+
+struct OperatorMemoryRow {
+  StringId name = kEmptyString;
+  double size_kb = 0;
+  int64_t allocation_ns = kAbsentNs;
+  int64_t release_ns = kAbsentNs;
+  int64_t duration_ns = kAbsentNs;
+  StringId device_type = kEmptyString;
+  uint32_t line = 0;
+};
+
+struct MemoryRecordRow {
+  StringId component = kEmptyString;
+  int64_t ts_ns = 0;
+  double total_allocated_mb = 0;
+  double total_reserved_mb = 0;
+  double total_active_mb = 0;
+  StringId device_type = kEmptyString;
+};
+
+// step_trace_time.csv: its columns changed over CANN versions, so it is kept generic.
+struct StepTraceTable {
+  bool present = false;
+  std::vector<std::string> columns;            // value columns, e.g. "Computing", "Free"
+  std::vector<std::string> steps;              // "Step" cell as written (may be empty)
+  std::vector<std::vector<int64_t>> values_ns;  // [row][column], kAbsentNs when empty
+};
+
+struct TransportBandwidth {
+  double transit_size_mb = 0;
+  double transit_time_ms = 0;
+  double bandwidth_gb_s = 0;
+};
+
+// communication.json, reduced to what analyses use.
+struct CommunicationStep {
+  std::string step;  // top-level key, e.g. "step50"
+  bool has_collective_bandwidth = false;
+  std::map<std::string, TransportBandwidth> collective_bandwidth;  // "RDMA", "SDMA", "HCCS", ...
+};
+struct CommunicationInfo {
+  bool present = false;
+  bool empty = false;  // the file exists but holds nothing
+  std::vector<CommunicationStep> steps;
+};
+
+struct NpuTables {
+  KernelDetailsTable kernel_details;
+  bool has_op_statistic = false;
+  std::vector<OpStatisticRow> op_statistic;
+  bool has_operator_memory = false;
+  std::vector<OperatorMemoryRow> operator_memory;
+  bool has_memory_record = false;
+  std::vector<MemoryRecordRow> memory_record;
+  StepTraceTable step_trace;
+  CommunicationInfo communication;
+  // profiler_metadata.json parallel_group_info: group id -> process group name.
+  std::map<std::string, std::string> parallel_group_names;
+};
+
+struct ProfileMeta {
+  SourceFormat format = SourceFormat::kUnknown;
+  DeviceKind device = DeviceKind::kUnknown;
+  std::string input_path;             // the path the user gave
+  std::vector<std::string> files;     // every file actually read
+  std::string trace_file;             // the main trace file, if any
+  int64_t schema_version = kNoNumber; // Kineto schemaVersion
+  int64_t base_time_ns = kNoNumber;   // Kineto baseTimeNanoseconds
+  int64_t rank = kNoNumber;           // distributedInfo.rank / profiler_info rank_id
+  std::vector<std::string> device_names;  // deviceProperties[].name
+  std::string profiler_level;         // Ascend profiler_info config ("Level1")
+  std::string profiler_info_json;     // profiler_info_*.json, verbatim (small)
+  std::string path_level;             // Ascend: "trace" | "ascend_output" | "profiling"
+  uint64_t input_bytes = 0;           // bytes parsed (decompressed)
+};
+
+struct Profile {
+  ProfileMeta meta;
+  StringPool strings;
+  std::vector<Process> processes;
+  std::vector<Track> tracks;
+  std::vector<Slice> slices;
+  std::vector<Arg> args;
+  std::vector<FlowEvent> flows;
+  std::vector<CounterEvent> counters;
+  std::vector<MemoryEvent> memory_events;
+  NpuTables npu;
+  Diagnostics diagnostics;
+
+  std::string_view str(StringId id) const { return strings.Get(id); }
+  const Track& track(const Slice& s) const { return tracks[s.track]; }
+  const Process& process(const Slice& s) const { return processes[tracks[s.track].process]; }
+  // The arg with `key`, or nullptr.
+  const Arg* FindArg(const Slice& s, ArgKey key) const;
+  // Integer value of an arg (kInt, kBool, or an integer-valued string); `fallback` otherwise.
+  int64_t ArgInt(const Slice& s, ArgKey key, int64_t fallback = kNoNumber) const;
+  // Text of an arg (string, raw JSON or raw number); empty when absent.
+  std::string_view ArgText(const Slice& s, ArgKey key) const;
+
+  // Find-or-create helpers used by loaders.
+  uint32_t GetOrCreateProcess(std::string_view pid_text);
+  TrackId GetOrCreateTrack(std::string_view pid_text, std::string_view tid_text);
+
+  // Number of slices of each kind.
+  std::vector<uint64_t> CountByKind() const;
+  // [min start, max end] over all slices; {0,0} when there are none.
+  std::pair<int64_t, int64_t> TimeSpan() const;
+
+ private:
+  std::map<std::pair<StringId, StringId>, TrackId> track_index_;
+  std::map<StringId, uint32_t> process_index_;
+};
+
+// "ProfilerStep#12" -> 12; kNoNumber if `name` is not a step marker.
+int64_t StepIdFromName(std::string_view name);
+
+}  // namespace profdiff

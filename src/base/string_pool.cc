@@ -1,0 +1,55 @@
+#include "profdiff/base/string_pool.h"
+
+#include <cstring>
+
+namespace profdiff {
+namespace {
+constexpr size_t kBlockSize = 1 << 20;
+}
+
+StringPool::StringPool() {
+  views_.emplace_back();
+  index_.emplace(std::string_view(), kEmptyString);
+}
+StringPool::StringPool(StringPool&&) noexcept = default;
+StringPool& StringPool::operator=(StringPool&&) noexcept = default;
+StringPool::~StringPool() = default;
+
+std::string_view StringPool::Store(std::string_view s) {
+  if (s.size() > kBlockSize / 4) {
+    // Large strings get their own block so they do not waste the tail of a shared one.
+    auto block = std::make_unique<char[]>(s.size());
+    std::memcpy(block.get(), s.data(), s.size());
+    std::string_view view(block.get(), s.size());
+    blocks_.insert(blocks_.begin(), std::move(block));  // keep the current block last
+    arena_bytes_ += s.size();
+    return view;
+  }
+  if (blocks_.empty() || block_used_ + s.size() > block_cap_) {
+    blocks_.push_back(std::make_unique<char[]>(kBlockSize));
+    block_used_ = 0;
+    block_cap_ = kBlockSize;
+    arena_bytes_ += kBlockSize;
+  }
+  char* dst = blocks_.back().get() + block_used_;
+  std::memcpy(dst, s.data(), s.size());
+  block_used_ += s.size();
+  return {dst, s.size()};
+}
+
+StringId StringPool::Intern(std::string_view s) {
+  auto it = index_.find(s);
+  if (it != index_.end()) return it->second;
+  std::string_view stored = Store(s);
+  auto id = static_cast<StringId>(views_.size());
+  views_.push_back(stored);
+  index_.emplace(stored, id);
+  return id;
+}
+
+StringId StringPool::Find(std::string_view s) const {
+  auto it = index_.find(s);
+  return it == index_.end() ? kNotInterned : it->second;
+}
+
+}  // namespace profdiff

@@ -1,0 +1,1 @@
+// placeholder until the io module lands

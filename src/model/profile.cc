@@ -1,0 +1,110 @@
+#include "profdiff/model/profile.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace profdiff {
+namespace {
+
+int64_t ParseInt(std::string_view s) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return kNoNumber;
+  return v;
+}
+
+}  // namespace
+
+ArgKey ArgKeyFromName(std::string_view name) {
+  for (size_t i = 0; i < kArgKeyNames.size(); ++i) {
+    if (kArgKeyNames[i] == name) return static_cast<ArgKey>(i);
+  }
+  return ArgKey::kCount;
+}
+
+const Arg* Profile::FindArg(const Slice& s, ArgKey key) const {
+  for (uint32_t i = s.args_begin; i < s.args_begin + s.args_count; ++i) {
+    if (args[i].key == key) return &args[i];
+  }
+  return nullptr;
+}
+
+int64_t Profile::ArgInt(const Slice& s, ArgKey key, int64_t fallback) const {
+  const Arg* a = FindArg(s, key);
+  if (a == nullptr) return fallback;
+  switch (a->type) {
+    case ArgType::kInt:
+    case ArgType::kBool:
+      return a->i;
+    case ArgType::kString: {
+      int64_t v = ParseInt(str(a->text));
+      return v == kNoNumber ? fallback : v;
+    }
+    default:
+      return fallback;
+  }
+}
+
+std::string_view Profile::ArgText(const Slice& s, ArgKey key) const {
+  const Arg* a = FindArg(s, key);
+  if (a == nullptr) return {};
+  return str(a->text);
+}
+
+uint32_t Profile::GetOrCreateProcess(std::string_view pid_text) {
+  StringId id = strings.Intern(pid_text);
+  auto it = process_index_.find(id);
+  if (it != process_index_.end()) return it->second;
+  Process p;
+  p.pid_text = id;
+  p.pid = ParseInt(pid_text);
+  auto index = static_cast<uint32_t>(processes.size());
+  processes.push_back(p);
+  process_index_.emplace(id, index);
+  return index;
+}
+
+TrackId Profile::GetOrCreateTrack(std::string_view pid_text, std::string_view tid_text) {
+  StringId pid_id = strings.Intern(pid_text);
+  StringId tid_id = strings.Intern(tid_text);
+  auto it = track_index_.find({pid_id, tid_id});
+  if (it != track_index_.end()) return it->second;
+  Track t;
+  t.process = GetOrCreateProcess(pid_text);
+  t.tid_text = tid_id;
+  t.tid = ParseInt(tid_text);
+  auto index = static_cast<TrackId>(tracks.size());
+  tracks.push_back(t);
+  track_index_.emplace(std::make_pair(pid_id, tid_id), index);
+  return index;
+}
+
+std::vector<uint64_t> Profile::CountByKind() const {
+  std::vector<uint64_t> counts(static_cast<size_t>(SliceKind::kCount), 0);
+  for (const Slice& s : slices) ++counts[static_cast<size_t>(s.kind)];
+  return counts;
+}
+
+std::pair<int64_t, int64_t> Profile::TimeSpan() const {
+  if (slices.empty()) return {0, 0};
+  int64_t lo = slices.front().ts_ns;
+  int64_t hi = slices.front().end_ns();
+  for (const Slice& s : slices) {
+    lo = std::min(lo, s.ts_ns);
+    hi = std::max(hi, s.end_ns());
+  }
+  return {lo, hi};
+}
+
+int64_t StepIdFromName(std::string_view name) {
+  constexpr std::string_view kPrefix = "ProfilerStep#";
+  size_t pos = name.find(kPrefix);
+  if (pos == std::string_view::npos) return kNoNumber;
+  std::string_view rest = name.substr(pos + kPrefix.size());
+  size_t n = 0;
+  while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') ++n;
+  if (n == 0) return kNoNumber;
+  return ParseInt(rest.substr(0, n));
+}
+
+}  // namespace profdiff
