@@ -1,0 +1,54 @@
+// Loading a profile: a user path is resolved (reference §2.1) into the files to read, then each
+// file is read by the loader for its format into one Profile.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "profdiff/base/status.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff {
+
+struct LoadOptions {
+  bool strict = false;        // any kError diagnostic fails the load
+  bool read_side_files = true;  // kernel_details.csv etc. (off = trace only)
+};
+
+// What a user path resolves to (reference §2.1 / §2.2).
+struct ResolvedInput {
+  SourceFormat format = SourceFormat::kUnknown;
+  DeviceKind device = DeviceKind::kUnknown;
+  std::string input_path;      // as given
+  std::string profiling_dir;   // *_ascend_pt dir (where profiler_metadata.json lives), if any
+  std::string ascend_output;   // ASCEND_PROFILER_OUTPUT dir, if any
+  std::string trace_file;      // Kineto JSON or trace_view.json
+  std::string db_file;         // ascend_pytorch_profiler_*.db, if found
+  std::string info_file;       // profiler_info_*.json, if found
+  std::string path_level;      // NPU text: "trace" | "ascend_output" | "profiling"
+};
+
+// Resolves a path without reading data files (only directory listings and, for a .json file, its
+// first non-space byte to tell a Kineto object from an Ascend array).
+StatusOr<ResolvedInput> ResolveInput(std::string_view path);
+
+// Resolves and loads. A DB-only export is refused with kUnsupported and a clear message.
+StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options);
+
+// One loader per file format, all behind this interface.
+class FileLoader {
+ public:
+  virtual ~FileLoader() = default;
+  virtual std::string_view name() const = 0;
+  // Reads `file` into `profile`. Malformed records inside a good file go to profile.diagnostics;
+  // an unreadable or malformed file is an error naming the file and line/byte offset.
+  virtual Status Load(const std::string& file, Profile& profile, const LoadOptions& options) const = 0;
+};
+
+// The trace loaders (Kineto JSON object or bare array, plain or .gz; Ascend trace_view.json).
+// Both recognise their input by content; see trace_json.h.
+const FileLoader& KinetoJsonLoader();
+const FileLoader& AscendTraceViewLoader();
+
+}  // namespace profdiff
