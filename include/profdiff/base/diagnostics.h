@@ -31,6 +31,7 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(csv_row_width, kError, "CSV row has a different number of fields than the header; skipped")    \
   X(csv_bad_number, kWarning, "CSV cell is not a number where one is expected; treated as absent") \
   X(csv_bad_time, kError, "CSV time cell is not a decimal number; row skipped")                    \
+  X(csv_unterminated_quote, kError, "CSV quoted field not closed at end of file; record skipped")  \
   X(invalid_utf8, kInfo, "string with invalid UTF-8 bytes kept as raw bytes")                      \
   X(side_file_unreadable, kWarning, "an optional side file could not be read; its data is absent") \
   X(side_file_missing, kInfo, "an optional side file is absent")
