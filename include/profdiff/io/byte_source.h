@@ -1,0 +1,58 @@
+// ByteSource: reads a file in fixed-size chunks, transparently gunzipping when the file starts with the
+// gzip magic (1f 8b). Memory use is independent of the file size: one input chunk (plus zlib's state).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "profdiff/base/status.h"
+
+namespace profdiff {
+
+class ByteSource {
+ public:
+  static constexpr size_t kDefaultChunkBytes = size_t{4} << 20;  // 4 MiB
+
+  // Opens `path`. `chunk_bytes` is the size of one read from the file (tests use tiny chunks).
+  static StatusOr<std::unique_ptr<ByteSource>> Open(const std::string& path,
+                                                    size_t chunk_bytes = kDefaultChunkBytes);
+  ByteSource(const ByteSource&) = delete;
+  ByteSource& operator=(const ByteSource&) = delete;
+  ~ByteSource();
+
+  // Reads up to `n` (decompressed) bytes into `out`; returns the number read, 0 only at end of data.
+  // A read error or a corrupt/truncated gzip stream is an error naming the file and the offset.
+  StatusOr<size_t> Read(char* out, size_t n);
+
+  const std::string& path() const { return path_; }
+  bool gzipped() const { return gzip_; }
+  size_t chunk_bytes() const { return chunk_bytes_; }
+  // Decompressed bytes handed out so far.
+  uint64_t offset() const { return offset_; }
+  // Size of the file on disk (compressed size for .gz).
+  uint64_t file_bytes() const { return file_bytes_; }
+
+ private:
+  struct Inflater;
+  ByteSource() = default;
+  StatusOr<size_t> ReadRaw(char* out, size_t n);
+  StatusOr<size_t> ReadGzip(char* out, size_t n);
+
+  std::string path_;
+  FILE* file_ = nullptr;
+  bool gzip_ = false;
+  bool eof_ = false;
+  size_t chunk_bytes_ = kDefaultChunkBytes;
+  uint64_t offset_ = 0;
+  uint64_t file_bytes_ = 0;
+  uint64_t raw_offset_ = 0;  // compressed bytes consumed
+  std::unique_ptr<Inflater> inflater_;
+};
+
+// Reads a whole (possibly gzipped) file into memory; for small side files only.
+StatusOr<std::string> ReadWholeFile(const std::string& path);
+
+}  // namespace profdiff

@@ -1,0 +1,815 @@
+#include "profdiff/io/json_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace profdiff {
+namespace {
+
+inline bool IsWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+inline int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void AppendUtf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+constexpr uint32_t kReplacementChar = 0xFFFD;
+
+}  // namespace
+
+bool IsValidUtf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const unsigned char* end = p + s.size();
+  while (p < end) {
+    unsigned char c = *p;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    size_t n;
+    uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (static_cast<size_t>(end - p) <= n) return false;
+    for (size_t k = 1; k <= n; ++k) {
+      if ((p[k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[k] & 0x3F);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF))) return false;
+    if (cp >= 0xD800 && cp <= 0xDFFF) return false;
+    p += n + 1;
+  }
+  return true;
+}
+
+std::string JsonSnippet(std::string_view text, size_t pos) {
+  pos = std::min(pos, text.size());
+  size_t begin = pos > 20 ? pos - 20 : 0;
+  size_t end = std::min(text.size(), pos + 20);
+  std::string out;
+  for (size_t i = begin; i < end; ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c >= 0x7F) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
+// ---- JsonCursor ------------------------------------------------------------------------------------
+
+JsonCursor::JsonCursor(std::string_view text, std::string* scratch) : text_(text), scratch_(scratch) {
+  if (scratch_ != nullptr) {
+    scratch_->clear();
+    scratch_->reserve(text.size());
+  }
+}
+
+bool JsonCursor::Fail(const char* msg) { return Fail(msg, pos_); }
+
+bool JsonCursor::Fail(const char* msg, size_t at) {
+  if (error_ == nullptr) {
+    error_ = msg;
+    error_pos_ = std::min(at, text_.size());
+  }
+  return false;
+}
+
+void JsonCursor::SkipWs() {
+  while (pos_ < text_.size() && IsWs(text_[pos_])) ++pos_;
+}
+
+bool JsonCursor::AtEnd() {
+  SkipWs();
+  return pos_ >= text_.size();
+}
+
+JsonType JsonCursor::Peek() {
+  if (error_ != nullptr) return JsonType::kInvalid;
+  SkipWs();
+  if (pos_ >= text_.size()) return JsonType::kInvalid;
+  switch (text_[pos_]) {
+    case '{': return JsonType::kObject;
+    case '[': return JsonType::kArray;
+    case '"': return JsonType::kString;
+    case 't':
+    case 'f': return JsonType::kBool;
+    case 'n': return JsonType::kNull;
+    case '-':
+    case 'N':
+    case 'I':
+    case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
+      return JsonType::kNumber;
+    default: return JsonType::kInvalid;
+  }
+}
+
+bool JsonCursor::ReadNumber(std::string_view* raw) {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  const size_t start = pos_;
+  const size_t n = text_.size();
+  auto rest = text_.substr(pos_);
+  auto literal = [&](std::string_view lit) {
+    if (rest.substr(0, lit.size()) == lit) {
+      pos_ += lit.size();
+      return true;
+    }
+    return false;
+  };
+  if (!(literal("NaN") || literal("Infinity") || literal("-Infinity"))) {
+    if (pos_ < n && text_[pos_] == '-') ++pos_;
+    size_t digits = 0;
+    while (pos_ < n && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_, ++digits;
+    if (digits == 0) return Fail("invalid number", start);
+    if (pos_ < n && text_[pos_] == '.') {
+      ++pos_;
+      digits = 0;
+      while (pos_ < n && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_, ++digits;
+      if (digits == 0) return Fail("invalid number: no digits after '.'", start);
+    }
+    if (pos_ < n && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      ++pos_;
+      if (pos_ < n && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      digits = 0;
+      while (pos_ < n && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_, ++digits;
+      if (digits == 0) return Fail("invalid number: bad exponent", start);
+    }
+  }
+  if (pos_ < n) {
+    char c = text_[pos_];
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '+' ||
+        c == '-' || c == '_') {
+      return Fail("invalid number", start);
+    }
+  }
+  *raw = text_.substr(start, pos_ - start);
+  return true;
+}
+
+bool JsonCursor::ReadBool(bool* out) {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  auto rest = text_.substr(pos_);
+  if (rest.substr(0, 4) == "true") {
+    pos_ += 4;
+    *out = true;
+    return true;
+  }
+  if (rest.substr(0, 5) == "false") {
+    pos_ += 5;
+    *out = false;
+    return true;
+  }
+  return Fail("expected true or false");
+}
+
+bool JsonCursor::ReadNull() {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  if (text_.substr(pos_, 4) == "null") {
+    pos_ += 4;
+    return true;
+  }
+  return Fail("expected null");
+}
+
+bool JsonCursor::ReadString(std::string_view* out) {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  if (pos_ >= text_.size() || text_[pos_] != '"') return Fail("expected a string");
+  return ReadStringImpl(out);
+}
+
+// pos_ is at the opening quote.
+bool JsonCursor::ReadStringImpl(std::string_view* out) {
+  const size_t open = pos_;
+  const size_t start = pos_ + 1;
+  const size_t n = text_.size();
+  const char* s = text_.data();
+  size_t p = start;
+  bool high = false;
+  // Fast path: no escapes.
+  for (;;) {
+    if (p >= n) return Fail("unterminated string", open);
+    auto c = static_cast<unsigned char>(s[p]);
+    if (c == '"') {
+      *out = text_.substr(start, p - start);
+      pos_ = p + 1;
+      if (high && !IsValidUtf8(*out)) ++invalid_utf8_;
+      return true;
+    }
+    if (c == '\\') break;
+    high |= c >= 0x80;
+    ++p;
+  }
+  if (scratch_ == nullptr) return Fail("internal: string needs unescaping but no scratch buffer", open);
+  const size_t out_begin = scratch_->size();
+  scratch_->append(s + start, p - start);
+  for (;;) {
+    if (p >= n) return Fail("unterminated string", open);
+    auto c = static_cast<unsigned char>(s[p]);
+    if (c == '"') {
+      ++p;
+      break;
+    }
+    if (c != '\\') {
+      high |= c >= 0x80;
+      scratch_->push_back(static_cast<char>(c));
+      ++p;
+      continue;
+    }
+    if (p + 1 >= n) return Fail("unterminated string", open);
+    char e = s[p + 1];
+    p += 2;
+    switch (e) {
+      case '"': scratch_->push_back('"'); break;
+      case '\\': scratch_->push_back('\\'); break;
+      case '/': scratch_->push_back('/'); break;
+      case 'b': scratch_->push_back('\b'); break;
+      case 'f': scratch_->push_back('\f'); break;
+      case 'n': scratch_->push_back('\n'); break;
+      case 'r': scratch_->push_back('\r'); break;
+      case 't': scratch_->push_back('\t'); break;
+      case 'u': {
+        auto hex4 = [&](size_t at, uint32_t* v) {
+          if (at + 4 > n) return false;
+          uint32_t r = 0;
+          for (size_t k = 0; k < 4; ++k) {
+            int h = HexValue(s[at + k]);
+            if (h < 0) return false;
+            r = (r << 4) | static_cast<uint32_t>(h);
+          }
+          *v = r;
+          return true;
+        };
+        uint32_t cp = 0;
+        if (!hex4(p, &cp)) return Fail("invalid \\u escape", p - 2);
+        p += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          uint32_t lo = 0;
+          if (p + 6 <= n && s[p] == '\\' && s[p + 1] == 'u' && hex4(p + 2, &lo) && lo >= 0xDC00 &&
+              lo <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            p += 6;
+          } else {
+            cp = kReplacementChar;  // lone high surrogate
+          }
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+          cp = kReplacementChar;  // lone low surrogate
+        }
+        AppendUtf8(*scratch_, cp);
+        break;
+      }
+      default:
+        return Fail("invalid escape in string", p - 2);
+    }
+  }
+  pos_ = p;
+  *out = std::string_view(scratch_->data() + out_begin, scratch_->size() - out_begin);
+  if (high && !IsValidUtf8(*out)) ++invalid_utf8_;
+  return true;
+}
+
+// pos_ is at the opening quote; skips without decoding (escapes are not validated).
+bool JsonCursor::SkipStringFast() {
+  const size_t open = pos_;
+  const char* s = text_.data();
+  const size_t n = text_.size();
+  size_t p = pos_ + 1;
+  for (;;) {
+    if (p >= n) return Fail("unterminated string", open);
+    const void* q = std::memchr(s + p, '"', n - p);
+    if (q == nullptr) return Fail("unterminated string", open);
+    size_t qi = static_cast<size_t>(static_cast<const char*>(q) - s);
+    const void* b = std::memchr(s + p, '\\', qi - p);
+    if (b == nullptr) {
+      pos_ = qi + 1;
+      return true;
+    }
+    p = static_cast<size_t>(static_cast<const char*>(b) - s) + 2;
+  }
+}
+
+bool JsonCursor::SkipValue(std::string_view* raw) {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  size_t start = pos_;
+  if (!SkipValueAt(depth_)) return false;
+  if (raw != nullptr) *raw = text_.substr(start, pos_ - start);
+  return true;
+}
+
+bool JsonCursor::SkipValueAt(int depth) {
+  SkipWs();
+  if (pos_ >= text_.size()) return Fail("unexpected end of input, expected a value");
+  const size_t n = text_.size();
+  char c = text_[pos_];
+  switch (c) {
+    case '"':
+      return SkipStringFast();
+    case '{': {
+      if (depth >= kMaxDepth) return Fail("nesting too deep");
+      ++pos_;
+      SkipWs();
+      if (pos_ < n && text_[pos_] == '}') {
+        ++pos_;
+        return true;
+      }
+      for (;;) {
+        SkipWs();
+        if (pos_ >= n || text_[pos_] != '"') return Fail("expected a member name");
+        if (!SkipStringFast()) return false;
+        SkipWs();
+        if (pos_ >= n || text_[pos_] != ':') return Fail("expected ':'");
+        ++pos_;
+        if (!SkipValueAt(depth + 1)) return false;
+        SkipWs();
+        if (pos_ >= n) return Fail("unexpected end of input in an object");
+        if (text_[pos_] == ',') {
+          ++pos_;
+          continue;
+        }
+        if (text_[pos_] == '}') {
+          ++pos_;
+          return true;
+        }
+        return Fail("expected ',' or '}'");
+      }
+    }
+    case '[': {
+      if (depth >= kMaxDepth) return Fail("nesting too deep");
+      ++pos_;
+      SkipWs();
+      if (pos_ < n && text_[pos_] == ']') {
+        ++pos_;
+        return true;
+      }
+      for (;;) {
+        if (!SkipValueAt(depth + 1)) return false;
+        SkipWs();
+        if (pos_ >= n) return Fail("unexpected end of input in an array");
+        if (text_[pos_] == ',') {
+          ++pos_;
+          continue;
+        }
+        if (text_[pos_] == ']') {
+          ++pos_;
+          return true;
+        }
+        return Fail("expected ',' or ']'");
+      }
+    }
+    case 't':
+    case 'f': {
+      bool b;
+      return ReadBool(&b);
+    }
+    case 'n':
+      return ReadNull();
+    default: {
+      std::string_view num;
+      return ReadNumber(&num);
+    }
+  }
+}
+
+bool JsonCursor::BeginObject() {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  if (pos_ >= text_.size() || text_[pos_] != '{') return Fail("expected an object");
+  if (depth_ >= kMaxDepth) return Fail("nesting too deep");
+  ++pos_;
+  ++depth_;
+  first_[depth_] = true;
+  return true;
+}
+
+bool JsonCursor::NextMember(std::string_view* key) {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  if (pos_ >= text_.size()) return Fail("unexpected end of input in an object");
+  if (text_[pos_] == '}') {
+    ++pos_;
+    --depth_;
+    return false;
+  }
+  if (!first_[depth_]) {
+    if (text_[pos_] != ',') return Fail("expected ',' or '}'");
+    ++pos_;
+    SkipWs();
+  }
+  first_[depth_] = false;
+  if (pos_ >= text_.size() || text_[pos_] != '"') return Fail("expected a member name");
+  if (!ReadStringImpl(key)) return false;
+  SkipWs();
+  if (pos_ >= text_.size() || text_[pos_] != ':') return Fail("expected ':'");
+  ++pos_;
+  return true;
+}
+
+bool JsonCursor::BeginArray() {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  if (pos_ >= text_.size() || text_[pos_] != '[') return Fail("expected an array");
+  if (depth_ >= kMaxDepth) return Fail("nesting too deep");
+  ++pos_;
+  ++depth_;
+  first_[depth_] = true;
+  return true;
+}
+
+bool JsonCursor::NextElement() {
+  if (error_ != nullptr) return false;
+  SkipWs();
+  if (pos_ >= text_.size()) return Fail("unexpected end of input in an array");
+  if (text_[pos_] == ']') {
+    ++pos_;
+    --depth_;
+    return false;
+  }
+  if (!first_[depth_]) {
+    if (text_[pos_] != ',') return Fail("expected ',' or ']'");
+    ++pos_;
+  }
+  first_[depth_] = false;
+  return true;
+}
+
+// ---- JsonArrayStream -------------------------------------------------------------------------------
+
+JsonArrayStream::JsonArrayStream(ByteSource& source, JsonStreamOptions options)
+    : source_(source), options_(options) {
+  buf_.resize(std::max<size_t>(source.chunk_bytes() * 2, 64));
+}
+
+int64_t JsonArrayStream::LineAt(uint64_t offset) const {
+  if (offset < base_offset_) return 0;
+  size_t rel = static_cast<size_t>(std::min<uint64_t>(offset - base_offset_, tail_));
+  return lines_before_ + std::count(buf_.data(), buf_.data() + rel, '\n') + 1;
+}
+
+SourceLocation JsonArrayStream::Locate(uint64_t offset) const {
+  SourceLocation loc;
+  loc.file = source_.path();
+  loc.line = LineAt(offset);
+  loc.byte_offset = static_cast<int64_t>(offset);
+  return loc;
+}
+
+Status JsonArrayStream::ErrorAt(uint64_t abs_offset, std::string_view what) const {
+  std::string msg;
+  int64_t line = LineAt(abs_offset);
+  if (line > 0) {
+    msg = fmt::format("{}:{} (byte {}): {}", source_.path(), line, abs_offset, what);
+  } else {
+    msg = fmt::format("{}@byte {}: {}", source_.path(), abs_offset, what);
+  }
+  if (abs_offset >= base_offset_ && tail_ > 0) {
+    std::string_view view(buf_.data(), tail_);
+    size_t rel = static_cast<size_t>(std::min<uint64_t>(abs_offset - base_offset_, tail_));
+    if (rel < tail_) msg += fmt::format(" near \"{}\"", JsonSnippet(view, rel));
+  }
+  return ParseError(std::move(msg));
+}
+
+Status JsonArrayStream::Refill(bool* got) {
+  *got = false;
+  if (eof_) return Status::Ok();
+  if (head_ > 0) {
+    lines_before_ += std::count(buf_.data(), buf_.data() + head_, '\n');
+    std::memmove(buf_.data(), buf_.data() + head_, tail_ - head_);
+    tail_ -= head_;
+    base_offset_ += head_;
+    head_ = 0;
+  }
+  size_t want = source_.chunk_bytes();
+  if (buf_.size() - tail_ < want) buf_.resize(std::max(buf_.size() * 2, tail_ + want));
+  PD_ASSIGN_OR_RETURN(size_t n, source_.Read(buf_.data() + tail_, buf_.size() - tail_));
+  tail_ += n;
+  if (n == 0) {
+    eof_ = true;
+  } else {
+    *got = true;
+  }
+  return Status::Ok();
+}
+
+Status JsonArrayStream::SkipWs(bool* at_eof) {
+  for (;;) {
+    while (head_ < tail_ && IsWs(buf_[head_])) ++head_;
+    if (head_ < tail_) {
+      *at_eof = false;
+      return Status::Ok();
+    }
+    bool got = false;
+    PD_RETURN_IF_ERROR(Refill(&got));
+    if (!got) {
+      *at_eof = true;
+      return Status::Ok();
+    }
+  }
+}
+
+Status JsonArrayStream::ScanValue(size_t* len, Scan* result) {
+  size_t r = 0;
+  int64_t depth = 0;
+  bool in_str = false;
+  const char first = buf_[head_];
+  const bool scalar = first != '{' && first != '[' && first != '"';
+  for (;;) {
+    const char* base = buf_.data() + head_;
+    const size_t n = tail_ - head_;
+    if (scalar) {
+      while (r < n) {
+        char c = base[r];
+        if (c == ',' || c == ']' || c == '}' || c == '[' || c == '{' || c == '"' || c == ':' || IsWs(c)) {
+          if (r == 0) r = 1;  // a lone structural byte: a one-byte (invalid) value
+          *len = r;
+          *result = Scan::kDone;
+          return Status::Ok();
+        }
+        ++r;
+      }
+    } else {
+      while (r < n) {
+        if (in_str) {
+          const void* q = std::memchr(base + r, '"', n - r);
+          size_t qe = q == nullptr ? n : static_cast<size_t>(static_cast<const char*>(q) - base);
+          const void* b = std::memchr(base + r, '\\', qe - r);
+          if (b != nullptr) {
+            size_t br = static_cast<size_t>(static_cast<const char*>(b) - base);
+            if (br + 1 >= n) {
+              r = br;  // escape split by the buffer end: rescan it after the refill
+              break;
+            }
+            r = br + 2;
+            continue;
+          }
+          if (q == nullptr) {
+            r = n;
+            break;
+          }
+          r = qe + 1;
+          in_str = false;
+          if (depth == 0) {  // a top-level string value
+            *len = r;
+            *result = Scan::kDone;
+            return Status::Ok();
+          }
+          continue;
+        }
+        switch (base[r]) {
+          case '"':
+            in_str = true;
+            break;
+          case '{':
+          case '[':
+            ++depth;
+            break;
+          case '}':
+          case ']':
+            if (--depth == 0) {
+              *len = r + 1;
+              *result = Scan::kDone;
+              return Status::Ok();
+            }
+            break;
+          default:
+            break;
+        }
+        ++r;
+      }
+    }
+    if (r > options_.max_element_bytes) {
+      return ErrorAt(base_offset_ + head_,
+                     fmt::format("JSON value larger than {} bytes (corrupt file?)", options_.max_element_bytes));
+    }
+    bool got = false;
+    PD_RETURN_IF_ERROR(Refill(&got));  // keeps [head_, tail_), so r stays valid
+    if (!got) {
+      *len = r;
+      *result = scalar && r > 0 ? Scan::kDone : Scan::kEof;
+      return Status::Ok();
+    }
+  }
+}
+
+Status JsonArrayStream::Start() {
+  bool got = false;
+  PD_RETURN_IF_ERROR(Refill(&got));
+  if (tail_ >= 3 && static_cast<unsigned char>(buf_[0]) == 0xEF && static_cast<unsigned char>(buf_[1]) == 0xBB &&
+      static_cast<unsigned char>(buf_[2]) == 0xBF) {
+    head_ = 3;  // UTF-8 byte order mark
+  }
+  bool eof = false;
+  PD_RETURN_IF_ERROR(SkipWs(&eof));
+  if (eof) return ParseError(fmt::format("{}: empty file (no JSON value)", source_.path()));
+  char c = buf_[head_];
+  if (c == '[') {
+    top_level_ = TopLevel::kArray;
+    ++head_;
+    in_array_ = true;
+    return Status::Ok();
+  }
+  if (c != '{') {
+    return ErrorAt(base_offset_ + head_, "not a JSON trace: expected '{' or '[' at the top level");
+  }
+  top_level_ = TopLevel::kObject;
+  uint64_t object_offset = base_offset_ + head_;
+  ++head_;
+  PD_RETURN_IF_ERROR(ReadMembers(/*stop_at_trace_events=*/true));
+  if (!in_array_) {
+    return ParseError(fmt::format("{}@byte {}: the top-level JSON object has no \"traceEvents\" array",
+                                  source_.path(), object_offset));
+  }
+  return Status::Ok();
+}
+
+Status JsonArrayStream::ReadMembers(bool stop_at_trace_events) {
+  // At Start() we are right after '{'; at Finish() right after the trace array's ']'.
+  bool first = stop_at_trace_events;
+  for (;;) {
+    bool eof = false;
+    PD_RETURN_IF_ERROR(SkipWs(&eof));
+    if (eof) {
+      if (!stop_at_trace_events) {
+        missing_closing_bracket_ = true;  // the object after the array was not closed
+        return Status::Ok();
+      }
+      return ParseError(fmt::format("{}@byte {}: input ends inside the top-level object", source_.path(),
+                                    base_offset_ + head_));
+    }
+    char c = buf_[head_];
+    if (c == '}') {
+      ++head_;
+      object_done_ = true;
+      return Status::Ok();
+    }
+    if (!first) {
+      if (c != ',') return ErrorAt(base_offset_ + head_, "expected ',' or '}' in the top-level object");
+      ++head_;
+      PD_RETURN_IF_ERROR(SkipWs(&eof));
+      if (eof) {
+        return ParseError(fmt::format("{}@byte {}: input ends inside the top-level object", source_.path(),
+                                      base_offset_ + head_));
+      }
+      c = buf_[head_];
+    }
+    first = false;
+    if (c != '"') return ErrorAt(base_offset_ + head_, "expected a member name in the top-level object");
+    uint64_t key_offset = base_offset_ + head_;
+    size_t len = 0;
+    Scan res = Scan::kDone;
+    PD_RETURN_IF_ERROR(ScanValue(&len, &res));
+    if (res != Scan::kDone) return ErrorAt(key_offset, "input ends inside a member name");
+    std::string key;
+    {
+      JsonCursor cur(std::string_view(buf_.data() + head_, len), &scratch_);
+      std::string_view k;
+      if (!cur.ReadString(&k)) return ErrorAt(key_offset + cur.error_pos(), cur.error());
+      key.assign(k);
+    }
+    head_ += len;
+    bool entered = false;
+    PD_RETURN_IF_ERROR(ReadMemberAfterKey(std::move(key), key_offset, stop_at_trace_events, &entered));
+    if (entered) return Status::Ok();
+  }
+}
+
+Status JsonArrayStream::ReadMemberAfterKey(std::string key, uint64_t key_offset, bool stop_at_trace_events,
+                                           bool* entered_array) {
+  bool eof = false;
+  PD_RETURN_IF_ERROR(SkipWs(&eof));
+  if (eof || buf_[head_] != ':') {
+    if (eof) return ParseError(fmt::format("{}@byte {}: input ends after a member name", source_.path(), key_offset));
+    return ErrorAt(base_offset_ + head_, "expected ':' after a member name");
+  }
+  ++head_;
+  PD_RETURN_IF_ERROR(SkipWs(&eof));
+  if (eof) return ParseError(fmt::format("{}@byte {}: input ends after a member name", source_.path(), key_offset));
+  if (stop_at_trace_events && key == "traceEvents") {
+    if (buf_[head_] != '[') return ErrorAt(base_offset_ + head_, "\"traceEvents\" is not an array");
+    ++head_;
+    in_array_ = true;
+    *entered_array = true;
+    return Status::Ok();
+  }
+  Member m;
+  m.key = std::move(key);
+  m.offset = base_offset_ + head_;
+  size_t len = 0;
+  Scan res = Scan::kDone;
+  PD_RETURN_IF_ERROR(ScanValue(&len, &res));
+  if (res != Scan::kDone) {
+    return ErrorAt(m.offset, fmt::format("input ends inside the value of top-level member \"{}\"", m.key));
+  }
+  if (len <= options_.max_member_bytes_kept) {
+    m.raw.assign(buf_.data() + head_, len);
+  } else {
+    m.kept = false;
+  }
+  head_ += len;
+  members_.push_back(std::move(m));
+  return Status::Ok();
+}
+
+StatusOr<bool> JsonArrayStream::Next(std::string_view* element) {
+  if (array_done_ || !in_array_) return false;
+  bool eof = false;
+  PD_RETURN_IF_ERROR(SkipWs(&eof));
+  if (eof) {
+    missing_closing_bracket_ = true;
+    array_done_ = true;
+    return false;
+  }
+  if (buf_[head_] == ']') {
+    ++head_;
+    array_done_ = true;
+    return false;
+  }
+  if (!first_element_) {
+    if (buf_[head_] != ',') return ErrorAt(base_offset_ + head_, "expected ',' or ']' after a trace event");
+    ++head_;
+    PD_RETURN_IF_ERROR(SkipWs(&eof));
+    if (eof) {
+      missing_closing_bracket_ = true;
+      array_done_ = true;
+      return false;
+    }
+    if (buf_[head_] == ']') {  // trailing comma: tolerated
+      ++head_;
+      array_done_ = true;
+      return false;
+    }
+  }
+  first_element_ = false;
+  size_t len = 0;
+  Scan res = Scan::kDone;
+  PD_RETURN_IF_ERROR(ScanValue(&len, &res));
+  if (res != Scan::kDone) {
+    return ErrorAt(base_offset_ + head_, "input ends inside a trace event (truncated file?)");
+  }
+  element_offset_ = base_offset_ + head_;
+  *element = std::string_view(buf_.data() + head_, len);
+  head_ += len;
+  return true;
+}
+
+Status JsonArrayStream::Finish() {
+  if (top_level_ == TopLevel::kObject && array_done_ && !missing_closing_bracket_ && !object_done_) {
+    PD_RETURN_IF_ERROR(ReadMembers(/*stop_at_trace_events=*/false));
+  }
+  if (!missing_closing_bracket_) {
+    bool eof = false;
+    PD_RETURN_IF_ERROR(SkipWs(&eof));
+    if (!eof) {
+      trailing_garbage_ = true;
+      trailing_offset_ = base_offset_ + head_;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace profdiff
