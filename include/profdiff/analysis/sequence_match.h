@@ -1,0 +1,104 @@
+// Sequence matching of two operator/module lists (reference §8.3, §8.4, §8.6).
+//
+// Items are reduced to integer keys by the caller (KeyMap below interns name, name+shape or
+// op_name_map-mapped strings into one key space shared by both sides); matching only compares keys
+// for equality. The result is the list of pairs in output order: (base index, comparison index), with
+// kNoIndex (-1) for the missing side.
+//
+//  * MatchLcs (default): a true longest common subsequence in O(n·m/64) time and O(n+m) memory
+//    (common prefix/suffix stripped, then Hirschberg divide and conquer driven by bit-parallel
+//    LCS-length rows, Hyyrö's formulation). Between two matches, unmatched comparison items are
+//    emitted before unmatched base items, as the reference does.
+//  * MatchReferenceCompat (--reference-compat): the reference's recurrence exactly as §8.4 describes
+//    it (not always a maximum matching). O(n·m) time, (n·m) bits + one int row of memory.
+//  * MatchNone (--disable_details): all base items, then all comparison items.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace profdiff::analysis {
+
+using MatchKey = uint32_t;
+inline constexpr int32_t kNoIndex = -1;
+
+struct MatchPair {
+  int32_t base = kNoIndex;        // index into the base list, or kNoIndex
+  int32_t comparison = kNoIndex;  // index into the comparison list, or kNoIndex
+  friend bool operator==(const MatchPair&, const MatchPair&) = default;
+};
+
+enum class MatchAlgorithm {
+  kLcs,              // default: true LCS
+  kReferenceCompat,  // --reference-compat: the reference's recurrence (§8.4)
+  kNone,             // --disable_details: no matching
+};
+
+// The reference logs a "comparison time is expected to exceed 30 minutes" WARNING above this many
+// cells (n·m) for its recurrence (§8.4).
+inline constexpr uint64_t kReferenceSlowCells = 5'000'000'000ULL;
+
+std::vector<MatchPair> MatchLcs(std::span<const MatchKey> base, std::span<const MatchKey> comparison);
+std::vector<MatchPair> MatchReferenceCompat(std::span<const MatchKey> base,
+                                            std::span<const MatchKey> comparison);
+std::vector<MatchPair> MatchNone(size_t base_size, size_t comparison_size);
+std::vector<MatchPair> MatchSequences(MatchAlgorithm algorithm, std::span<const MatchKey> base,
+                                      std::span<const MatchKey> comparison);
+
+// Length of a longest common subsequence, bit-parallel (O(n·m/64) time, O(n) memory).
+size_t LcsLength(std::span<const MatchKey> base, std::span<const MatchKey> comparison);
+
+// Number of pairs with both sides present.
+size_t CountMatched(std::span<const MatchPair> pairs);
+
+// Interns strings into MatchKeys; use one KeyMap for both sides of a comparison.
+class KeyMap {
+ public:
+  MatchKey Key(std::string_view s);
+  size_t size() const { return index_.size(); }
+
+ private:
+  std::unordered_map<std::string, MatchKey> index_;
+};
+
+// ---- Forward/backward segmentation (§8.3) --------------------------------------------------------
+
+struct SegmentItem {
+  int64_t start_ns = 0;
+  bool on_bwd_thread = false;  // the item's thread is the side's backward thread (bwd_tid)
+};
+
+// A run of consecutive items (in start order) on the backward thread, or off it.
+struct Segment {
+  uint32_t begin = 0;  // positions in `order` of the Segmentation
+  uint32_t end = 0;
+  bool is_bwd = false;
+};
+
+struct Segmentation {
+  std::vector<uint32_t> order;    // item indices stably sorted by start_ns
+  std::vector<Segment> segments;  // cover `order` in sequence
+};
+
+// Stable-sorts the items by start and cuts a new segment whenever on_bwd_thread changes.
+Segmentation SegmentFwdBwd(std::span<const SegmentItem> items);
+
+// Pairs segments in order (§8.3): if the first segments have the same flag, i pairs with i; otherwise
+// the side with more segments (comparison on a tie) first emits its first segment unmatched. Leftover
+// segments are emitted unmatched. Result: (base segment, comparison segment) with kNoIndex for none.
+std::vector<MatchPair> PairSegments(std::span<const Segment> base, std::span<const Segment> comparison);
+
+// The whole §8.3 + §8.4 operator matching: segments both sides (when `use_segments`, i.e. both sides
+// have a bwd thread; otherwise the lists are matched as given), pairs the segments and matches each
+// pair with `algorithm`. Indices in the result refer to the input lists. If either side is empty,
+// all base items then all comparison items are emitted unmatched.
+std::vector<MatchPair> MatchSegmented(MatchAlgorithm algorithm, std::span<const MatchKey> base_keys,
+                                      std::span<const SegmentItem> base_items,
+                                      std::span<const MatchKey> comparison_keys,
+                                      std::span<const SegmentItem> comparison_items, bool use_segments);
+
+}  // namespace profdiff::analysis
