@@ -28,6 +28,7 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(unknown_phase, kInfo, "event with an unhandled 'ph' value; kept as an instant")                \
   X(flow_missing_id, kError, "flow event without an 'id'; skipped")                                \
   X(flow_unpaired, kInfo, "flow start or end without its other end")                               \
+  X(begin_end_unpaired, kWarning, "'B' event without its 'E' (kept with dur 0) or 'E' without 'B'") \
   X(csv_row_width, kError, "CSV row has a different number of fields than the header; skipped")    \
   X(csv_bad_number, kWarning, "CSV cell is not a number where one is expected; treated as absent") \
   X(csv_bad_time, kError, "CSV time cell is not a decimal number; row skipped")                    \
