@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/kernel_masks.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
@@ -46,7 +47,8 @@ struct ScreenColumn {
 };
 
 // Headline categories of one side, in ns (for JSON and gates). Categories sum to e2e:
-// e2e = computing + uncovered_communication + free.
+// e2e = computing + uncovered_communication + free. `computing_ns` includes LCCL kernel time (the
+// reference subtracts LCCL from free time but shows it under neither computing nor communication).
 struct SideSummary {
   DeviceKind device = DeviceKind::kUnknown;
   std::string label;  // "GPU" / "NPU"
@@ -80,9 +82,20 @@ struct OverallComparison {
 
 struct OverallOptions {
   ArithmeticMode mode = ArithmeticMode::kExact;
+  // Kernel-categorisation keyword masks; nullopt = the built-in defaults (KernelMasks::Defaults()).
+  std::optional<KernelMasks> masks;
 };
 
 OverallComparison CompareOverall(const Profile& base, const Profile& comparison,
                                  const OverallOptions& options);
+
+// ---- Number helpers (reference §15) ---------------------------------------------------------------
+
+// Python's round(x, ndigits): correctly rounded decimal rounding of the exact binary value.
+double PyRound(double x, int ndigits);
+// Diff column: round(comparison - base, 2).
+double DiffMs(double base_ms, double comparison_ms);
+// Ratio column: 1.0 if both are 0, +inf if base is 0, else round(comparison / base, 4).
+double DiffRatio(double base, double comparison);
 
 }  // namespace profdiff::analysis

@@ -1,0 +1,40 @@
+// Keyword masks that drive kernel categorisation (reference §1.6). The built-in defaults are the
+// reference's shipped compare_config.ini; a user file can override them (LoadKernelMasks).
+//
+// Config file format (INI): a section [OP_MASK] with the six keys FA_MASK, CONV_MASK, MATMUL_MASK,
+// CUBE_MASK, TRANS_MASK, MC2_KERNEL; each value is a comma-separated list. Items are trimmed and
+// lower-cased, empty items dropped, duplicates removed. Lines starting with '#' or ';' are
+// comments; other sections are ignored. A missing section or key is an error naming the file.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/base/status.h"
+
+namespace profdiff::analysis {
+
+struct KernelMasks {
+  std::vector<std::string> fa;      // FA_MASK: CPU-op name substring -> flash attention op
+  std::vector<std::string> conv;    // CONV_MASK: CPU-op name substring -> convolution op
+  std::vector<std::string> matmul;  // MATMUL_MASK: CPU-op name substring -> matmul op
+  std::vector<std::string> cube;    // CUBE_MASK: GPU kernel-name substring -> cube kernel
+  std::vector<std::string> trans;   // TRANS_MASK: NPU kernel-name substring -> "trans" vector kernel
+  std::vector<std::string> mc2;     // MC2_KERNEL: NPU kernel name (lower-cased, exact) -> MC2 kernel
+
+  // The reference's shipped defaults.
+  static KernelMasks Defaults();
+};
+
+// Parses the INI text; `file` names the source in error messages ("file:line: ...").
+StatusOr<KernelMasks> ParseKernelMasks(std::string_view text, std::string_view file);
+// Reads and parses a config file.
+StatusOr<KernelMasks> LoadKernelMasks(const std::string& path);
+
+// ASCII lower-casing (names are matched case-insensitively like the reference).
+std::string ToLowerAscii(std::string_view s);
+// True if `lower_text` contains any item of `items` (items are lower-case already).
+bool ContainsAny(std::string_view lower_text, const std::vector<std::string>& items);
+
+}  // namespace profdiff::analysis
