@@ -1,12 +1,239 @@
+// The `profdiff` command line: CLI11 set-up, argument validation and dispatch to the sub-commands.
 #include "profdiff/cli/app.h"
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "profdiff/cli/commands.h"
+#include "profdiff/cli/options.h"
 
 namespace profdiff::cli {
+namespace {
 
-int Run(int /*argc*/, const char* const* /*argv*/, std::ostream& /*out*/, std::ostream& err) {
-  err << "profdiff: not implemented yet\n";
-  return kExitInputError;
+constexpr const char* kExitCodeHelp =
+    "Exit codes:\n"
+    "  0  success (with a --gate-*: pass)\n"
+    "  1  a --gate-* found a regression\n"
+    "  2  usage error: bad command line or option value (also the reference's\n"
+    "     parameter checks: --max_kernel_num <= 3, --op_name_map, --gpu_flow_cat,\n"
+    "     step arguments), or an output that exists without --force\n"
+    "  3  input or processing error (missing/unreadable/malformed input, DB-only\n"
+    "     export, output not writable); the message names the file and line/offset\n"
+    "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n";
+
+// Everything CLI11 binds to for `compare`, before validation.
+struct RawCompare {
+  CompareOptions opts;
+  std::string base_step;
+  std::string comparison_step;
+  int64_t max_kernel_num = 0;
+  double gate_e2e = 0, gate_compute = 0, gate_comm = 0, gate_free = 0;
+  std::string format = "text";
+  std::string color = "auto";
+  CLI::Option* max_kernel_opt = nullptr;
+  CLI::Option* gate_opts[4] = {nullptr, nullptr, nullptr, nullptr};
+};
+
+void AddCompareOptions(CLI::App& c, RawCompare& r) {
+  CompareOptions& o = r.opts;
+  c.add_option("-d,--profiling_path", o.comparison_path, "Path of the profiling data (comparison side)")
+      ->required();
+  c.add_option("--benchmark_profiling_path", o.base_path,
+               "(also -bp) Path of the benchmark data (base side)")
+      ->required();
+  c.add_flag("--enable_profiling_compare", o.requested.profiling, "Enable overall performance comparison");
+  c.add_flag("--enable_operator_compare", o.requested.operators, "Enable operator performance comparison");
+  c.add_flag("--enable_memory_compare", o.requested.memory, "Enable operator memory comparison");
+  c.add_flag("--enable_communication_compare", o.requested.communication,
+             "Enable communication performance comparison");
+  c.add_flag("--enable_api_compare", o.requested.api, "Enable API performance comparison");
+  c.add_flag("--enable_kernel_compare", o.requested.kernel, "Enable kernel performance comparison");
+  c.add_flag("--disable_details", o.disable_details, "Hide detailed comparison");
+  c.add_flag("--disable_module", o.disable_module, "Hide module comparison");
+  c.add_option("-o,--output_path", o.output_path,
+               "Output directory (workbook performance_comparison_result_<UTC time>.xlsx), or exactly "
+               "FILE.xlsx; default: the current directory");
+  r.max_kernel_opt = c.add_option("--max_kernel_num", r.max_kernel_num,
+                                  "The number of kernels per torch op is limited (must be > 3)");
+  c.add_option("--op_name_map", o.op_name_map_text,
+               "Equivalent operator names, JSON {\"a\":\"b\"} or Python dict {'a':'b'}");
+  c.add_flag("--use_input_shape", o.use_input_shape, "Enable precise matching of operators");
+  c.add_option("--gpu_flow_cat", o.gpu_flow_cat, "Identifier of the GPU connection (flow category)");
+  c.add_option("--base_step", r.base_step, "Step id of the base (benchmark) data (NPU only)");
+  c.add_option("--comparison_step", r.comparison_step, "Step id of the comparison data (NPU only)");
+  c.add_flag("--force", o.force, "Overwrite an existing output file");
+  c.add_flag("--use_kernel_type", o.use_kernel_type,
+             "Kernel comparison by (op type, core type) from op_statistic.csv");
+  // profdiff additions.
+  c.add_option("--format", r.format, "stdout format: text (screen table) or json (the JSON result)")
+      ->check(CLI::IsMember({"text", "json"}));
+  c.add_option("--json", o.json_path, "Write the machine-readable result (JSON, versioned) to FILE");
+  c.add_flag("--no-xlsx", o.no_xlsx, "Do not write the workbook");
+  c.add_option("--csv", o.csv_dir, "Write one CSV file per sheet into DIR");
+  c.add_flag("--reference-compat", o.reference_compat,
+             "Reproduce the reference's arithmetic (integer-us grid, same-start kernel attachment)");
+  c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
+  c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr");
+  c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  r.gate_opts[0] = c.add_option("--gate-e2e", r.gate_e2e, "Exit 1 when E2E time grew by more than PCT %");
+  r.gate_opts[1] =
+      c.add_option("--gate-compute", r.gate_compute, "Exit 1 when computing time grew by more than PCT %");
+  r.gate_opts[2] = c.add_option("--gate-comm", r.gate_comm,
+                                "Exit 1 when uncovered communication grew by more than PCT %");
+  r.gate_opts[3] = c.add_option("--gate-free", r.gate_free, "Exit 1 when free time grew by more than PCT %");
+  for (CLI::Option* g : r.gate_opts) g->type_name("PCT");
+  c.add_option("--noise-floor-ms", o.noise_floor_ms,
+               "A gate also needs the growth to exceed this many ms (default 0.05)");
+}
+
+// Turns the bound values into CompareOptions and runs the reference's validation (§1.4 rules 1-7).
+Status Finish(RawCompare& r, CompareOptions& out) {
+  CompareOptions& o = r.opts;
+  o.comparison_path = PreprocessPathArg(o.comparison_path);
+  o.base_path = PreprocessPathArg(o.base_path);
+  o.output_path = PreprocessPathArg(o.output_path);
+  if (r.max_kernel_opt->count() > 0) o.max_kernel_num = r.max_kernel_num;
+  o.format = r.format == "json" ? OutputFormat::kJson : OutputFormat::kText;
+  o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;
+  std::optional<double>* gates[4] = {&o.gate_e2e_pct, &o.gate_compute_pct, &o.gate_comm_pct,
+                                     &o.gate_free_pct};
+  double values[4] = {r.gate_e2e, r.gate_compute, r.gate_comm, r.gate_free};
+  for (int i = 0; i < 4; ++i)
+    if (r.gate_opts[i]->count() > 0) *gates[i] = values[i];
+  PD_RETURN_IF_ERROR(ValidateCompareOptions(o, r.base_step, r.comparison_step));
+  out = o;
+  return Status::Ok();
+}
+
+// CLI11 takes single-character short options only: map the reference's "-bp" (and "-H") first.
+std::vector<std::string> NormalizeArgs(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  out.reserve(args.size());
+  for (const std::string& a : args) {
+    if (a == "-bp")
+      out.emplace_back("--benchmark_profiling_path");
+    else if (a.rfind("-bp=", 0) == 0)
+      out.push_back("--benchmark_profiling_path=" + a.substr(4));
+    else if (a == "-H")
+      out.emplace_back("--help");
+    else
+      out.push_back(a);
+  }
+  return out;
+}
+
+// CLI11's parse() wants the arguments in reverse order.
+void Parse(CLI::App& app, std::vector<std::string> args) {
+  std::reverse(args.begin(), args.end());
+  app.parse(args);
+}
+
+std::string VersionText() { return std::string("profdiff ") + PROFDIFF_VERSION + "\n"; }
+
+}  // namespace
+
+int ExitCodeFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk: return kExitOk;
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kAlreadyExists: return kExitUsage;
+    default: return kExitInputError;
+  }
+}
+
+StatusOr<CompareOptions> ParseCompareArgs(const std::vector<std::string>& args) {
+  CLI::App app("profdiff compare", "compare");
+  RawCompare raw;
+  AddCompareOptions(app, raw);
+  try {
+    Parse(app, NormalizeArgs(args));
+  } catch (const CLI::CallForHelp&) {
+    return InvalidArgument("help requested");
+  } catch (const CLI::ParseError& e) {
+    return InvalidArgument(e.what());
+  }
+  CompareOptions out;
+  PD_RETURN_IF_ERROR(Finish(raw, out));
+  return out;
+}
+
+int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app(
+      "profdiff: compare two ML training profiles (PyTorch Kineto GPU traces, Ascend NPU profiler "
+      "output) and explain why one run is slower.",
+      "profdiff");
+  app.footer(kExitCodeHelp);
+  app.set_help_flag("-h,--help", "Print this help message and exit");
+  bool version = false;
+  app.add_flag("-V,--version", version, "Print the version and exit");
+  app.require_subcommand(0, 1);
+
+  InspectOptions inspect;
+  CLI::App* inspect_cmd = app.add_subcommand(
+      "inspect", "Show what was detected and loaded from PATH (format, processes/streams, event counts, "
+                 "steps, time span, side tables, diagnostics)");
+  inspect_cmd->add_option("PATH", inspect.path,
+                          "Kineto JSON (.json/.json.gz), trace_view.json, *_ascend_pt or "
+                          "ASCEND_PROFILER_OUTPUT directory")
+      ->required();
+  inspect_cmd->add_flag("--json", inspect.json, "Print a JSON object (schema profdiff.inspect/1)");
+  inspect_cmd->add_flag("--strict", inspect.strict, "Fail on any malformed record");
+  inspect_cmd->footer(kExitCodeHelp);
+
+  RawCompare raw;
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare", "Compare COMPARISON (-d) against BASE (-bp): screen table, workbook, JSON result, gates");
+  AddCompareOptions(*compare_cmd, raw);
+  compare_cmd->footer(kExitCodeHelp);
+
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i] != nullptr ? argv[i] : "");
+  try {
+    Parse(app, NormalizeArgs(args));
+  } catch (const CLI::CallForHelp&) {
+    // Help of the sub-command that was named, else the top-level help.
+    const CLI::App* target = &app;
+    if (inspect_cmd->parsed()) target = inspect_cmd;
+    if (compare_cmd->parsed()) target = compare_cmd;
+    out << target->help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    if (version) {
+      out << VersionText();
+      return kExitOk;
+    }
+    err << "profdiff: error: " << e.what() << "\n"
+        << "Run 'profdiff --help' for usage.\n";
+    return kExitUsage;
+  }
+  if (version) {
+    out << VersionText();
+    return kExitOk;
+  }
+  if (inspect_cmd->parsed()) {
+    inspect.path = PreprocessPathArg(inspect.path);
+    return RunInspect(inspect, out, err);
+  }
+  if (compare_cmd->parsed()) {
+    CompareOptions opts;
+    Status s = Finish(raw, opts);
+    if (!s.ok()) {
+      err << "profdiff: error: " << s.message() << "\n";
+      return kExitUsage;
+    }
+    return RunCompare(opts, out, err);
+  }
+  err << "profdiff: error: a command is required: inspect or compare\n" << app.help();
+  return kExitUsage;
 }
 
 int Main(int argc, char** argv) { return Run(argc, argv, std::cout, std::cerr); }

@@ -1,0 +1,28 @@
+// The sub-commands behind `profdiff inspect` and `profdiff compare`, callable in-process.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "profdiff/base/status.h"
+#include "profdiff/cli/options.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::cli {
+
+// Exit code for a failed Status: kInvalidArgument/kAlreadyExists -> 2 (usage), anything else -> 3.
+int ExitCodeFor(const Status& status);
+
+// What `inspect` prints for a loaded profile: human text, or the versioned JSON object
+// ({"schema": "profdiff.inspect/1", ...}, serialized with a 2-space indent and a final newline).
+std::string InspectText(const Profile& profile);
+std::string InspectJson(const Profile& profile);
+
+// `profdiff inspect`: loads with LoadProfile and prints InspectText/InspectJson to `out`.
+// Errors go to `err` as "profdiff: error: <message naming the file and line/offset>"; returns the exit code.
+int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& err);
+
+// `profdiff compare`, after ParseCompareArgs succeeded. Returns the exit code.
+int RunCompare(const CompareOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace profdiff::cli

@@ -1,0 +1,321 @@
+// `profdiff inspect PATH [--json] [--strict]`: what was detected and loaded.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "profdiff/base/time.h"
+#include "profdiff/cli/app.h"
+#include "profdiff/cli/commands.h"
+#include "profdiff/loaders/loader.h"
+
+namespace profdiff::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+struct StepSpan {
+  std::string name;
+  int64_t step = 0;
+  int64_t ts_ns = 0;
+  int64_t dur_ns = 0;
+  TrackId track = 0;
+};
+
+// Step markers on the host side: "ProfilerStep#N" slices that are not GPU-side annotation copies.
+std::vector<StepSpan> FindSteps(const Profile& p) {
+  std::vector<StepSpan> steps;
+  for (const Slice& s : p.slices) {
+    if (s.kind == SliceKind::kGpuAnnotation || s.kind == SliceKind::kKernel ||
+        s.kind == SliceKind::kInstant)
+      continue;
+    std::string_view name = p.str(s.name);
+    int64_t id = StepIdFromName(name);
+    if (id == kNoNumber) continue;
+    steps.push_back({std::string(name), id, s.ts_ns, s.dur_ns, s.track});
+  }
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const StepSpan& a, const StepSpan& b) { return a.ts_ns < b.ts_ns; });
+  return steps;
+}
+
+struct SpanInfo {
+  bool any = false;
+  int64_t first_ts_ns = 0;
+  int64_t last_ts_ns = 0;
+  int64_t end_ns = 0;
+};
+
+SpanInfo ComputeSpan(const Profile& p) {
+  SpanInfo info;
+  if (p.slices.empty()) return info;
+  info.any = true;
+  auto [lo, hi] = p.TimeSpan();
+  info.first_ts_ns = lo;
+  info.end_ns = hi;
+  info.last_ts_ns = p.slices.front().ts_ns;
+  for (const Slice& s : p.slices) info.last_ts_ns = std::max(info.last_ts_ns, s.ts_ns);
+  return info;
+}
+
+std::vector<uint64_t> SlicesPerTrack(const Profile& p) {
+  std::vector<uint64_t> n(p.tracks.size(), 0);
+  for (const Slice& s : p.slices)
+    if (s.track < n.size()) ++n[s.track];
+  return n;
+}
+
+std::string OrDash(std::string_view s) { return s.empty() ? std::string("-") : std::string(s); }
+
+std::string NumOrDash(int64_t v) { return v == kNoNumber ? std::string("-") : std::to_string(v); }
+
+ordered_json NumOrNull(int64_t v) { return v == kNoNumber ? ordered_json(nullptr) : ordered_json(v); }
+
+std::string Ms(int64_t ns) { return fmt::format("{:.3f}", NsToMs(ns)); }
+
+struct FlowCounts {
+  uint64_t start = 0, end = 0, step = 0;
+};
+FlowCounts CountFlows(const Profile& p) {
+  FlowCounts c;
+  for (const FlowEvent& f : p.flows) {
+    if (f.phase == 's') ++c.start;
+    else if (f.phase == 'f') ++c.end;
+    else ++c.step;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string InspectText(const Profile& p) {
+  std::string o;
+  const ProfileMeta& m = p.meta;
+  o += fmt::format("input:          {}\n", m.input_path);
+  o += fmt::format("format:         {}\n", Name(m.format));
+  o += fmt::format("device:         {}\n", Name(m.device));
+  o += fmt::format("path level:     {}\n", OrDash(m.path_level));
+  o += fmt::format("trace file:     {}\n", OrDash(m.trace_file));
+  o += fmt::format("bytes parsed:   {}\n", m.input_bytes);
+  if (m.schema_version != kNoNumber) o += fmt::format("schema version: {}\n", m.schema_version);
+  if (m.rank != kNoNumber) o += fmt::format("rank:           {}\n", m.rank);
+  if (!m.profiler_level.empty()) o += fmt::format("profiler level: {}\n", m.profiler_level);
+  if (!m.device_names.empty()) {
+    o += "device names:  ";
+    for (const auto& d : m.device_names) o += fmt::format(" \"{}\"", d);
+    o += "\n";
+  }
+  o += fmt::format("files read ({}):\n", m.files.size());
+  for (const auto& f : m.files) o += fmt::format("  {}\n", f);
+
+  std::vector<uint64_t> per_track = SlicesPerTrack(p);
+  o += fmt::format("processes: {}, tracks: {}\n", p.processes.size(), p.tracks.size());
+  for (uint32_t pi = 0; pi < p.processes.size(); ++pi) {
+    const Process& pr = p.processes[pi];
+    o += fmt::format("  pid {}  name \"{}\"", p.str(pr.pid_text), p.str(pr.name));
+    if (pr.labels != kEmptyString) o += fmt::format("  labels \"{}\"", p.str(pr.labels));
+    if (pr.sort_index != kNoNumber) o += fmt::format("  sort {}", pr.sort_index);
+    o += "\n";
+    for (TrackId ti = 0; ti < p.tracks.size(); ++ti) {
+      const Track& t = p.tracks[ti];
+      if (t.process != pi) continue;
+      o += fmt::format("    tid {}  name \"{}\"  slices {}\n", p.str(t.tid_text), p.str(t.name),
+                       per_track[ti]);
+    }
+  }
+
+  std::vector<uint64_t> by_kind = p.CountByKind();
+  o += fmt::format("slices: {}\n", p.slices.size());
+  for (size_t k = 0; k < by_kind.size(); ++k)
+    if (by_kind[k] != 0)
+      o += fmt::format("  {:<20} {}\n", Name(static_cast<SliceKind>(k)), by_kind[k]);
+  FlowCounts fc = CountFlows(p);
+  o += fmt::format("flow events:    {} (start {}, end {}, step {})\n", p.flows.size(), fc.start, fc.end,
+                   fc.step);
+  o += fmt::format("counter events: {}\n", p.counters.size());
+  o += fmt::format("memory events:  {}\n", p.memory_events.size());
+
+  std::vector<StepSpan> steps = FindSteps(p);
+  o += fmt::format("steps: {}\n", steps.size());
+  for (const StepSpan& s : steps)
+    o += fmt::format("  {:<20} ts_ns {}  dur_ns {}  ({} ms)\n", s.name, s.ts_ns, s.dur_ns, Ms(s.dur_ns));
+
+  SpanInfo span = ComputeSpan(p);
+  if (span.any)
+    o += fmt::format("time span: first ts_ns {}, last ts_ns {}, end_ns {}, duration {} ms\n",
+                     span.first_ts_ns, span.last_ts_ns, span.end_ns, Ms(span.end_ns - span.first_ts_ns));
+  else
+    o += "time span: (no slices)\n";
+
+  const NpuTables& n = p.npu;
+  o += "side tables:\n";
+  if (n.kernel_details.present)
+    o += fmt::format("  kernel_details:  {} rows ({})\n", n.kernel_details.rows.size(), n.kernel_details.file);
+  else
+    o += "  kernel_details:  absent\n";
+  o += n.has_op_statistic ? fmt::format("  op_statistic:    {} rows\n", n.op_statistic.size())
+                          : std::string("  op_statistic:    absent\n");
+  o += n.has_operator_memory ? fmt::format("  operator_memory: {} rows\n", n.operator_memory.size())
+                             : std::string("  operator_memory: absent\n");
+  o += n.has_memory_record ? fmt::format("  memory_record:   {} rows\n", n.memory_record.size())
+                           : std::string("  memory_record:   absent\n");
+  o += n.step_trace.present ? fmt::format("  step_trace_time: {} rows\n", n.step_trace.steps.size())
+                            : std::string("  step_trace_time: absent\n");
+  if (!n.communication.present)
+    o += "  communication:   absent\n";
+  else if (n.communication.empty)
+    o += "  communication:   empty\n";
+  else
+    o += fmt::format("  communication:   {} steps\n", n.communication.steps.size());
+  if (!n.parallel_group_names.empty())
+    o += fmt::format("  parallel groups: {}\n", n.parallel_group_names.size());
+
+  const Diagnostics& d = p.diagnostics;
+  o += fmt::format("diagnostics: {} errors, {} warnings, {} notes\n",
+                   d.total(DiagSeverity::kError),
+                   d.total(DiagSeverity::kWarning) - d.total(DiagSeverity::kError),
+                   d.total(DiagSeverity::kInfo) - d.total(DiagSeverity::kWarning));
+  if (!d.empty()) o += d.Summary();
+  if (!o.empty() && o.back() != '\n') o += '\n';
+  return o;
+}
+
+std::string InspectJson(const Profile& p) {
+  const ProfileMeta& m = p.meta;
+  ordered_json j;
+  j["schema"] = "profdiff.inspect/1";
+  j["input_path"] = m.input_path;
+  j["format"] = std::string(Name(m.format));
+  j["device"] = std::string(Name(m.device));
+  j["path_level"] = m.path_level.empty() ? ordered_json(nullptr) : ordered_json(m.path_level);
+  j["trace_file"] = m.trace_file.empty() ? ordered_json(nullptr) : ordered_json(m.trace_file);
+  j["files"] = m.files;
+  j["input_bytes"] = m.input_bytes;
+  j["schema_version"] = NumOrNull(m.schema_version);
+  j["base_time_ns"] = NumOrNull(m.base_time_ns);
+  j["rank"] = NumOrNull(m.rank);
+  j["device_names"] = m.device_names;
+  j["profiler_level"] = m.profiler_level.empty() ? ordered_json(nullptr) : ordered_json(m.profiler_level);
+
+  std::vector<uint64_t> per_track = SlicesPerTrack(p);
+  ordered_json procs = ordered_json::array();
+  for (uint32_t pi = 0; pi < p.processes.size(); ++pi) {
+    const Process& pr = p.processes[pi];
+    ordered_json jp;
+    jp["pid"] = std::string(p.str(pr.pid_text));
+    jp["name"] = std::string(p.str(pr.name));
+    jp["labels"] = std::string(p.str(pr.labels));
+    jp["sort_index"] = NumOrNull(pr.sort_index);
+    ordered_json tracks = ordered_json::array();
+    for (TrackId ti = 0; ti < p.tracks.size(); ++ti) {
+      const Track& t = p.tracks[ti];
+      if (t.process != pi) continue;
+      ordered_json jt;
+      jt["tid"] = std::string(p.str(t.tid_text));
+      jt["name"] = std::string(p.str(t.name));
+      jt["sort_index"] = NumOrNull(t.sort_index);
+      jt["slices"] = per_track[ti];
+      tracks.push_back(std::move(jt));
+    }
+    jp["tracks"] = std::move(tracks);
+    procs.push_back(std::move(jp));
+  }
+  j["process_count"] = p.processes.size();
+  j["track_count"] = p.tracks.size();
+  j["processes"] = std::move(procs);
+
+  j["slice_count"] = p.slices.size();
+  std::vector<uint64_t> by_kind = p.CountByKind();
+  ordered_json kinds = ordered_json::object();
+  for (size_t k = 0; k < by_kind.size(); ++k)
+    if (by_kind[k] != 0) kinds[std::string(Name(static_cast<SliceKind>(k)))] = by_kind[k];
+  j["slices_by_kind"] = std::move(kinds);
+  FlowCounts fc = CountFlows(p);
+  j["flows"] = {{"total", p.flows.size()}, {"start", fc.start}, {"end", fc.end}, {"step", fc.step}};
+  j["counter_events"] = p.counters.size();
+  j["memory_events"] = p.memory_events.size();
+
+  ordered_json steps = ordered_json::array();
+  for (const StepSpan& s : FindSteps(p))
+    steps.push_back({{"name", s.name}, {"step", s.step}, {"ts_ns", s.ts_ns}, {"dur_ns", s.dur_ns},
+                     {"end_ns", s.ts_ns + s.dur_ns}});
+  j["steps"] = std::move(steps);
+
+  SpanInfo span = ComputeSpan(p);
+  if (span.any)
+    j["time_span"] = {{"first_ts_ns", span.first_ts_ns},
+                      {"last_ts_ns", span.last_ts_ns},
+                      {"end_ns", span.end_ns},
+                      {"duration_ns", span.end_ns - span.first_ts_ns},
+                      {"duration_ms", NsToMs(span.end_ns - span.first_ts_ns)}};
+  else
+    j["time_span"] = nullptr;
+
+  const NpuTables& n = p.npu;
+  ordered_json side;
+  side["kernel_details"] = {{"present", n.kernel_details.present},
+                            {"rows", n.kernel_details.rows.size()},
+                            {"columns", n.kernel_details.columns.size()}};
+  side["op_statistic"] = {{"present", n.has_op_statistic}, {"rows", n.op_statistic.size()}};
+  side["operator_memory"] = {{"present", n.has_operator_memory}, {"rows", n.operator_memory.size()}};
+  side["memory_record"] = {{"present", n.has_memory_record}, {"rows", n.memory_record.size()}};
+  side["step_trace_time"] = {{"present", n.step_trace.present},
+                             {"rows", n.step_trace.steps.size()},
+                             {"columns", n.step_trace.columns}};
+  side["communication"] = {{"present", n.communication.present},
+                           {"empty", n.communication.empty},
+                           {"steps", n.communication.steps.size()}};
+  side["parallel_groups"] = n.parallel_group_names.size();
+  j["side_tables"] = std::move(side);
+
+  const Diagnostics& d = p.diagnostics;
+  ordered_json diag;
+  diag["errors"] = d.total(DiagSeverity::kError);
+  diag["warnings"] = d.total(DiagSeverity::kWarning) - d.total(DiagSeverity::kError);
+  diag["notes"] = d.total(DiagSeverity::kInfo) - d.total(DiagSeverity::kWarning);
+  ordered_json entries = ordered_json::array();
+  for (size_t i = 0; i < kDiagCount; ++i) {
+    auto id = static_cast<DiagId>(i);
+    const Diagnostics::Entry& e = d.entry(id);
+    if (e.count == 0) continue;
+    const DiagInfo& info = GetDiagInfo(id);
+    ordered_json je;
+    je["id"] = std::string(info.name);
+    je["severity"] = std::string(SeverityName(info.severity));
+    je["count"] = e.count;
+    ordered_json ex = ordered_json::array();
+    for (const auto& x : e.examples) ex.push_back({{"where", x.where.ToString()}, {"detail", x.detail}});
+    je["examples"] = std::move(ex);
+    entries.push_back(std::move(je));
+  }
+  diag["entries"] = std::move(entries);
+  j["diagnostics"] = std::move(diag);
+  return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
+  LoadOptions lo;
+  lo.strict = options.strict;
+  auto loaded = LoadProfile(options.path, lo);
+  if (!loaded.ok()) {
+    err << "profdiff: error: " << loaded.status().ToString() << "\n";
+    return ExitCodeFor(loaded.status());
+  }
+  const Profile& p = **loaded;
+  if (options.strict) {
+    Status s = p.diagnostics.CheckStrict();
+    if (!s.ok()) {
+      err << "profdiff: error: --strict: " << s.ToString() << "\n";
+      return kExitInputError;
+    }
+  }
+  out << (options.json ? InspectJson(p) : InspectText(p));
+  out.flush();
+  return kExitOk;
+}
+
+}  // namespace profdiff::cli
