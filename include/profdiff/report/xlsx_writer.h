@@ -1,0 +1,50 @@
+// Workbook writer (libxlsxwriter) for any list of SheetSpec, laid out exactly as reference §14:
+// row 1 merged banners (green base, yellow comparison), row 2 empty, header row 3, data from row 4.
+// Output safety (spec README §2): written to a temporary file in the target directory and renamed;
+// an existing file is never replaced unless `force`; on error no partial file is left.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/base/status.h"
+#include "profdiff/report/sheet.h"
+
+namespace profdiff::report {
+
+struct WorkbookOptions {
+  bool force = false;  // replace an existing file
+  // Used for the explanatory sheet written when no sheet has rows.
+  std::string empty_reason = "no comparison produced any rows";
+  std::string base_path_arg;
+  std::string comparison_path_arg;
+};
+
+// Writes the sheets that have rows, in the given order. When none has rows, writes one explanatory
+// sheet (BuildEmptyComparisonSheet) instead of an empty "Sheet1". Sheet names must be unique and at
+// most 31 characters. Fails with kAlreadyExists when `path` exists and !force, kNotFound when the
+// directory does not exist, kIoError when writing fails.
+Status WriteWorkbook(const std::vector<SheetSpec>& sheets, const std::string& path,
+                     const WorkbookOptions& options);
+inline Status WriteWorkbook(const std::vector<SheetSpec>& sheets, const std::string& path, bool force) {
+  WorkbookOptions o;
+  o.force = force;
+  return WriteWorkbook(sheets, path, o);
+}
+
+// "performance_comparison_result_<UTC YYYYMMDDhhmmss>.xlsx".
+std::string DefaultWorkbookName(std::chrono::system_clock::time_point now);
+
+// Where the workbook goes for `-o O_ARG` (already '='-stripped and '~'-expanded by the CLI):
+//   ""                      -> DefaultWorkbookName(now) in the current directory
+//   "X.xlsx" (any case)     -> exactly X.xlsx, unless X.xlsx is an existing directory
+//   an existing directory   -> DIR/DefaultWorkbookName(now)
+//   a path without a suffix -> DIR/DefaultWorkbookName(now) (the CLI creates DIR)
+//   anything else (an existing non-directory, or a last component with another suffix such as
+//   "x.txt")                -> kInvalidArgument naming the path.
+StatusOr<std::string> ResolveWorkbookPath(std::string_view o_arg,
+                                          std::chrono::system_clock::time_point now);
+
+}  // namespace profdiff::report

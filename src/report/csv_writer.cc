@@ -1,0 +1,168 @@
+#include "profdiff/report/csv_writer.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "profdiff/report/output_file.h"
+
+namespace profdiff::report {
+namespace {
+
+// Python repr of a finite double: shortest round-trip digits; fixed notation when the decimal
+// exponent is in [-4, 16), scientific otherwise ("1e-05", "1.5e+16"); integral fixed values get ".0".
+std::string PythonRepr(double v) {
+  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);  // "d.ddde[+-]XX"
+  size_t epos = sci.find('e');
+  std::string mant = sci.substr(0, epos);
+  int exp = std::atoi(sci.c_str() + epos + 1);
+  bool neg = false;
+  if (!mant.empty() && mant[0] == '-') {
+    neg = true;
+    mant.erase(0, 1);
+  }
+  std::string digits;
+  for (char c : mant) {
+    if (c != '.') digits.push_back(c);
+  }
+  std::string out = neg ? "-" : "";
+  if (exp < -4 || exp >= 16) {
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    char e[16];
+    std::snprintf(e, sizeof e, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    out += e;
+    return out;
+  }
+  if (exp < 0) {
+    out += "0.";
+    out.append(static_cast<size_t>(-exp - 1), '0');
+    out += digits;
+    return out;
+  }
+  const auto int_len = static_cast<size_t>(exp) + 1;
+  if (digits.size() <= int_len) {
+    out += digits;
+    out.append(int_len - digits.size(), '0');
+    out += ".0";
+  } else {
+    out += digits.substr(0, int_len) + "." + digits.substr(int_len);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string FormatCsvNumber(double v) {
+  if (std::isnan(v)) return "";
+  if (std::isinf(v)) return v > 0 ? "INF" : "-INF";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.16G", v);
+  std::string s(buf);
+  if (s.find_first_of(".E") == std::string::npos) {
+    // An integer as openpyxl reads it back: "-0" becomes 0.
+    if (s == "-0") return "0";
+    return s;
+  }
+  return PythonRepr(std::strtod(buf, nullptr));
+}
+
+std::string CsvField(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string RenderSheetCsv(const SheetSpec& sheet) {
+  const size_t ncols = sheet.columns.size();
+  std::string out;
+  auto emit_row = [&](const std::vector<std::string>& fields) {
+    // Python's csv writer quotes a row made of one empty field so that it is not an empty line.
+    if (fields.size() == 1 && fields[0].empty()) {
+      out += "\"\"\r\n";
+      return;
+    }
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (i > 0) out += ',';
+      out += CsvField(fields[i]);
+    }
+    out += "\r\n";
+  };
+  std::vector<std::string> fields(ncols);
+  for (const Banner* b : {&sheet.base_banner, &sheet.comparison_banner}) {
+    if (!b->text.empty() && b->first_col >= 0 && static_cast<size_t>(b->first_col) < ncols) {
+      std::string t = b->text;
+      TruncateCellText(t);
+      fields[static_cast<size_t>(b->first_col)] = std::move(t);
+    }
+  }
+  emit_row(fields);
+  emit_row(std::vector<std::string>(ncols));
+  for (size_t c = 0; c < ncols; ++c) fields[c] = sheet.columns[c].header;
+  emit_row(fields);
+  for (const RowSpec& row : sheet.rows) {
+    for (size_t c = 0; c < ncols; ++c) {
+      if (c >= row.cells.size()) {
+        fields[c].clear();
+        continue;
+      }
+      const Cell& cell = row.cells[c];
+      switch (cell.kind) {
+        case Cell::Kind::kBlank: fields[c].clear(); break;
+        case Cell::Kind::kNumber: fields[c] = FormatCsvNumber(cell.number); break;
+        case Cell::Kind::kString:
+          fields[c] = cell.text;
+          TruncateCellText(fields[c]);
+          break;
+      }
+    }
+    emit_row(fields);
+  }
+  return out;
+}
+
+StatusOr<std::vector<std::string>> WriteCsvDir(const std::vector<SheetSpec>& sheets,
+                                               const std::string& dir, bool force) {
+  if (dir.empty()) return InvalidArgument("--csv: empty directory");
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0) {
+    if (mkdir(dir.c_str(), 0755) != 0) {
+      return IoError("--csv " + dir + ": cannot create the directory: " + std::strerror(errno));
+    }
+  } else if (!S_ISDIR(st.st_mode)) {
+    return InvalidArgument("--csv " + dir + ": is not a directory");
+  }
+  std::string prefix = dir.back() == '/' ? dir : dir + "/";
+  // Check every target first so that a refusal leaves no half-written set.
+  std::vector<std::string> paths;
+  for (const SheetSpec& s : sheets) {
+    if (s.rows.empty()) continue;
+    if (s.name.empty() || s.name.find('/') != std::string::npos || s.name == "." || s.name == "..") {
+      return InvalidArgument("--csv: sheet name '" + s.name + "' cannot be a file name");
+    }
+    paths.push_back(prefix + s.name + ".csv");
+    PD_RETURN_IF_ERROR(CheckOutputPath(paths.back(), force));
+  }
+  size_t i = 0;
+  for (const SheetSpec& s : sheets) {
+    if (s.rows.empty()) continue;
+    PD_RETURN_IF_ERROR(WriteFileAtomically(paths[i++], RenderSheetCsv(s), force));
+  }
+  return paths;
+}
+
+}  // namespace profdiff::report

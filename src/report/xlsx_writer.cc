@@ -1,0 +1,264 @@
+#include "profdiff/report/xlsx_writer.h"
+
+#include <sys/stat.h>
+#include <xlsxwriter.h>
+
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "profdiff/report/output_file.h"
+
+namespace profdiff::report {
+namespace {
+
+// Formats are created on demand and cached per (type, fill, indent, red).
+class FormatCache {
+ public:
+  explicit FormatCache(lxw_workbook* wb) : wb_(wb) {}
+
+  lxw_format* Header(uint32_t fill) {
+    auto it = headers_.find(fill);
+    if (it != headers_.end()) return it->second;
+    lxw_format* f = Base();
+    format_set_bold(f);
+    format_set_bg_color(f, static_cast<lxw_color_t>(fill));
+    headers_[fill] = f;
+    return f;
+  }
+
+  lxw_format* Data(CellFormat type, uint32_t fill, int indent, bool red) {
+    if (red) fill = kFillRed;
+    auto key = std::make_tuple(static_cast<int>(type), fill, indent, red);
+    auto it = data_.find(key);
+    if (it != data_.end()) return it->second;
+    lxw_format* f = Base();
+    switch (type) {
+      case CellFormat::kDefault: format_set_num_format(f, "#,##0"); break;
+      case CellFormat::kDefaultFloat: format_set_num_format(f, "#,##0.00"); break;
+      case CellFormat::kDefaultRatio: format_set_num_format(f, "0.00%"); break;
+      case CellFormat::kBoldStr: format_set_bold(f); break;
+    }
+    if (red) format_set_num_format(f, "0.00%");  // RED_RATIO = DEFAULT_RATIO + red fill
+    if (fill != kNoFill) format_set_bg_color(f, static_cast<lxw_color_t>(fill));
+    if (indent > 0) format_set_indent(f, static_cast<uint8_t>(indent > 15 ? 15 : indent));
+    data_[key] = f;
+    return f;
+  }
+
+ private:
+  lxw_format* Base() {
+    lxw_format* f = workbook_add_format(wb_);
+    format_set_font_name(f, "Arial");
+    format_set_font_size(f, 11);
+    format_set_align(f, LXW_ALIGN_LEFT);
+    format_set_align(f, LXW_ALIGN_VERTICAL_CENTER);
+    format_set_border(f, LXW_BORDER_THIN);
+    return f;
+  }
+
+  lxw_workbook* wb_;
+  std::map<uint32_t, lxw_format*> headers_;
+  std::map<std::tuple<int, uint32_t, int, bool>, lxw_format*> data_;
+};
+
+Status LxwError(lxw_error e, const std::string& where) {
+  return IoError(where + ": " + lxw_strerror(e));
+}
+
+Status WriteString(lxw_worksheet* ws, int row, int col, std::string text, lxw_format* f,
+                   const std::string& where) {
+  TruncateCellText(text);
+  lxw_error e = worksheet_write_string(ws, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col),
+                                       text.c_str(), f);
+  if (e != LXW_NO_ERROR) return LxwError(e, where);
+  return Status::Ok();
+}
+
+Status WriteBanner(lxw_worksheet* ws, const Banner& b, lxw_format* f, const std::string& where) {
+  if (b.text.empty()) return Status::Ok();
+  std::string text = b.text;
+  TruncateCellText(text);
+  if (b.last_col > b.first_col) {
+    lxw_error e = worksheet_merge_range(ws, 0, static_cast<lxw_col_t>(b.first_col), 0,
+                                        static_cast<lxw_col_t>(b.last_col), text.c_str(), f);
+    if (e != LXW_NO_ERROR) return LxwError(e, where + " banner");
+    return Status::Ok();
+  }
+  return WriteString(ws, 0, b.first_col, std::move(text), f, where + " banner");
+}
+
+Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet,
+                  const std::string& path) {
+  const std::string where = path + ": sheet '" + sheet.name + "'";
+  if (lxw_error e = workbook_validate_sheet_name(wb, sheet.name.c_str()); e != LXW_NO_ERROR) {
+    return InvalidArgument(where + ": invalid sheet name: " + lxw_strerror(e));
+  }
+  lxw_worksheet* ws = workbook_add_worksheet(wb, sheet.name.c_str());
+  if (ws == nullptr) return IoError(where + ": cannot add the worksheet");
+
+  PD_RETURN_IF_ERROR(WriteBanner(ws, sheet.base_banner, formats.Header(kFillGreen), where));
+  PD_RETURN_IF_ERROR(WriteBanner(ws, sheet.comparison_banner, formats.Header(kFillYellow), where));
+
+  const Banner& cb = sheet.comparison_banner;
+  for (size_t c = 0; c < sheet.columns.size(); ++c) {
+    const ColumnSpec& col = sheet.columns[c];
+    bool in_comparison = !cb.text.empty() && static_cast<int>(c) >= cb.first_col &&
+                         static_cast<int>(c) <= cb.last_col;
+    lxw_error e = worksheet_set_column(ws, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c),
+                                       col.width, nullptr);
+    if (e != LXW_NO_ERROR) return LxwError(e, where + " column width");
+    PD_RETURN_IF_ERROR(WriteString(ws, kHeaderRow, static_cast<int>(c), col.header,
+                                   formats.Header(in_comparison ? kFillYellow : kFillGreen),
+                                   where + " header"));
+  }
+
+  for (size_t r = 0; r < sheet.rows.size(); ++r) {
+    const RowSpec& row = sheet.rows[r];
+    const auto xr = static_cast<lxw_row_t>(kFirstDataRow + r);
+    const std::string row_where = where + " row " + std::to_string(kFirstDataRow + r + 1);
+    for (size_t c = 0; c < sheet.columns.size(); ++c) {
+      const ColumnSpec& col = sheet.columns[c];
+      const Cell blank;
+      const Cell& cell = c < row.cells.size() ? row.cells[c] : blank;
+      const int indent = c == 0 ? row.indent : 0;
+      const auto xc = static_cast<lxw_col_t>(c);
+      lxw_error e = LXW_NO_ERROR;
+      switch (cell.kind) {
+        case Cell::Kind::kBlank:
+          e = worksheet_write_blank(ws, xr, xc, formats.Data(col.format, row.fill, indent, false));
+          break;
+        case Cell::Kind::kNumber: {
+          const double v = cell.number;
+          if (std::isnan(v)) {
+            e = worksheet_write_blank(ws, xr, xc, formats.Data(col.format, row.fill, indent, false));
+          } else if (std::isinf(v)) {
+            // Excel cannot store infinities; the reference writes "INF" (red in ratio columns).
+            const bool red = col.ratio && v > 0;
+            PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c),
+                                           v > 0 ? "INF" : "-INF",
+                                           formats.Data(col.format, row.fill, indent, red),
+                                           row_where));
+          } else {
+            const bool red = col.ratio && v > 1;
+            e = worksheet_write_number(ws, xr, xc, v, formats.Data(col.format, row.fill, indent, red));
+          }
+          break;
+        }
+        case Cell::Kind::kString: {
+          const bool red = col.ratio && cell.text == "INF";
+          PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c), cell.text,
+                                         formats.Data(col.format, row.fill, indent, red), row_where));
+          break;
+        }
+      }
+      if (e != LXW_NO_ERROR) return LxwError(e, row_where);
+    }
+  }
+  return Status::Ok();
+}
+
+Status WriteWorkbookFile(const std::vector<const SheetSpec*>& sheets, const std::string& file,
+                         const std::string& display_path) {
+  lxw_workbook* wb = workbook_new(file.c_str());
+  if (wb == nullptr) return IoError(display_path + ": cannot create the workbook");
+  FormatCache formats(wb);
+  Status st;
+  for (const SheetSpec* s : sheets) {
+    st = WriteSheet(wb, formats, *s, display_path);
+    if (!st.ok()) break;
+  }
+  lxw_error e = workbook_close(wb);  // frees the workbook in every case
+  PD_RETURN_IF_ERROR(st);
+  if (e != LXW_NO_ERROR) return LxwError(e, display_path);
+  return Status::Ok();
+}
+
+bool EndsWithXlsx(std::string_view s) {
+  if (s.size() < 5) return false;
+  std::string_view tail = s.substr(s.size() - 5);
+  static constexpr std::string_view kXlsx = ".xlsx";
+  for (size_t i = 0; i < 5; ++i) {
+    char c = tail[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != kXlsx[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status WriteWorkbook(const std::vector<SheetSpec>& sheets, const std::string& path,
+                     const WorkbookOptions& options) {
+  std::vector<const SheetSpec*> to_write;
+  std::set<std::string> names;
+  for (const SheetSpec& s : sheets) {
+    if (s.rows.empty()) continue;
+    if (!names.insert(s.name).second) {
+      return InvalidArgument(path + ": two sheets are named '" + s.name + "'");
+    }
+    if (s.base_banner.last_col < s.base_banner.first_col ||
+        s.comparison_banner.last_col < s.comparison_banner.first_col) {
+      return InvalidArgument(path + ": sheet '" + s.name + "' has an inverted banner range");
+    }
+    to_write.push_back(&s);
+  }
+  SheetSpec empty_sheet;
+  if (to_write.empty()) {
+    empty_sheet = BuildEmptyComparisonSheet(options.empty_reason, options.base_path_arg,
+                                            options.comparison_path_arg);
+    to_write.push_back(&empty_sheet);
+  }
+  return WriteViaTempFile(path, options.force, [&](const std::string& tmp) {
+    return WriteWorkbookFile(to_write, tmp, path);
+  });
+}
+
+std::string DefaultWorkbookName(std::chrono::system_clock::time_point now) {
+  std::time_t t = std::chrono::system_clock::to_time_t(now);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
+  return std::string("performance_comparison_result_") + buf + ".xlsx";
+}
+
+StatusOr<std::string> ResolveWorkbookPath(std::string_view o_arg,
+                                          std::chrono::system_clock::time_point now) {
+  const std::string name = DefaultWorkbookName(now);
+  if (o_arg.empty()) return name;
+  std::string arg(o_arg);
+  struct stat st {};
+  const bool exists = stat(arg.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
+    while (arg.size() > 1 && arg.back() == '/') arg.pop_back();
+    return arg == "/" ? "/" + name : arg + "/" + name;
+  }
+  if (EndsWithXlsx(arg)) {
+    if (arg.back() == '/') return InvalidArgument("-o " + arg + ": not a directory");
+    return arg;
+  }
+  if (exists) {
+    return InvalidArgument("-o " + arg +
+                           ": is an existing file without the .xlsx suffix; give a directory or a "
+                           "FILE.xlsx path");
+  }
+  std::string_view last = o_arg;
+  while (last.size() > 1 && last.back() == '/') last.remove_suffix(1);
+  if (size_t slash = last.find_last_of('/'); slash != std::string_view::npos) {
+    last = last.substr(slash + 1);
+  }
+  if (size_t dot = last.find_last_of('.'); dot != std::string_view::npos && dot > 0 &&
+                                            dot + 1 < last.size() && last != "..") {
+    return InvalidArgument("-o " + arg + ": unsupported output suffix '" +
+                           std::string(last.substr(dot)) +
+                           "'; the workbook path must end in .xlsx (or give a directory)");
+  }
+  while (arg.size() > 1 && arg.back() == '/') arg.pop_back();
+  return arg + "/" + name;
+}
+
+}  // namespace profdiff::report
