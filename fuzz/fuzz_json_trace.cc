@@ -1,0 +1,32 @@
+// Fuzzes the trace-event JSON loader (Kineto object/array, Ascend trace_view) with arbitrary bytes.
+// Any outcome is fine except a crash, a sanitizer report, a hang or an exception escaping: malformed
+// input must come back as a Status or as diagnostics.
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_util.h"
+#include "profdiff/loaders/trace_json.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string& path = profdiff::fuzz::WriteTempFile(data, size, ".json");
+  for (bool strict : {false, true}) {
+    profdiff::Profile profile;
+    profdiff::LoadOptions options;
+    options.strict = strict;
+    // Default chunking, then tiny chunks so tokens straddle chunk boundaries.
+    profdiff::Status s = profdiff::LoadTraceJson(path, profile, options);
+    (void)s;
+    if (strict) break;
+    profdiff::Profile small;
+    profdiff::Status s2 = profdiff::LoadTraceJson(path, small, options, 64);
+    (void)s2;
+    // The model's helpers must be safe on whatever the loader produced.
+    (void)small.CountByKind();
+    (void)small.TimeSpan();
+    for (const profdiff::Slice& slice : small.slices) {
+      (void)small.ArgText(slice, profdiff::ArgKey::kInputDims);
+      (void)small.ArgInt(slice, profdiff::ArgKey::kCorrelation);
+    }
+  }
+  return 0;
+}
