@@ -1,0 +1,778 @@
+#include "profdiff/loaders/trace_json.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "profdiff/base/time.h"
+#include "profdiff/io/json_reader.h"
+
+namespace profdiff {
+namespace {
+
+// ---- small helpers ---------------------------------------------------------------------------------
+
+bool EqualsLower(std::string_view s, std::string_view lower) {
+  if (s.size() != lower.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+
+bool ParseInt64(std::string_view s, int64_t* out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool ParseDouble(std::string_view s, double* out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// µs text -> ns, exactly. Fast path for plain "digits[.ddd]" (what profilers write); everything else
+// (more fraction digits, exponents, spaces, huge values) goes through ParseScaledDecimal.
+bool MicrosToNs(std::string_view s, int64_t* out, bool* rounded) {
+  *rounded = false;
+  size_t i = 0;
+  const size_t n = s.size();
+  bool neg = false;
+  if (i < n && s[i] == '-') {
+    neg = true;
+    ++i;
+  }
+  size_t int_begin = i;
+  int64_t v = 0;
+  while (i < n && s[i] >= '0' && s[i] <= '9' && i - int_begin < 15) v = v * 10 + (s[i++] - '0');
+  size_t int_digits = i - int_begin;
+  bool fast = int_digits > 0 && (i == n || s[i] == '.');
+  int64_t frac = 0;
+  if (fast && i < n) {
+    ++i;
+    size_t fb = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9' && i - fb < 3) frac = frac * 10 + (s[i++] - '0');
+    size_t fd = i - fb;
+    if (fd == 0 || i != n) {
+      fast = false;
+    } else {
+      for (size_t k = fd; k < 3; ++k) frac *= 10;
+    }
+  }
+  if (fast) {
+    int64_t ns = v * 1000 + frac;
+    *out = neg ? -ns : ns;
+    return true;
+  }
+  StatusOr<ExactDecimal> d = ParseScaledDecimal(s, 3);
+  if (!d.ok()) return false;
+  *out = d->value;
+  *rounded = d->rounded;
+  return true;
+}
+
+// Catalogued arg names bucketed by length (fast lookup on the hot path).
+class ArgKeyTable {
+ public:
+  ArgKeyTable() {
+    for (size_t i = 0; i < kArgKeyNames.size(); ++i) {
+      size_t len = kArgKeyNames[i].size();
+      if (len < by_len_.size()) by_len_[len].push_back(static_cast<ArgKey>(i));
+    }
+  }
+  ArgKey Find(std::string_view name) const {
+    if (name.size() >= by_len_.size()) return ArgKey::kCount;
+    for (ArgKey k : by_len_[name.size()]) {
+      if (std::memcmp(Name(k).data(), name.data(), name.size()) == 0) return k;
+    }
+    return ArgKey::kCount;
+  }
+
+ private:
+  std::array<std::vector<ArgKey>, 40> by_len_;
+};
+
+const ArgKeyTable& ArgKeys() {
+  static const ArgKeyTable table;
+  return table;
+}
+
+enum class ValueKind : uint8_t { kAbsent, kString, kNumber, kOther };
+
+struct Value {
+  ValueKind kind = ValueKind::kAbsent;
+  std::string_view text;  // decoded string, raw number, or raw JSON
+};
+
+struct PendingArg {
+  ArgKey key;
+  ArgType type;
+  int64_t i;
+  std::string_view text;
+};
+
+struct NumericArg {
+  std::string_view key;
+  std::string_view raw;  // number text (or a numeric string)
+};
+
+// One event as read from the JSON, before it is committed to the profile. Views point into the element
+// text or the cursor's scratch buffer.
+struct RawEvent {
+  Value ph, name, cat, pid, tid, ts, dur, id, bp;
+  Value meta_name, meta_labels, meta_sort_index;  // args.name / args.labels / args.sort_index
+  std::vector<PendingArg> args;
+  std::vector<NumericArg> numeric_args;
+  void Clear() {
+    ph = name = cat = pid = tid = ts = dur = id = bp = Value{};
+    meta_name = meta_labels = meta_sort_index = Value{};
+    args.clear();
+    numeric_args.clear();
+  }
+};
+
+bool IsAscendProcessName(std::string_view n) {
+  return n == "Ascend Hardware" || n == "HCCL" || n == "Overlap Analysis" || n == "CANN" || n == "AscendCL";
+}
+
+enum class AscendRole : uint8_t { kNone, kHardware, kHccl, kOverlap };
+
+AscendRole RoleOf(std::string_view process_name) {
+  if (process_name == "Ascend Hardware") return AscendRole::kHardware;
+  if (process_name == "HCCL" || process_name == "Communication") return AscendRole::kHccl;
+  if (process_name == "Overlap Analysis") return AscendRole::kOverlap;
+  return AscendRole::kNone;
+}
+
+SliceKind KindFromCategory(std::string_view cat) {
+  struct Entry {
+    std::string_view lower;
+    SliceKind kind;
+  };
+  static constexpr Entry kTable[] = {
+      {"cpu_op", SliceKind::kCpuOp},
+      {"operator", SliceKind::kCpuOp},
+      {"user_annotation", SliceKind::kUserAnnotation},
+      {"python_function", SliceKind::kPythonFunction},
+      {"cuda_runtime", SliceKind::kCudaRuntime},
+      {"runtime", SliceKind::kCudaRuntime},
+      {"cuda_driver", SliceKind::kCudaDriver},
+      {"kernel", SliceKind::kKernel},
+      {"gpu_memcpy", SliceKind::kGpuMemcpy},
+      {"memcpy", SliceKind::kGpuMemcpy},
+      {"gpu_memset", SliceKind::kGpuMemset},
+      {"memset", SliceKind::kGpuMemset},
+      {"gpu_user_annotation", SliceKind::kGpuAnnotation},
+      {"enqueue", SliceKind::kEnqueue},
+      {"dequeue", SliceKind::kDequeue},
+  };
+  for (const Entry& e : kTable) {
+    if (EqualsLower(cat, e.lower)) return e.kind;
+  }
+  return SliceKind::kOther;
+}
+
+// Categories of the reference's "torch op" class (§3.2), for step-marker detection.
+bool IsTorchOpCategoryKind(SliceKind k) {
+  return k == SliceKind::kCpuOp || k == SliceKind::kUserAnnotation || k == SliceKind::kCudaRuntime;
+}
+
+// ---- the parser ------------------------------------------------------------------------------------
+
+class TraceParser {
+ public:
+  TraceParser(Profile& profile, JsonArrayStream& stream) : p_(profile), stream_(stream) {}
+
+  void Parse(std::string_view text, uint64_t offset);
+  void Finalize();
+  bool looks_ascend() const { return ascend_signals_ > 0; }
+
+ private:
+  void Diag(DiagId id, uint64_t offset, std::string_view detail);
+  bool ReadEvent(JsonCursor& cur);
+  bool ReadArgs(JsonCursor& cur);
+  bool ReadValue(JsonCursor& cur, Value* v);
+  void Commit(uint64_t offset);
+  TrackId TrackFor(uint64_t offset);
+  SliceKind KindFor(StringId cat, StringId name);
+  void CommitArgs(Slice& s);
+  bool TimeValue(const Value& v, int64_t* ns, bool* rounded) const;
+
+  Profile& p_;
+  JsonArrayStream& stream_;
+  RawEvent ev_;
+  std::string scratch_;
+  // Track cache: the previous event's pid/tid text.
+  std::string last_pid_, last_tid_;
+  TrackId last_track_ = 0;
+  bool have_last_track_ = false;
+  // Per-category kind cache indexed by StringId (-1 = not computed).
+  std::vector<int8_t> cat_kind_;
+  std::vector<int8_t> name_is_step_;
+  // Open 'B' slices per track.
+  std::vector<std::vector<SliceId>> open_b_;
+  uint64_t ascend_signals_ = 0;
+};
+
+void TraceParser::Diag(DiagId id, uint64_t offset, std::string_view detail) {
+  if (p_.diagnostics.count(id) < Diagnostics::kMaxExamples) {
+    p_.diagnostics.Add(id, stream_.Locate(offset), std::string(detail));
+  } else {
+    p_.diagnostics.Add(id, SourceLocation{}, {});
+  }
+}
+
+bool TraceParser::ReadValue(JsonCursor& cur, Value* v) {
+  switch (cur.Peek()) {
+    case JsonType::kString:
+      v->kind = ValueKind::kString;
+      return cur.ReadString(&v->text);
+    case JsonType::kNumber:
+      v->kind = ValueKind::kNumber;
+      return cur.ReadNumber(&v->text);
+    default:
+      v->kind = ValueKind::kOther;
+      return cur.SkipValue(&v->text);
+  }
+}
+
+bool TraceParser::ReadArgs(JsonCursor& cur) {
+  if (cur.Peek() != JsonType::kObject) return cur.SkipValue();
+  if (!cur.BeginObject()) return false;
+  std::string_view key;
+  const ArgKeyTable& table = ArgKeys();
+  while (cur.NextMember(&key)) {
+    ArgKey k = table.Find(key);
+    JsonType t = cur.Peek();
+    if (k != ArgKey::kCount) {
+      PendingArg a{k, ArgType::kNull, 0, {}};
+      switch (t) {
+        case JsonType::kString:
+          a.type = ArgType::kString;
+          if (!cur.ReadString(&a.text)) return false;
+          break;
+        case JsonType::kNumber:
+          if (!cur.ReadNumber(&a.text)) return false;
+          a.type = ParseInt64(a.text, &a.i) ? ArgType::kInt : ArgType::kDouble;
+          ev_.numeric_args.push_back({key, a.text});
+          break;
+        case JsonType::kBool: {
+          bool b = false;
+          if (!cur.ReadBool(&b)) return false;
+          a.type = ArgType::kBool;
+          a.i = b ? 1 : 0;
+          break;
+        }
+        case JsonType::kNull:
+          if (!cur.ReadNull()) return false;
+          a.type = ArgType::kNull;
+          break;
+        default:
+          a.type = ArgType::kJson;
+          if (!cur.SkipValue(&a.text)) return false;
+          break;
+      }
+      ev_.args.push_back(a);
+      continue;
+    }
+    // Not catalogued: only metadata fields and counter values are looked at.
+    if (key == "name") {
+      if (!ReadValue(cur, &ev_.meta_name)) return false;
+    } else if (key == "labels") {
+      if (!ReadValue(cur, &ev_.meta_labels)) return false;
+    } else if (key == "sort_index") {
+      if (!ReadValue(cur, &ev_.meta_sort_index)) return false;
+    } else if (t == JsonType::kNumber) {
+      std::string_view raw;
+      if (!cur.ReadNumber(&raw)) return false;
+      ev_.numeric_args.push_back({key, raw});
+    } else {
+      if (!cur.SkipValue()) return false;
+    }
+  }
+  return cur.ok();
+}
+
+bool TraceParser::ReadEvent(JsonCursor& cur) {
+  if (!cur.BeginObject()) return false;
+  std::string_view key;
+  while (cur.NextMember(&key)) {
+    Value* slot = nullptr;
+    switch (key.size()) {
+      case 2:
+        if (key == "ph") slot = &ev_.ph;
+        else if (key == "ts") slot = &ev_.ts;
+        else if (key == "id") slot = &ev_.id;
+        else if (key == "bp") slot = &ev_.bp;
+        break;
+      case 3:
+        if (key == "pid") slot = &ev_.pid;
+        else if (key == "tid") slot = &ev_.tid;
+        else if (key == "cat") slot = &ev_.cat;
+        else if (key == "dur") slot = &ev_.dur;
+        break;
+      case 4:
+        if (key == "name") slot = &ev_.name;
+        else if (key == "args") {
+          if (!ReadArgs(cur)) return false;
+          continue;
+        }
+        break;
+      default:
+        break;
+    }
+    if (slot != nullptr) {
+      if (!ReadValue(cur, slot)) return false;
+    } else if (!cur.SkipValue()) {
+      return false;
+    }
+  }
+  return cur.ok() && cur.AtEnd();
+}
+
+void TraceParser::Parse(std::string_view text, uint64_t offset) {
+  JsonCursor cur(text, &scratch_);
+  if (cur.Peek() != JsonType::kObject) {
+    Diag(DiagId::json_event_not_object, offset, fmt::format("\"{}\"", JsonSnippet(text, 0)));
+    return;
+  }
+  ev_.Clear();
+  if (!ReadEvent(cur)) {
+    const char* why = cur.ok() ? "unexpected text after the event" : cur.error();
+    size_t at = cur.ok() ? cur.pos() : cur.error_pos();
+    Diag(DiagId::json_event_malformed, offset + at,
+         fmt::format("{} near \"{}\"", why, JsonSnippet(text, at)));
+    return;
+  }
+  if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  Commit(offset);
+}
+
+bool TraceParser::TimeValue(const Value& v, int64_t* ns, bool* rounded) const {
+  if (v.kind != ValueKind::kNumber && v.kind != ValueKind::kString) return false;
+  return MicrosToNs(v.text, ns, rounded);
+}
+
+TrackId TraceParser::TrackFor(uint64_t) {
+  std::string_view pid = ev_.pid.kind == ValueKind::kAbsent ? std::string_view("0") : ev_.pid.text;
+  std::string_view tid = ev_.tid.kind == ValueKind::kAbsent ? std::string_view("0") : ev_.tid.text;
+  if (have_last_track_ && pid == last_pid_ && tid == last_tid_) return last_track_;
+  last_track_ = p_.GetOrCreateTrack(pid, tid);
+  last_pid_.assign(pid);
+  last_tid_.assign(tid);
+  have_last_track_ = true;
+  return last_track_;
+}
+
+SliceKind TraceParser::KindFor(StringId cat, StringId name) {
+  if (cat >= cat_kind_.size()) cat_kind_.resize(std::max<size_t>(p_.strings.size(), cat + 1), -1);
+  if (cat_kind_[cat] < 0) cat_kind_[cat] = static_cast<int8_t>(KindFromCategory(p_.str(cat)));
+  auto kind = static_cast<SliceKind>(cat_kind_[cat]);
+  if (IsTorchOpCategoryKind(kind)) {
+    if (name >= name_is_step_.size()) name_is_step_.resize(std::max<size_t>(p_.strings.size(), name + 1), -1);
+    if (name_is_step_[name] < 0) {
+      name_is_step_[name] = p_.str(name).find("ProfilerStep#") != std::string_view::npos ? 1 : 0;
+    }
+    if (name_is_step_[name] == 1) kind = SliceKind::kStepMarker;
+  }
+  return kind;
+}
+
+void TraceParser::CommitArgs(Slice& s) {
+  s.args_begin = static_cast<uint32_t>(p_.args.size());
+  size_t count = std::min<size_t>(ev_.args.size(), UINT16_MAX);
+  for (size_t i = 0; i < count; ++i) {
+    const PendingArg& pa = ev_.args[i];
+    Arg a;
+    a.key = pa.key;
+    a.type = pa.type;
+    a.i = pa.i;
+    switch (pa.type) {
+      case ArgType::kString:
+      case ArgType::kJson:
+        a.text = p_.strings.Intern(pa.text);
+        break;
+      case ArgType::kDouble:
+        a.text = p_.strings.Intern(pa.text);
+        if (!ParseDouble(pa.text, &a.d)) a.d = 0;
+        break;
+      default:
+        break;
+    }
+    p_.args.push_back(a);
+  }
+  s.args_count = static_cast<uint16_t>(count);
+}
+
+void TraceParser::Commit(uint64_t offset) {
+  char ph = 0;
+  if (ev_.ph.kind == ValueKind::kString && ev_.ph.text.size() == 1) ph = ev_.ph.text[0];
+  StringId cat = ev_.cat.kind == ValueKind::kAbsent || ev_.cat.kind == ValueKind::kOther
+                     ? kEmptyString
+                     : p_.strings.Intern(ev_.cat.text);
+  StringId name = ev_.name.kind == ValueKind::kAbsent || ev_.name.kind == ValueKind::kOther
+                      ? kEmptyString
+                      : p_.strings.Intern(ev_.name.text);
+  if (ev_.ts.kind == ValueKind::kString) ++ascend_signals_;
+
+  if (ph == 'M') {
+    std::string_view what = p_.str(name);
+    std::string_view pid = ev_.pid.kind == ValueKind::kAbsent ? std::string_view("0") : ev_.pid.text;
+    if (what == "process_name" || what == "process_labels" || what == "process_sort_index") {
+      Process& proc = p_.processes[p_.GetOrCreateProcess(pid)];
+      if (what == "process_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
+        proc.name = p_.strings.Intern(ev_.meta_name.text);
+        if (IsAscendProcessName(ev_.meta_name.text)) ++ascend_signals_;
+      } else if (what == "process_labels" && ev_.meta_labels.kind != ValueKind::kAbsent) {
+        proc.labels = p_.strings.Intern(ev_.meta_labels.text);
+      } else if (what == "process_sort_index") {
+        int64_t v;
+        if (ParseInt64(ev_.meta_sort_index.text, &v)) proc.sort_index = v;
+      }
+    } else if (what == "thread_name" || what == "thread_sort_index") {
+      Track& t = p_.tracks[TrackFor(offset)];
+      if (what == "thread_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
+        t.name = p_.strings.Intern(ev_.meta_name.text);
+      } else if (what == "thread_sort_index") {
+        int64_t v;
+        if (ParseInt64(ev_.meta_sort_index.text, &v)) t.sort_index = v;
+      }
+    }
+    return;
+  }
+
+  int64_t ts_ns = 0;
+  bool rounded = false;
+  if (!TimeValue(ev_.ts, &ts_ns, &rounded)) {
+    Diag(DiagId::bad_timestamp, offset,
+         ev_.ts.kind == ValueKind::kAbsent ? std::string("no 'ts'") : fmt::format("ts = {}", ev_.ts.text.substr(0, 40)));
+    return;
+  }
+  if (rounded) Diag(DiagId::sub_ns_rounded, offset, fmt::format("ts = {}", ev_.ts.text.substr(0, 40)));
+  TrackId track = TrackFor(offset);
+
+  switch (ph) {
+    case 'X':
+    case 'B':
+    case 'i':
+    case 'I':
+    case 'R': {
+      if (ph != 'X' && ph != 'B' && EqualsLower(p_.str(name), "[memory]")) {
+        MemoryEvent m;
+        m.ts_ns = ts_ns;
+        m.track = track;
+        for (const PendingArg& a : ev_.args) {
+          int64_t v = a.i;
+          bool is_int = a.type == ArgType::kInt || (a.type == ArgType::kString && ParseInt64(a.text, &v));
+          if (!is_int) continue;
+          switch (a.key) {
+            case ArgKey::kBytes: m.bytes = v; break;
+            case ArgKey::kAddr: m.addr = static_cast<uint64_t>(v); break;
+            case ArgKey::kTotalReserved: m.total_reserved = v; break;
+            case ArgKey::kTotalAllocated: m.total_allocated = v; break;
+            case ArgKey::kDeviceId: m.device_id = v; break;
+            case ArgKey::kDeviceType: m.device_type = v; break;
+            default: break;
+          }
+        }
+        p_.memory_events.push_back(m);
+        return;
+      }
+      Slice s;
+      s.ts_ns = ts_ns;
+      s.name = name;
+      s.cat = cat;
+      s.track = track;
+      s.phase = ph;
+      if (ph == 'X') {
+        if (ev_.dur.kind != ValueKind::kAbsent) {
+          int64_t dur = 0;
+          bool r = false;
+          if (!TimeValue(ev_.dur, &dur, &r)) {
+            Diag(DiagId::bad_duration, offset, fmt::format("dur = {}", ev_.dur.text.substr(0, 40)));
+          } else if (dur < 0) {
+            Diag(DiagId::negative_duration, offset, fmt::format("dur = {}", ev_.dur.text.substr(0, 40)));
+          } else {
+            if (r) Diag(DiagId::sub_ns_rounded, offset, fmt::format("dur = {}", ev_.dur.text.substr(0, 40)));
+            s.dur_ns = dur;
+          }
+        }
+      }
+      s.kind = (ph == 'X' || ph == 'B') ? KindFor(cat, name) : SliceKind::kInstant;
+      CommitArgs(s);
+      if (ph == 'B') {
+        if (track >= open_b_.size()) open_b_.resize(track + 1);
+        open_b_[track].push_back(static_cast<SliceId>(p_.slices.size()));
+      }
+      p_.slices.push_back(s);
+      return;
+    }
+    case 'E': {
+      if (track < open_b_.size() && !open_b_[track].empty()) {
+        Slice& b = p_.slices[open_b_[track].back()];
+        open_b_[track].pop_back();
+        int64_t dur = ts_ns - b.ts_ns;
+        if (dur < 0) {
+          Diag(DiagId::negative_duration, offset, "'E' before its 'B'");
+          dur = 0;
+        }
+        b.dur_ns = dur;
+        b.phase = 'X';
+      } else {
+        Diag(DiagId::begin_end_unpaired, offset, "'E' without an open 'B' on its track");
+      }
+      return;
+    }
+    case 's':
+    case 'f':
+    case 't': {
+      FlowEvent f;
+      f.ts_ns = ts_ns;
+      f.phase = ph;
+      f.track = track;
+      f.cat = cat;
+      f.name = name;
+      f.binds_enclosing = ev_.bp.kind == ValueKind::kString && ev_.bp.text == "e";
+      if (cat != kEmptyString && EqualsLower(p_.str(cat), "async_npu")) ++ascend_signals_;
+      if (ev_.id.kind == ValueKind::kNumber) {
+        uint64_t u = 0;
+        int64_t i = 0;
+        auto [ptr, ec] = std::from_chars(ev_.id.text.data(), ev_.id.text.data() + ev_.id.text.size(), u);
+        if (ec == std::errc() && ptr == ev_.id.text.data() + ev_.id.text.size()) {
+          f.id = u;
+        } else if (ParseInt64(ev_.id.text, &i)) {
+          f.id = static_cast<uint64_t>(i);
+        } else {
+          f.id = p_.strings.Intern(ev_.id.text);  // non-integer number: keep its text
+          f.id_is_string = true;
+        }
+      } else if (ev_.id.kind == ValueKind::kString) {
+        f.id = p_.strings.Intern(ev_.id.text);
+        f.id_is_string = true;
+      } else {
+        Diag(DiagId::flow_missing_id, offset, {});
+        return;
+      }
+      p_.flows.push_back(f);
+      return;
+    }
+    case 'C': {
+      for (const NumericArg& a : ev_.numeric_args) {
+        CounterEvent c;
+        c.ts_ns = ts_ns;
+        c.track = track;
+        c.name = name;
+        c.series = p_.strings.Intern(a.key);
+        if (!ParseDouble(a.raw, &c.value)) continue;
+        p_.counters.push_back(c);
+      }
+      return;
+    }
+    default: {
+      Diag(DiagId::unknown_phase, offset,
+           fmt::format("ph = \"{}\"", ev_.ph.kind == ValueKind::kAbsent ? std::string_view("(none)") : ev_.ph.text.substr(0, 10)));
+      Slice s;
+      s.ts_ns = ts_ns;
+      s.name = name;
+      s.cat = cat;
+      s.track = track;
+      s.phase = ph == 0 ? '?' : ph;
+      s.kind = SliceKind::kInstant;
+      CommitArgs(s);
+      p_.slices.push_back(s);
+      return;
+    }
+  }
+}
+
+void TraceParser::Finalize() {
+  // Unclosed 'B' events.
+  for (const auto& stack : open_b_) {
+    for (SliceId id : stack) {
+      (void)id;
+      p_.diagnostics.Add(DiagId::begin_end_unpaired, SourceLocation{stream_.file(), 0, -1},
+                         "'B' without its 'E'; kept with dur 0");
+    }
+  }
+  // Ascend lanes: resolved after the pass because metadata may come anywhere.
+  std::vector<AscendRole> roles(p_.processes.size(), AscendRole::kNone);
+  bool any_role = false;
+  for (size_t i = 0; i < p_.processes.size(); ++i) {
+    roles[i] = RoleOf(p_.str(p_.processes[i].name));
+    any_role |= roles[i] != AscendRole::kNone;
+  }
+  if (any_role) {
+    std::vector<int8_t> track_comm(p_.tracks.size(), 0);
+    for (size_t t = 0; t < p_.tracks.size(); ++t) {
+      track_comm[t] = p_.str(p_.tracks[t].name).find("Communication") != std::string_view::npos ? 1 : 0;
+    }
+    for (Slice& s : p_.slices) {
+      if (s.phase != 'X') continue;
+      switch (roles[p_.tracks[s.track].process]) {
+        case AscendRole::kHardware: s.kind = SliceKind::kNpuTask; break;
+        case AscendRole::kHccl: s.kind = track_comm[s.track] ? SliceKind::kHcclOp : SliceKind::kHcclTask; break;
+        case AscendRole::kOverlap: s.kind = SliceKind::kOverlap; break;
+        case AscendRole::kNone: break;
+      }
+    }
+  }
+  // Flow pairing check.
+  struct Ends {
+    uint32_t starts = 0, finishes = 0;
+  };
+  std::unordered_map<uint64_t, Ends> int_ids, str_ids;
+  for (const FlowEvent& f : p_.flows) {
+    Ends& e = (f.id_is_string ? str_ids : int_ids)[f.id];
+    if (f.phase == 's') ++e.starts;
+    if (f.phase == 'f') ++e.finishes;
+  }
+  for (auto* m : {&int_ids, &str_ids}) {
+    for (const auto& [id, e] : *m) {
+      if ((e.starts == 0) != (e.finishes == 0)) {
+        if (p_.diagnostics.count(DiagId::flow_unpaired) < Diagnostics::kMaxExamples) {
+          p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{stream_.file(), 0, -1},
+                             fmt::format("flow id {} has {} start(s) and {} end(s)",
+                                         m == &str_ids ? std::string(p_.str(static_cast<StringId>(id)))
+                                                       : std::to_string(id),
+                                         e.starts, e.finishes));
+        } else {
+          p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{}, {});
+        }
+      }
+    }
+  }
+}
+
+// Top-level members of a Kineto object -> profile.meta.
+void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, ProfileMeta& meta) {
+  std::string scratch;
+  for (const auto& m : members) {
+    if (!m.kept) continue;
+    JsonCursor cur(m.raw, &scratch);
+    if (m.key == "schemaVersion") {
+      std::string_view raw;
+      int64_t v;
+      if (cur.Peek() == JsonType::kNumber && cur.ReadNumber(&raw) && ParseInt64(raw, &v)) meta.schema_version = v;
+    } else if (m.key == "baseTimeNanoseconds") {
+      std::string_view raw;
+      if (cur.Peek() == JsonType::kNumber && cur.ReadNumber(&raw)) {
+        StatusOr<ExactDecimal> d = ParseScaledDecimal(raw, 0);
+        if (d.ok()) meta.base_time_ns = d->value;
+      }
+    } else if (m.key == "deviceProperties") {
+      if (cur.Peek() != JsonType::kArray || !cur.BeginArray()) continue;
+      while (cur.NextElement()) {
+        if (cur.Peek() != JsonType::kObject) {
+          if (!cur.SkipValue()) break;
+          continue;
+        }
+        cur.BeginObject();
+        std::string_view key;
+        while (cur.NextMember(&key)) {
+          std::string_view name;
+          if (key == "name" && cur.Peek() == JsonType::kString && cur.ReadString(&name)) {
+            meta.device_names.emplace_back(name);
+          } else if (!cur.SkipValue()) {
+            break;
+          }
+        }
+        if (!cur.ok()) break;
+      }
+    } else if (m.key == "distributedInfo") {
+      if (cur.Peek() != JsonType::kObject || !cur.BeginObject()) continue;
+      std::string_view key;
+      while (cur.NextMember(&key)) {
+        if (key == "rank") {
+          std::string_view raw;
+          int64_t v;
+          JsonType t = cur.Peek();
+          bool got = t == JsonType::kNumber ? cur.ReadNumber(&raw)
+                                            : (t == JsonType::kString ? cur.ReadString(&raw) : false);
+          if (got && ParseInt64(raw, &v)) meta.rank = v;
+          if (!got && !cur.SkipValue()) break;
+        } else if (!cur.SkipValue()) {
+          break;
+        }
+      }
+    }
+  }
+}
+
+class TraceJsonLoader final : public FileLoader {
+ public:
+  explicit TraceJsonLoader(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
+  Status Load(const std::string& file, Profile& profile, const LoadOptions& options) const override {
+    return LoadTraceJson(file, profile, options);
+  }
+
+ private:
+  std::string_view name_;
+};
+
+}  // namespace
+
+Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options) {
+  return LoadTraceJson(file, profile, options, ByteSource::kDefaultChunkBytes);
+}
+
+Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options,
+                     size_t chunk_bytes) {
+  PD_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, ByteSource::Open(file, chunk_bytes));
+  JsonArrayStream stream(*source);
+  PD_RETURN_IF_ERROR(stream.Start());
+  TraceParser parser(profile, stream);
+  std::string_view element;
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool more, stream.Next(&element));
+    if (!more) break;
+    parser.Parse(element, stream.element_offset());
+  }
+  PD_RETURN_IF_ERROR(stream.Finish());
+  if (stream.missing_closing_bracket()) {
+    profile.diagnostics.Add(DiagId::missing_closing_bracket,
+                            SourceLocation{file, 0, static_cast<int64_t>(stream.bytes_read())},
+                            "the input ended inside the trace array");
+  }
+  if (stream.trailing_garbage()) {
+    profile.diagnostics.Add(DiagId::trailing_garbage, stream.Locate(stream.trailing_garbage_offset()), {});
+  }
+  parser.Finalize();
+
+  ProfileMeta& meta = profile.meta;
+  if (stream.top_level() == JsonArrayStream::TopLevel::kObject || !parser.looks_ascend()) {
+    meta.format = SourceFormat::kKinetoJson;
+    meta.device = DeviceKind::kGpu;
+  } else {
+    meta.format = SourceFormat::kAscendTraceView;
+    meta.device = DeviceKind::kNpu;
+  }
+  ReadKinetoMembers(stream.members(), meta);
+  meta.trace_file = file;
+  meta.files.push_back(file);
+  meta.input_bytes += stream.bytes_read();
+  if (options.strict) return profile.diagnostics.CheckStrict();
+  return Status::Ok();
+}
+
+const FileLoader& KinetoJsonLoader() {
+  static const TraceJsonLoader loader("kineto-json");
+  return loader;
+}
+
+const FileLoader& AscendTraceViewLoader() {
+  static const TraceJsonLoader loader("ascend-trace-view");
+  return loader;
+}
+
+}  // namespace profdiff
