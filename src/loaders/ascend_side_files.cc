@@ -1,0 +1,56 @@
+// Reading every side file that applies to a resolved Ascend text input.
+#include "profdiff/loaders/ascend_side_files.h"
+
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+namespace profdiff {
+namespace {
+
+void LoadOne(const FileLoader& loader, const std::string& path, Profile& profile,
+             const LoadOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    profile.diagnostics.Add(DiagId::side_file_missing, {path, 0, -1}, std::string(loader.name()));
+    return;
+  }
+  Status s = loader.Load(path, profile, options);
+  if (!s.ok()) {
+    profile.diagnostics.Add(DiagId::side_file_unreadable, {path, 0, -1}, s.ToString());
+    return;
+  }
+  profile.meta.files.push_back(path);
+}
+
+std::string Join(const std::string& dir, std::string_view name) {
+  return (std::filesystem::path(dir) / std::string(name)).string();
+}
+
+}  // namespace
+
+Status LoadAscendSideFiles(const ResolvedInput& input, Profile& profile, const LoadOptions& options) {
+  if (!options.read_side_files) return Status::Ok();
+  if (input.path_level != "ascend_output" && input.path_level != "profiling") return Status::Ok();
+  if (input.ascend_output.empty()) {
+    return Internal("LoadAscendSideFiles: resolved input has no ASCEND_PROFILER_OUTPUT directory");
+  }
+  const std::string& out = input.ascend_output;
+  LoadOne(KernelDetailsCsvLoader(), Join(out, kKernelDetailsCsv), profile, options);
+  LoadOne(OpStatisticCsvLoader(), Join(out, kOpStatisticCsv), profile, options);
+  LoadOne(OperatorMemoryCsvLoader(), Join(out, kOperatorMemoryCsv), profile, options);
+  LoadOne(MemoryRecordCsvLoader(), Join(out, kMemoryRecordCsv), profile, options);
+  LoadOne(StepTraceTimeCsvLoader(), Join(out, kStepTraceTimeCsv), profile, options);
+  LoadOne(CommunicationJsonLoader(), Join(out, kCommunicationJson), profile, options);
+  if (!input.profiling_dir.empty()) {
+    LoadOne(ProfilerMetadataJsonLoader(), Join(input.profiling_dir, kProfilerMetadataJson), profile,
+            options);
+  }
+  // The reference reads profiler_info only at "profiling" level.
+  if (input.path_level == "profiling" && !input.info_file.empty()) {
+    LoadOne(ProfilerInfoJsonLoader(), input.info_file, profile, options);
+  }
+  return Status::Ok();
+}
+
+}  // namespace profdiff
