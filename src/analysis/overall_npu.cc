@@ -240,7 +240,7 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
     if (s.phase != 'X') continue;
     if (s.kind == SliceKind::kNpuTask || s.kind == SliceKind::kHcclOp) {
       std::string_view name = profile.str(s.name);
-      if (name.size() == 11 && ToLowerAscii(name) == "kernel_aivec") {
+      if (name.size() == 12 && ToLowerAscii(name) == "kernel_aivec") {
         m.lccl_ns += s.dur_ns;
         m.lccl_count += 1;
       }
