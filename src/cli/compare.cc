@@ -1,19 +1,26 @@
 // `profdiff compare`: resolve and check both inputs and the outputs, load, compare, render.
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <filesystem>
 #include <ostream>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/gate.h"
 #include "profdiff/analysis/overall.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/loaders/loader.h"
+#include "profdiff/report/csv_writer.h"
+#include "profdiff/report/json_report.h"
 #include "profdiff/report/output_file.h"
+#include "profdiff/report/screen.h"
 #include "profdiff/report/sheet.h"
 #include "profdiff/report/xlsx_writer.h"
 
@@ -159,22 +166,84 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   oo.mode = opts.reference_compat ? analysis::ArithmeticMode::kReferenceCompat : analysis::ArithmeticMode::kExact;
   analysis::OverallComparison cmp = CompareOverall(**base, **comp, oo);
 
-  // Render.
-  (void)out;
+  // Gate and comparability warnings.
+  analysis::GateOptions go;
+  go.e2e_pct = opts.gate_e2e_pct;
+  go.compute_pct = opts.gate_compute_pct;
+  go.comm_pct = opts.gate_comm_pct;
+  go.free_pct = opts.gate_free_pct;
+  go.noise_floor_ms = opts.noise_floor_ms;
+  analysis::ComparabilityInputs ci;
+  ci.base_steps = analysis::CountProfilerSteps(**base);
+  ci.comparison_steps = analysis::CountProfilerSteps(**comp);
+  analysis::GateResult gate = analysis::EvaluateGate(cmp, go, ci);
+  for (const std::string& w : gate.warnings) err << "profdiff: warning: " << w << "\n";
+
+  // Sheets, then every requested output.
   std::vector<report::SheetSpec> sheets;
   if (opts.enabled.profiling)
     sheets.push_back(report::BuildOverallMetricsSheet(cmp, opts.base_path, opts.comparison_path));
+  std::vector<std::string> written;
   if (!opts.no_xlsx) {
     report::WorkbookOptions wo;
     wo.force = opts.force;
     wo.base_path_arg = opts.base_path;
     wo.comparison_path_arg = opts.comparison_path;
-    wo.empty_reason = "one side has no end-to-end time (no kernels/device tasks), so no OverallMetrics rows";
+    wo.empty_reason =
+        "no sheet has rows: a side has no end-to-end time (no kernels or device tasks were found)";
     Status s = report::WriteWorkbook(sheets, workbook, wo);
     if (!s.ok()) return fail(s, s.code() == StatusCode::kAlreadyExists ? kExitUsage : kExitInputError);
-    note("The comparison result file has been generated: " + fs::absolute(workbook).string());
+    written.push_back(fs::absolute(workbook).string());
   }
-  return kExitOk;
+  if (!opts.csv_dir.empty()) {
+    auto csvs = report::WriteCsvDir(sheets, opts.csv_dir, opts.force);
+    if (!csvs.ok())
+      return fail(csvs.status(), csvs.status().code() == StatusCode::kAlreadyExists ? kExitUsage : kExitInputError);
+    written.insert(written.end(), csvs->begin(), csvs->end());
+  }
+  std::string json_text;
+  if (!opts.json_path.empty() || opts.format == OutputFormat::kJson) {
+    report::JsonReportContext ctx;
+    ctx.tool_version = PROFDIFF_VERSION;
+    ctx.base = report::JsonInputFromProfile(**base);
+    ctx.base.path = opts.base_path;
+    ctx.comparison = report::JsonInputFromProfile(**comp);
+    ctx.comparison.path = opts.comparison_path;
+    ctx.gate = &gate;
+    ctx.warnings = opts.warnings;
+    ctx.base_diagnostics = &(*base)->diagnostics;
+    ctx.comparison_diagnostics = &(*comp)->diagnostics;
+    ctx.outputs = written;
+    if (!opts.json_path.empty()) ctx.outputs.push_back(fs::absolute(opts.json_path).string());
+    json_text = report::RenderJsonReport(cmp, ctx);
+    if (!opts.json_path.empty()) {
+      Status s = report::WriteFileAtomically(opts.json_path, json_text, opts.force);
+      if (!s.ok()) return fail(s, s.code() == StatusCode::kAlreadyExists ? kExitUsage : kExitInputError);
+    }
+  }
+
+  // stdout: the screen table (and the verdict), or the JSON result.
+  if (opts.format == OutputFormat::kJson) {
+    out << json_text;
+  } else {
+    bool tty = &out == &std::cout && ::isatty(STDOUT_FILENO) != 0;
+    report::ColorMode cm = opts.color == ColorMode::kAlways  ? report::ColorMode::kAlways
+                           : opts.color == ColorMode::kNever ? report::ColorMode::kNever
+                                                             : report::ColorMode::kAuto;
+    bool color = report::ResolveColor(cm, tty, std::getenv("NO_COLOR"));
+    if (opts.enabled.profiling) {
+      std::string table = report::RenderScreenTable(cmp, color);
+      if (table.empty())
+        note("no overall table: a side has no end-to-end time (no kernels or device tasks were found)");
+      out << table;
+    }
+    out << report::RenderVerdict(gate, color);
+  }
+  out.flush();
+  for (const std::string& f : written)
+    note("The comparison result file has been generated: " + f);
+  if (!opts.json_path.empty()) note("The JSON result has been written: " + fs::absolute(opts.json_path).string());
+  return gate.ran ? analysis::GateExitCode(gate.verdict) : kExitOk;
 }
 
 }  // namespace profdiff::cli

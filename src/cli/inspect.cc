@@ -71,8 +71,6 @@ std::vector<uint64_t> SlicesPerTrack(const Profile& p) {
 
 std::string OrDash(std::string_view s) { return s.empty() ? std::string("-") : std::string(s); }
 
-std::string NumOrDash(int64_t v) { return v == kNoNumber ? std::string("-") : std::to_string(v); }
-
 ordered_json NumOrNull(int64_t v) { return v == kNoNumber ? ordered_json(nullptr) : ordered_json(v); }
 
 std::string Ms(int64_t ns) { return fmt::format("{:.3f}", NsToMs(ns)); }
