@@ -56,7 +56,10 @@ struct SideView {
     for (KC c : cs) t += Count(c);
     return t;
   }
-  double ComputeMs() const { return Ms(m->compute_ns); }
+  // Top-level values: the reference keeps float µs, converts them to seconds (/1e6) and back to ms
+  // (*1e3); compat reproduces that path bit for bit.
+  static double UsToMsViaSeconds(double us) { return us / 1e6 * 1e3; }
+  double ComputeMs() const { return compat ? UsToMsViaSeconds(m->compute_us_f) : Ms(m->compute_ns); }
   double Mc2Ms() const {
     double t = 0;
     for (const auto& k : m->mc2) t += compat ? k.us_sum / 1e3 : Ms(k.dur_ns);
@@ -69,8 +72,11 @@ struct SideView {
   // "Other" computing time (ms): what the categories do not explain, never negative.
   double OtherMs() const {
     if (compat) {
-      double o = ComputeMs() - Fa() - Conv() - Mm() - Vector() - Cat(KC::kSdmaTensorMove) - Cat(KC::kOtherCube) -
-                 Cat(KC::kPagedAttention) - Mc2Ms();
+      // The reference's order of subtractions (OverallMetricsInfo.other_data), pair sums first.
+      double o = ComputeMs() - CatSum({KC::kFaFwdCube, KC::kFaFwdVector}) - CatSum({KC::kFaBwdCube, KC::kFaBwdVector}) -
+                 CatSum({KC::kConvFwdCube, KC::kConvFwdVector}) - CatSum({KC::kConvBwdCube, KC::kConvBwdVector}) -
+                 Mm() - Vector() - Cat(KC::kSdmaTensorMove) - Cat(KC::kOtherCube) - Cat(KC::kPagedAttention) -
+                 Mc2Ms();
       return std::max(0.0, o);
     }
     int64_t explained = 0;
@@ -84,10 +90,16 @@ struct SideView {
     }
     return n;
   }
-  double E2eMs() const { return Ms(m->e2e_ns); }
-  double FreeMs() const { return Ms(m->free_ns()); }
-  double UncoveredMs() const { return Ms(m->comm_not_overlapped_ns); }
-  double SdmaStreamMs() const { return compat ? m->sdma_stream_ns / 1e6 : Ms(m->sdma_stream_ns); }
+  double E2eMs() const { return compat ? UsToMsViaSeconds(m->e2e_us_f) : Ms(m->e2e_ns); }
+  double FreeMs() const {
+    if (!compat) return Ms(m->free_ns());
+    return UsToMsViaSeconds(m->e2e_us_f - m->compute_us_f - m->lccl_us_f - m->comm_not_overlapped_us_f);
+  }
+  double UncoveredMs() const {
+    return compat ? UsToMsViaSeconds(m->comm_not_overlapped_us_f) : Ms(m->comm_not_overlapped_ns);
+  }
+  double SdmaStreamMs() const { return compat ? m->sdma_stream_us_f / 1e3 : Ms(m->sdma_stream_ns); }
+  double LcclS() const { return compat ? m->lccl_us_f / 1e6 : static_cast<double>(m->lccl_ns) / 1e9; }
   std::string PgOrName(const std::string& group) const {
     auto it = m->pg_names.find(group);
     return it == m->pg_names.end() ? group : it->second;
@@ -322,7 +334,7 @@ ScreenValues Screen(const SideView& v) {
   s.fa_bwd_n = v.CountSum({KC::kFaBwdCube, KC::kFaBwdVector});
   s.pa_s = v.Cat(KC::kPagedAttention) / 1e3;
   s.pa_n = v.Count(KC::kPagedAttention);
-  s.lccl_s = v.Ms(m.lccl_ns) / 1e3;
+  s.lccl_s = v.LcclS();
   s.lccl_n = m.lccl_count;
   // The reference never computes "other" for GPU on the screen (it stays 0).
   s.other_s = m.device == DeviceKind::kNpu ? v.OtherMs() / 1e3 : 0;

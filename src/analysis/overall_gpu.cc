@@ -151,6 +151,7 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
     any = true;
   }
   m.e2e_ns = any ? max_end - min_start : 0;
+  m.e2e_us_f = static_cast<double>(m.e2e_ns) / 1e3;
 
   // Flows: id -> (start ts, end ts, end track); later duplicates overwrite.
   struct FlowPair {
@@ -211,6 +212,7 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
     const NameInfo& n = name_info(s.name);
     if (k.stream == compute_stream && n.sdma) {
       m.sdma_stream_ns += s.dur_ns;
+      m.sdma_stream_us_f += static_cast<double>(s.dur_ns) / 1e3;
       m.sdma_stream_count += 1;
       continue;
     }
@@ -240,6 +242,8 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
   auto [compute, comm] = compat ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
   m.compute_ns = compute;
   m.comm_not_overlapped_ns = comm;
+  m.compute_us_f = static_cast<double>(compute) / 1e3;  // whole µs on the grid
+  m.comm_not_overlapped_us_f = static_cast<double>(comm) / 1e3;
 
   std::stable_sort(to_cat.begin(), to_cat.end(), [](const ToCat& a, const ToCat& b) {
     return (a.has_flow ? a.f : 0) < (b.has_flow ? b.f : 0);

@@ -233,6 +233,7 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
   // 3. LCCL, 4. SDMA stream, 5. overlap-analysis lane.
   std::set<int64_t> wait_streams, compute_streams;
   std::map<int64_t, std::pair<int64_t, int64_t>> sdma_by_stream;  // stream -> (ns, count)
+  std::map<int64_t, double> sdma_us_by_stream;                     // stream -> float µs sum (compat)
   std::vector<Interval> not_overlapped;
   bool any_overlap = false;
   int64_t ov_min = 0, ov_max = 0;
@@ -242,6 +243,7 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
       std::string_view name = profile.str(s.name);
       if (name.size() == 12 && ToLowerAscii(name) == "kernel_aivec") {
         m.lccl_ns += s.dur_ns;
+        m.lccl_us_f += static_cast<double>(s.dur_ns) / 1e3;
         m.lccl_count += 1;
       }
     }
@@ -252,15 +254,20 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
       if (type == "EVENT_WAIT_SQE") wait_streams.insert(stream);
       if (IsComputeTaskType(type)) compute_streams.insert(stream);
       if (type == "SDMA_SQE" || type == "PCIE_DMA_SQE") {
+        sdma_us_by_stream[stream] += static_cast<double>(s.dur_ns) / 1e3;
         auto& e = sdma_by_stream[stream];
         e.first += s.dur_ns;
         e.second += 1;
       }
     } else if (s.kind == SliceKind::kOverlap) {
       std::string_view name = profile.str(s.name);
-      if (name == "Computing") m.compute_ns += s.dur_ns;
+      if (name == "Computing") {
+        m.compute_ns += s.dur_ns;
+        m.compute_us_f += static_cast<double>(s.dur_ns) / 1e3;
+      }
       if (name == "Communication(Not Overlapped)") {
         m.comm_not_overlapped_ns += s.dur_ns;
+        m.comm_not_overlapped_us_f += static_cast<double>(s.dur_ns) / 1e3;
         not_overlapped.push_back({s.ts_ns, s.end_ns()});
       }
       if (!any_overlap || s.ts_ns < ov_min) ov_min = s.ts_ns;
@@ -278,11 +285,13 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
   for (const auto& [stream, e] : sdma_by_stream) {
     if (sdma_streams.count(stream)) {
       m.sdma_stream_ns += e.first;
+      m.sdma_stream_us_f += sdma_us_by_stream[stream];
       m.sdma_stream_count += e.second;
     }
   }
   if (any_overlap) {
     m.e2e_ns = ov_max - ov_min;
+    m.e2e_us_f = static_cast<double>(m.e2e_ns) / 1e3;
   } else {
     m.has_overlap_data = false;
     m.warnings.push_back("Failed to get overlap analysis data.");

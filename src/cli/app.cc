@@ -90,6 +90,11 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   for (CLI::Option* g : r.gate_opts) g->type_name("PCT");
   c.add_option("--noise-floor-ms", o.noise_floor_ms,
                "A gate also needs the growth to exceed this many ms (default 0.05)");
+  c.add_option("--config", o.config_path,
+               "Kernel-categorisation masks: an INI file with section [OP_MASK] and the keys FA_MASK, "
+               "CONV_MASK, MATMUL_MASK, CUBE_MASK, TRANS_MASK, MC2_KERNEL (comma-separated lists), "
+               "like the reference's compare_config.ini; default: the reference's shipped masks")
+      ->type_name("FILE");
 }
 
 // Turns the bound values into CompareOptions and runs the reference's validation (§1.4 rules 1-7).
@@ -98,6 +103,7 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   o.comparison_path = PreprocessPathArg(o.comparison_path);
   o.base_path = PreprocessPathArg(o.base_path);
   o.output_path = PreprocessPathArg(o.output_path);
+  o.config_path = PreprocessPathArg(o.config_path);
   if (r.max_kernel_opt->count() > 0) o.max_kernel_num = r.max_kernel_num;
   o.format = r.format == "json" ? OutputFormat::kJson : OutputFormat::kText;
   o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;

@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <iostream>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "profdiff/analysis/gate.h"
+#include "profdiff/analysis/kernel_masks.h"
 #include "profdiff/analysis/overall.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
@@ -117,6 +119,14 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   auto comp_resolved = ResolveInput(opts.comparison_path);
   if (!comp_resolved.ok()) return fail(comp_resolved.status(), kExitInputError);
 
+  // Kernel-categorisation masks (--config), read before any expensive work.
+  std::optional<analysis::KernelMasks> masks;
+  if (!opts.config_path.empty()) {
+    auto m = analysis::LoadKernelMasks(opts.config_path);
+    if (!m.ok()) return fail(m.status().WithContext("--config"), kExitInputError);
+    masks = std::move(*m);
+  }
+
   // Outputs (rule 9), before any expensive work.
   auto now = std::chrono::system_clock::now();
   std::string workbook;
@@ -164,6 +174,7 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   // Compute.
   analysis::OverallOptions oo;
   oo.mode = opts.reference_compat ? analysis::ArithmeticMode::kReferenceCompat : analysis::ArithmeticMode::kExact;
+  oo.masks = masks;
   analysis::OverallComparison cmp = CompareOverall(**base, **comp, oo);
 
   // Gate and comparability warnings.

@@ -28,7 +28,7 @@ def profdiff_bin():
     b = os.environ.get("PROFDIFF_BIN")
     if not b or not os.path.exists(b):
         sys.exit(f"PROFDIFF_BIN is not set or does not exist: {b!r}")
-    return b
+    return os.path.abspath(b)  # tests may run profdiff in another working directory
 
 
 def run_profdiff(args, cwd=None):

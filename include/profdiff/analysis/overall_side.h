@@ -58,6 +58,15 @@ struct SideMetrics {
   std::optional<double> sdma_bandwidth_gb_s;
   std::vector<std::string> warnings;
 
+  // The reference's floating-point accumulations in µs (its order of additions), used by
+  // --reference-compat to reproduce its results to the last bit: compute, uncovered communication,
+  // e2e, LCCL and SDMA-stream time. Exact mode uses the ns fields above.
+  double compute_us_f = 0;
+  double comm_not_overlapped_us_f = 0;
+  double e2e_us_f = 0;
+  double lccl_us_f = 0;
+  double sdma_stream_us_f = 0;
+
   int64_t free_ns() const { return e2e_ns - compute_ns - lccl_ns - comm_not_overlapped_ns; }
   int64_t wait_ns() const {
     int64_t w = 0;

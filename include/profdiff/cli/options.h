@@ -65,6 +65,9 @@ struct CompareOptions {
   std::optional<double> gate_comm_pct;
   std::optional<double> gate_free_pct;
   double noise_floor_ms = 0.05;
+  // --config FILE: kernel-categorisation masks ([OP_MASK] INI, like the reference's
+  // compare_config.ini); empty: the reference's shipped defaults.
+  std::string config_path;
 
   // Non-fatal remarks from validation (e.g. the reference's --use_kernel_type warning, §1.4 rule 6).
   std::vector<std::string> warnings;
