@@ -243,10 +243,9 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
                                                              : report::ColorMode::kAuto;
     bool color = report::ResolveColor(cm, tty, std::getenv("NO_COLOR"));
     if (opts.enabled.profiling) {
-      std::string table = report::RenderScreenTable(cmp, color);
-      if (table.empty())
-        note("no overall table: a side has no end-to-end time (no kernels or device tasks were found)");
-      out << table;
+      out << report::RenderScreenTable(cmp, color);
+      if (cmp.rows.empty())
+        note("no OverallMetrics sheet: a side has no end-to-end time (no kernels or device tasks were found)");
     }
     out << report::RenderVerdict(gate, color);
   }

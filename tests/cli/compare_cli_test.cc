@@ -1,0 +1,287 @@
+// `profdiff compare` end to end through the command line (cli::Run, in-process): the JSON result
+// (--json FILE, --format json), --no-xlsx, --csv DIR, the CI gate's exit codes (0 pass, 1 regression,
+// 4 incomparable), usage (2) and input (3) errors, --config kernel masks, and the default-mode
+// deviations from the reference that are visible at the CLI (docs/deviations.md).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../report/report_test_util.h"
+#include "profdiff/cli/app.h"
+
+namespace profdiff::cli {
+namespace {
+
+using report::testing::Exists;
+using report::testing::ReadFile;
+using report::testing::TempDir;
+using json = nlohmann::json;
+
+const std::string kData = PROFDIFF_SOURCE_DIR "/tests/data";
+const std::string kH100Before = kData + "/kineto_h100_tiny/before_fix_trace.json";
+const std::string kH100After = kData + "/kineto_h100_tiny/after_fix_trace.json";
+const std::string kTraceView = kData + "/ascend_trace_view/trace_view.json";
+
+struct Result {
+  int rc = -1;
+  std::string out;
+  std::string err;
+};
+
+Result RunCli(std::vector<std::string> args) {
+  args.insert(args.begin(), "profdiff");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  Result r;
+  r.rc = Run(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+}
+
+// A Kineto trace with one CPU op and one kernel of `kernel_us` µs named `kernel` on stream 7.
+std::string KinetoTrace(int kernel_us, const std::string& kernel = "my_kernel") {
+  std::ostringstream s;
+  s << R"({"schemaVersion": 1, "traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1000, "dur": 50},
+  {"ph": "X", "cat": "kernel", "name": ")"
+    << kernel << R"(", "pid": 0, "tid": 7, "ts": 1100, "dur": )" << kernel_us
+    << R"(, "args": {"stream": 7, "device": 0}}
+]})";
+  return s.str();
+}
+// CPU ops only: no kernel, so no end-to-end time.
+const char* kCpuOnlyTrace = R"({"schemaVersion": 1, "traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1000, "dur": 50}
+]})";
+
+json ParseJson(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << text;
+  return j;
+}
+
+void ExpectDeltasSumToE2e(const json& j) {
+  const json& d = j["deltas"];
+  int64_t sum = 0;
+  for (const auto& c : d["categories"]) sum += c["delta_ns"].get<int64_t>();
+  EXPECT_EQ(sum, d["e2e_delta_ns"].get<int64_t>());
+  EXPECT_EQ(d["categories_sum_ns"].get<int64_t>(), d["e2e_delta_ns"].get<int64_t>());
+  const int64_t be = j["sides"]["base"]["e2e_ns"], ce = j["sides"]["comparison"]["e2e_ns"];
+  EXPECT_EQ(d["e2e_delta_ns"].get<int64_t>(), ce - be);
+  for (const char* side : {"base", "comparison"}) {
+    const json& s = j["sides"][side];
+    EXPECT_EQ(s["computing_ns"].get<int64_t>() + s["uncovered_communication_ns"].get<int64_t>() +
+                  s["free_ns"].get<int64_t>(),
+              s["e2e_ns"].get<int64_t>());
+  }
+}
+
+TEST(CompareCli, JsonFileNoXlsxAndDeltasSumToE2e) {
+  TempDir d;
+  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kTraceView, "--json", d / "r.json", "--no-xlsx", "-q"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("Model Profiling Time Distribution"), std::string::npos);  // text on stdout
+  EXPECT_EQ(d.List(), std::vector<std::string>{"r.json"});                       // no workbook
+  std::string text;
+  ASSERT_TRUE(ReadFile(d / "r.json", &text));
+  json j = ParseJson(text);
+  EXPECT_EQ(j["schema"], "profdiff.compare/1");
+  EXPECT_EQ(j["mode"], "exact");
+  EXPECT_EQ(j["inputs"]["base"]["device"], "GPU");
+  EXPECT_EQ(j["inputs"]["comparison"]["device"], "NPU");
+  EXPECT_TRUE(j["verdict"].is_null());
+  EXPECT_FALSE(j["overall_metrics"].empty());
+  EXPECT_EQ(j["overall_metrics"].back()["label"], "E2E Time");
+  ExpectDeltasSumToE2e(j);
+  bool different_devices = false;
+  for (const auto& w : j["comparability_warnings"])
+    different_devices |= w.get<std::string>().find("different devices") != std::string::npos;
+  EXPECT_TRUE(different_devices);
+}
+
+TEST(CompareCli, FormatJsonPrintsTheResultOnStdout) {
+  TempDir d;
+  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--format", "json", "--no-xlsx",
+                     "--reference-compat", "-q"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  json j = ParseJson(r.out);  // stdout is exactly one JSON document, no table
+  EXPECT_EQ(j["schema"], "profdiff.compare/1");
+  EXPECT_EQ(j["mode"], "reference-compat");
+  ExpectDeltasSumToE2e(j);
+}
+
+TEST(CompareCli, CsvDirWritesOneFilePerSheet) {
+  TempDir d;
+  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--csv", d / "csv", "--no-xlsx", "-q",
+                     "--reference-compat"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::string csv;
+  ASSERT_TRUE(ReadFile(d / "csv/OverallMetrics.csv", &csv));
+  std::string oracle;
+  // The same grid as the reference's sheet (compared with the oracle CSV when ../shared is present).
+  if (ReadFile(PROFDIFF_SOURCE_DIR "/../shared/oracle/gpu_vs_gpu_h100/csv/OverallMetrics.csv", &oracle)) {
+    EXPECT_EQ(csv.substr(csv.find("\nIndex")), oracle.substr(oracle.find("\nIndex")));
+  }
+  EXPECT_NE(csv.find("E2E Time,2e-05,1,/,2e-05,1,/,0,1"), std::string::npos) << csv;
+}
+
+TEST(CompareCli, GateExitCodesPassRegressionIncomparable) {
+  TempDir d;
+  WriteText(d / "fast.json", KinetoTrace(100));
+  WriteText(d / "slow.json", KinetoTrace(200));
+  WriteText(d / "cpu_only.json", kCpuOnlyTrace);
+  int run = 0;
+  auto gate = [&](const std::string& base, const std::string& comp, std::vector<std::string> extra) {
+    std::vector<std::string> a = {"compare", "-bp", d / base, "-d", d / comp, "--no-xlsx", "-q",
+                                  "--json", d / ("run" + std::to_string(run++) + ".json")};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return RunCli(a);
+  };
+  // Slower comparison (+100 µs = +100 % E2E): regression.
+  Result r = gate("fast.json", "slow.json", {"--gate-e2e", "10"});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.out.find("gate: REGRESSION"), std::string::npos);
+  // Faster comparison: pass.
+  r = gate("slow.json", "fast.json", {"--gate-e2e", "10"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("gate: PASS"), std::string::npos);
+  // Above the percentage but below the noise floor (0.1 ms < 1 ms): pass.
+  r = gate("fast.json", "slow.json", {"--gate-e2e", "10", "--noise-floor-ms", "1"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  // Below the percentage: pass.
+  r = gate("fast.json", "slow.json", {"--gate-compute", "150"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  // A side without kernels cannot be gated: incomparable, never pass.
+  r = gate("cpu_only.json", "fast.json", {"--gate-e2e", "10"});
+  EXPECT_EQ(r.rc, 4) << r.err;
+  EXPECT_NE(r.out.find("gate: INCOMPARABLE"), std::string::npos);
+  std::string text;
+  ASSERT_TRUE(ReadFile(d / "run4.json", &text));
+  json j = ParseJson(text);
+  EXPECT_EQ(j["verdict"]["result"], "incomparable");
+  EXPECT_EQ(j["verdict"]["exit_code"], 4);
+  EXPECT_FALSE(j["sides"]["base"]["has_overall"].get<bool>());
+  // The JSON verdict of a regression carries the thresholds and per-check deltas.
+  ASSERT_TRUE(ReadFile(d / "run0.json", &text));
+  j = ParseJson(text);
+  EXPECT_EQ(j["verdict"]["result"], "regression");
+  EXPECT_EQ(j["verdict"]["thresholds"]["e2e_pct"], 10.0);
+  EXPECT_EQ(j["verdict"]["checks"][0]["delta_ns"], 100000);
+  ExpectDeltasSumToE2e(j);
+}
+
+TEST(CompareCli, UsageErrorsExitTwo) {
+  EXPECT_EQ(RunCli({"compare", "-bp", kH100Before}).rc, 2);  // -d missing
+  EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-such-flag"}).rc, 2);
+  EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--max_kernel_num", "3"}).rc, 2);
+  EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--format", "yaml"}).rc, 2);
+  EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--gate-e2e", "-5"}).rc, 2);
+}
+
+TEST(CompareCli, InputErrorsExitThreeAndNameTheFile) {
+  TempDir d;
+  WriteText(d / "broken.json", "{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": ");
+  Result r = RunCli({"compare", "-bp", d / "broken.json", "-d", kH100After, "--no-xlsx", "-q"});
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("broken.json"), std::string::npos) << r.err;
+  r = RunCli({"compare", "-bp", d / "missing.json", "-d", kH100After, "--no-xlsx", "-q"});
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+  // An input error with a gate is still an input error, not a verdict.
+  r = RunCli({"compare", "-bp", d / "missing.json", "-d", kH100After, "--no-xlsx", "--gate-e2e", "5"});
+  EXPECT_EQ(r.rc, 3);
+}
+
+TEST(CompareCli, ConfigFileOverridesKernelMasks) {
+  TempDir d;
+  WriteText(d / "t.json", KinetoTrace(100, "my_special_kernel"));
+  auto cube_count = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> a = {"compare", "-bp", d / "t.json", "-d", d / "t.json", "--no-xlsx", "-q",
+                                  "--format", "json"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    Result r = RunCli(a);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    json j = ParseJson(r.out);
+    for (const auto& c : j["sides"]["base"]["computing_split"])
+      if (c["category"] == "cube") return c["count"].get<int64_t>();
+    return int64_t{-1};
+  };
+  EXPECT_EQ(cube_count({}), 0);  // the shipped CUBE_MASK does not match "my_special_kernel"
+  WriteText(d / "masks.ini",
+            "# like compare_config.ini\n[OP_MASK]\nFA_MASK = flash_attention\nCONV_MASK = aten::conv\n"
+            "MATMUL_MASK = aten::mm\nCUBE_MASK = gemm, My_Special\nTRANS_MASK = cast\nMC2_KERNEL = \n");
+  EXPECT_EQ(cube_count({"--config", d / "masks.ini"}), 1);
+  // A missing file or section is an input error naming the file.
+  Result r = RunCli({"compare", "-bp", d / "t.json", "-d", d / "t.json", "--no-xlsx", "--config", d / "none.ini"});
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("none.ini"), std::string::npos) << r.err;
+  WriteText(d / "bad.ini", "[OTHER]\nFA_MASK = x\n");
+  r = RunCli({"compare", "-bp", d / "t.json", "-d", d / "t.json", "--no-xlsx", "--config", d / "bad.ini"});
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("bad.ini: missing required section [OP_MASK]"), std::string::npos) << r.err;
+}
+
+// docs/deviations.md: the reference refuses symlinked inputs; profdiff reads them.
+TEST(CompareCli, SymlinkedInputsAreAccepted) {
+  TempDir d;
+  ASSERT_EQ(symlink(kH100Before.c_str(), (d / "base.json").c_str()), 0);
+  ASSERT_EQ(symlink((kData + "/ascend_trace_view").c_str(), (d / "npu_dir_link").c_str()), 0);
+  Result r = RunCli({"compare", "-bp", d / "base.json", "-d", d / "npu_dir_link/trace_view.json", "--no-xlsx", "-q"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+}
+
+// docs/deviations.md: with no comparison data at all the workbook gets an explanatory sheet, not an
+// empty "Sheet1"; the exit status stays 0 without a gate.
+TEST(CompareCli, EmptyComparisonWritesAnExplanatorySheet) {
+  TempDir d;
+  WriteText(d / "cpu_only.json", kCpuOnlyTrace);
+  Result r = RunCli({"compare", "-bp", d / "cpu_only.json", "-d", d / "cpu_only.json", "-o", d / "x.xlsx"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(Exists(d / "x.xlsx"));
+  EXPECT_NE(r.err.find("no OverallMetrics sheet"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warning: base has no end-to-end time"), std::string::npos) << r.err;
+  std::string listing;
+  if (report::testing::RunCommand("unzip -l '" + (d / "x.xlsx") + "' 2>/dev/null", &listing) == 0) {
+    std::string wb;
+    report::testing::RunCommand("unzip -p '" + (d / "x.xlsx") + "' xl/workbook.xml", &wb);
+    EXPECT_NE(wb.find("name=\"NoComparisonData\""), std::string::npos) << wb;
+    EXPECT_EQ(wb.find("Sheet1"), std::string::npos) << wb;
+    std::string strings;
+    report::testing::RunCommand("unzip -p '" + (d / "x.xlsx") + "' xl/sharedStrings.xml", &strings);
+    EXPECT_NE(strings.find("no end-to-end time"), std::string::npos) << strings;
+  }
+}
+
+// docs/deviations.md: the reference exits 0 after logging an error; profdiff never does.
+TEST(CompareCli, NeverExitsZeroOnFailure) {
+  TempDir d;
+  WriteText(d / "empty_obj.json", "{}");
+  EXPECT_NE(RunCli({"compare", "-bp", d / "empty_obj.json", "-d", kH100After, "--no-xlsx", "-q"}).rc, 0);
+  EXPECT_NE(RunCli({"compare", "-bp", d / "x.txt", "-d", kH100After, "--no-xlsx", "-q"}).rc, 0);
+  EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--op_name_map", "[1]"}).rc, 2);
+}
+
+TEST(CompareCli, HelpDocumentsExitCodesAndAddedFlags) {
+  Result r = RunCli({"compare", "--help"});
+  EXPECT_EQ(r.rc, 0);
+  for (const char* s : {"--json", "--format", "--no-xlsx", "--csv", "--gate-e2e", "--noise-floor-ms", "--config",
+                        "--reference-compat", "1  a --gate-* found a regression", "4  incomparable"}) {
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  }
+}
+
+}  // namespace
+}  // namespace profdiff::cli

@@ -1,0 +1,94 @@
+// The xlsx writer's safety rules (spec README §2): text is never written as a formula, an existing
+// file is never replaced without `force`, and a failed write leaves nothing behind. The workbook is
+// inspected with `unzip` (skipped when it is not installed); styles are checked with openpyxl by
+// tests/oracle/test_overall_workbook.py.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <string>
+
+#include "profdiff/report/sheet.h"
+#include "profdiff/report/xlsx_writer.h"
+#include "report_test_util.h"
+
+namespace profdiff::report {
+namespace {
+
+using testing::RunCommand;
+using testing::TempDir;
+
+SheetSpec FormulaLikeSheet() {
+  SheetSpec s;
+  s.name = "Texts";
+  s.base_banner = {1, 1, "Base Profiling: =base"};
+  s.comparison_banner = {2, 2, "Comparison Profiling: cmp"};
+  s.columns = {{"Name", 30, CellFormat::kBoldStr, false},
+               {"Value", 10, CellFormat::kDefaultFloat, false},
+               {"Diff Ratio", 10, CellFormat::kDefaultRatio, true}};
+  for (const char* text : {"=1+2", "=HYPERLINK(\"http://x\",\"y\")", "@SUM(A1)", "+cmd", "-2+3"}) {
+    s.rows.push_back({{Cell::String(text), Cell::Number(1), Cell::String("INF")}, kNoFill, 0});
+  }
+  return s;
+}
+
+bool HaveUnzip() {
+  std::string out;
+  return RunCommand("unzip -v >/dev/null 2>&1 && echo yes", &out) == 0 && out.find("yes") != std::string::npos;
+}
+
+TEST(XlsxWriter, TextCellsAreNeverFormulas) {
+  if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
+  TempDir d;
+  ASSERT_TRUE(WriteWorkbook({FormulaLikeSheet()}, d / "t.xlsx", false).ok());
+  std::string sheet, strings;
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "t.xlsx") + "' xl/worksheets/sheet1.xml", &sheet), 0);
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "t.xlsx") + "' xl/sharedStrings.xml", &strings), 0);
+  EXPECT_EQ(sheet.find("<f>"), std::string::npos) << sheet;  // no formula element anywhere
+  EXPECT_EQ(sheet.find("<f "), std::string::npos) << sheet;
+  for (const char* text : {"=1+2", "@SUM(A1)", "+cmd", "-2+3", "=HYPERLINK(\"http://x\",\"y\")"}) {
+    EXPECT_NE(strings.find(std::string("<t>") + text + "</t>"), std::string::npos) << text << "\n" << strings;
+  }
+}
+
+TEST(XlsxWriter, NeverReplacesWithoutForceAndLeavesNoTemporaryFiles) {
+  TempDir d;
+  const std::string path = d / "t.xlsx";
+  ASSERT_TRUE(WriteWorkbook({FormulaLikeSheet()}, path, false).ok());
+  struct stat before {};
+  ASSERT_EQ(stat(path.c_str(), &before), 0);
+  Status s = WriteWorkbook({FormulaLikeSheet()}, path, false);
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.ToString();
+  EXPECT_NE(s.message().find("--force"), std::string::npos);
+  struct stat after {};
+  ASSERT_EQ(stat(path.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(after.st_mtime, before.st_mtime);
+  ASSERT_TRUE(WriteWorkbook({FormulaLikeSheet()}, path, true).ok());
+  ASSERT_EQ(stat(path.c_str(), &after), 0);
+  EXPECT_NE(after.st_ino, before.st_ino);  // a new file renamed into place, not rewritten in place
+  EXPECT_EQ(d.List(), std::vector<std::string>{"t.xlsx"});
+  // A sheet that cannot be written (invalid name) fails and leaves nothing behind.
+  SheetSpec bad = FormulaLikeSheet();
+  bad.name = "bad[name]";
+  EXPECT_FALSE(WriteWorkbook({bad}, d / "bad.xlsx", false).ok());
+  EXPECT_EQ(d.List(), std::vector<std::string>{"t.xlsx"});
+}
+
+TEST(XlsxWriter, NoRowsGivesTheExplanatorySheet) {
+  if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
+  TempDir d;
+  SheetSpec empty = FormulaLikeSheet();
+  empty.rows.clear();
+  WorkbookOptions o;
+  o.empty_reason = "nothing to compare here";
+  ASSERT_TRUE(WriteWorkbook({empty}, d / "e.xlsx", o).ok());
+  std::string wb, strings;
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "e.xlsx") + "' xl/workbook.xml", &wb), 0);
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "e.xlsx") + "' xl/sharedStrings.xml", &strings), 0);
+  EXPECT_NE(wb.find("name=\"NoComparisonData\""), std::string::npos) << wb;
+  EXPECT_EQ(wb.find("Sheet1"), std::string::npos);
+  EXPECT_NE(strings.find("nothing to compare here"), std::string::npos) << strings;
+}
+
+}  // namespace
+}  // namespace profdiff::report
