@@ -59,6 +59,19 @@ TEST(OverallIntervals, MergeIntersectAndReferenceOverlap) {
   EXPECT_EQ(IntersectionLength({{0, 10}}, {{0, 10}, {2, 8}}), 10);
 }
 
+// docs/deviations.md #5: with overlapping events (e.g. two HCCL ops of a group that overlap) the
+// reference's cursor walk counts the overlap twice; the exact intersection does not.
+TEST(OverallIntervals, ReferenceOverlapDoubleCountsOverlappingEvents) {
+  EXPECT_EQ(ReferenceOverlap({{0, 10}}, {{0, 6}, {2, 8}}), 12);  // more than |U| = 10
+  EXPECT_EQ(IntersectionLength({{0, 10}}, {{0, 6}, {2, 8}}), 8);
+  std::vector<Interval> u = {{0, us(10)}};
+  std::vector<Interval> ops = {{0, us(6)}, {us(2), us(8)}};
+  auto compat = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kReferenceCompat);
+  auto exact = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kExact);
+  EXPECT_EQ(compat.second, us(12));
+  EXPECT_EQ(exact.second, us(8));
+}
+
 // ---- GPU (§5.2) ----------------------------------------------------------------------------------
 
 TEST(OverallGpu, MicrosecondGridVersusExact) {
