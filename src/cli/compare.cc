@@ -7,10 +7,13 @@
 #include <cstdlib>
 #include <iostream>
 #include <filesystem>
+#include <future>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "profdiff/analysis/gate.h"
@@ -154,9 +157,19 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   // Load.
   LoadOptions lo;
   lo.strict = opts.strict;
-  auto base = LoadProfile(opts.base_path, lo);
+  // The two inputs are independent: load the comparison on a second thread while this one loads the
+  // base (loaders only build their own Profile; the loader objects are immutable). Loading dominates
+  // the run time, so this nearly halves it on two cores. Errors are still reported base first.
+  using Loaded = StatusOr<std::unique_ptr<Profile>>;
+  std::future<Loaded> comp_future;
+  try {
+    comp_future = std::async(std::launch::async, [&] { return LoadProfile(opts.comparison_path, lo); });
+  } catch (const std::system_error&) {
+    comp_future = std::async(std::launch::deferred, [&] { return LoadProfile(opts.comparison_path, lo); });
+  }
+  Loaded base = LoadProfile(opts.base_path, lo);
+  Loaded comp = comp_future.get();
   if (!base.ok()) return fail(base.status(), kExitInputError);
-  auto comp = LoadProfile(opts.comparison_path, lo);
   if (!comp.ok()) return fail(comp.status(), kExitInputError);
   if (opts.strict) {
     for (const Profile* p : {base->get(), comp->get()}) {
