@@ -4,7 +4,8 @@ For every oracle case whose reference run wrote an OverallMetrics sheet
 (../shared/oracle/<case>/csv/OverallMetrics.csv), runs `profdiff compare --reference-compat` on the
 case's inputs (MANIFEST.tsv), reads the workbook back with openpyxl and checks, row by row, against
 the reference's CSV: the same labels in the same order, durations within 0.001 ms, the same duration
-ratios (1e-9), the same counts, diffs and ratios. The screen table on stdout must show the same
+ratios (within 0.001 ms / E2E), the same counts, diffs and ratios; and the CSV written by --csv must
+be the reference's CSV byte for byte, apart from the explicitly listed sub-ns cells below. The screen table on stdout must show the same
 cells as the reference's stdout.txt (both tables are parsed; the cell texts are compared), and it is
 also checked byte for byte.
 
@@ -62,6 +63,16 @@ KNOWN_SUBNS = {
     ("npu_tracefile", "Computing Time", 9): 0.0001,
     ("npu_tracefile", "\tOther", 9): 0.0001,
 }
+# The CSV profdiff writes (--csv) must be the reference's CSV byte for byte (floats printed like
+# Python's repr), except the banner of a .gz input and the rows whose durations carry those sub-ns
+# digits: the HCCL group rows of the msinsight text profiles and the computing/free rows of the
+# advisor trace_view.json.
+_GROUP_ROWS = {"\tGroup 0 Communication", "\t\tTransmit"}
+KNOWN_SUBNS_CSV_ROWS = {
+    "npu_text_r0_r1": _GROUP_ROWS, "npu_text_step50": _GROUP_ROWS, "o_disable_details": _GROUP_ROWS,
+    "o_disable_module": _GROUP_ROWS, "gpu_vs_npu": _GROUP_ROWS,
+    "npu_tracefile": _GROUP_ROWS | {"Computing Time", "\tOther", "Free Time", "\tFree"},
+}
 
 
 def parse_table(text):
@@ -117,7 +128,8 @@ def compare_row(case, i, ours, theirs, e2e, failures):
 def check_case(case, base, comp, extra, failures):
     out_dir = u.tmpdir()
     xlsx = os.path.join(out_dir, "x.xlsx")
-    args = ["compare", "-bp", base, "-d", comp, "-o", xlsx, "--reference-compat", "-q",
+    csv_dir = os.path.join(out_dir, "csv")
+    args = ["compare", "-bp", base, "-d", comp, "-o", xlsx, "--csv", csv_dir, "--reference-compat", "-q",
             "--enable_profiling_compare"] + extra
     rc, stdout, stderr = u.run_profdiff(args, cwd=u.SHARED)
     if rc != 0:
@@ -158,6 +170,18 @@ def check_case(case, base, comp, extra, failures):
     if labels_ours != labels_theirs:
         failures.append(f"{case}: labels\n  ours {labels_ours}\n  want {labels_theirs}")
         return
+    # CSV, byte for byte.
+    with open(os.path.join(csv_dir, "OverallMetrics.csv"), encoding="utf-8", newline="") as f:
+        our_lines = f.read().split("\n")
+    with open(os.path.join(u.ORACLE, case, "csv", "OverallMetrics.csv"), encoding="utf-8", newline="") as f:
+        their_lines = f.read().split("\n")
+    if len(our_lines) != len(their_lines):
+        failures.append(f"{case}: CSV has {len(our_lines)} lines, the reference {len(their_lines)}")
+    for n, (a, b) in enumerate(zip(our_lines, their_lines)):
+        if a == b or (n == 0 and base.endswith(".gz")):
+            continue
+        if b.split(",")[0] not in KNOWN_SUBNS_CSV_ROWS.get(case, set()):
+            failures.append(f"{case}: CSV line {n + 1}\n  ours {a!r}\n  want {b!r}")
     e2e = (float(data_theirs[-1][1]), float(data_theirs[-1][4]))  # the E2E Time row
     for i, (a, b) in enumerate(zip(data_ours, data_theirs)):
         compare_row(case, i, a, b, e2e, failures)
