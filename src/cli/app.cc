@@ -24,7 +24,8 @@ constexpr const char* kExitCodeHelp =
     "     step arguments), or an output that exists without --force\n"
     "  3  input or processing error (missing/unreadable/malformed input, DB-only\n"
     "     export, output not writable); the message names the file and line/offset\n"
-    "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n";
+    "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n"
+    "     (e.g. no kernels or device tasks); never reported as a pass\n";
 
 // Everything CLI11 binds to for `compare`, before validation.
 struct RawCompare {
@@ -72,21 +73,25 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   // profdiff additions.
   c.add_option("--format", r.format, "stdout format: text (screen table) or json (the JSON result)")
       ->check(CLI::IsMember({"text", "json"}));
-  c.add_option("--json", o.json_path, "Write the machine-readable result (JSON, versioned) to FILE");
+  c.add_option("--json", o.json_path,
+               "Also write the machine-readable result (JSON, schema profdiff.compare/1) to FILE")
+      ->type_name("FILE");
   c.add_flag("--no-xlsx", o.no_xlsx, "Do not write the workbook");
-  c.add_option("--csv", o.csv_dir, "Write one CSV file per sheet into DIR");
+  c.add_option("--csv", o.csv_dir, "Write one CSV file per sheet into DIR (created if missing)")
+      ->type_name("DIR");
   c.add_flag("--reference-compat", o.reference_compat,
-             "Reproduce the reference's arithmetic (integer-us grid, same-start kernel attachment)");
+             "Reproduce the reference's arithmetic (integer-us grid, float sums, same-start kernel attachment, "
+             "stream 0 ignored); default: exact ns (docs/deviations.md)");
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
   c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr");
   c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  r.gate_opts[0] = c.add_option("--gate-e2e", r.gate_e2e, "Exit 1 when E2E time grew by more than PCT %");
+  r.gate_opts[0] = c.add_option("--gate-e2e", r.gate_e2e, "Exit 1 when E2E time grew by more than PCT % (and the noise floor)");
   r.gate_opts[1] =
-      c.add_option("--gate-compute", r.gate_compute, "Exit 1 when computing time grew by more than PCT %");
+      c.add_option("--gate-compute", r.gate_compute, "Exit 1 when computing time grew by more than PCT % (and the noise floor)");
   r.gate_opts[2] = c.add_option("--gate-comm", r.gate_comm,
-                                "Exit 1 when uncovered communication grew by more than PCT %");
-  r.gate_opts[3] = c.add_option("--gate-free", r.gate_free, "Exit 1 when free time grew by more than PCT %");
+                                "Exit 1 when uncovered communication grew by more than PCT % (and the noise floor)");
+  r.gate_opts[3] = c.add_option("--gate-free", r.gate_free, "Exit 1 when free time grew by more than PCT % (and the noise floor)");
   for (CLI::Option* g : r.gate_opts) g->type_name("PCT");
   c.add_option("--noise-floor-ms", o.noise_floor_ms,
                "A gate also needs the growth to exceed this many ms (default 0.05)");
