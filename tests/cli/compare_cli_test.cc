@@ -174,6 +174,13 @@ TEST(CompareCli, GateExitCodesPassRegressionIncomparable) {
   EXPECT_EQ(j["verdict"]["result"], "incomparable");
   EXPECT_EQ(j["verdict"]["exit_code"], 4);
   EXPECT_FALSE(j["sides"]["base"]["has_overall"].get<bool>());
+  // The same for an NPU trace_view.json without device tasks or the overlap-analysis lane.
+  WriteText(d / "npu_empty.json",
+            R"([{"ph": "M", "name": "process_name", "pid": 2, "args": {"name": "Ascend Hardware"}},
+                {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": "1000.000", "dur": 5}])");
+  r = RunCli({"compare", "-bp", d / "npu_empty.json", "-d", kTraceView, "--no-xlsx", "-q", "--gate-e2e", "5"});
+  EXPECT_EQ(r.rc, 4) << r.err;
+  EXPECT_NE(r.err.find("Failed to get overlap analysis data"), std::string::npos) << r.err;
   // The JSON verdict of a regression carries the thresholds and per-check deltas.
   ASSERT_TRUE(ReadFile(d / "run0.json", &text));
   j = ParseJson(text);
