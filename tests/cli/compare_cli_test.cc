@@ -207,6 +207,12 @@ TEST(CompareCli, InputErrorsExitThreeAndNameTheFile) {
   r = RunCli({"compare", "-bp", d / "missing.json", "-d", kH100After, "--no-xlsx", "-q"});
   EXPECT_EQ(r.rc, 3);
   EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+  // Both inputs are loaded concurrently, but the base's error is the one reported (reference order).
+  WriteText(d / "broken2.json", "{\"traceEvents\": [ {\"ph\": ");
+  r = RunCli({"compare", "-bp", d / "broken2.json", "-d", d / "broken.json", "--no-xlsx", "-q"});
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("broken2.json"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("broken.json"), std::string::npos) << r.err;
   // An input error with a gate is still an input error, not a verdict.
   r = RunCli({"compare", "-bp", d / "missing.json", "-d", kH100After, "--no-xlsx", "--gate-e2e", "5"});
   EXPECT_EQ(r.rc, 3);
