@@ -4,9 +4,11 @@ The workbook profdiff writes is read back with openpyxl, an independent xlsx rea
 with what the reference tool wrote for the same inputs (../shared/oracle/<case>/csv/<Sheet>.csv).
 A test exits 77 (ctest SKIP_RETURN_CODE) when ../shared is absent, e.g. in a user's fresh clone.
 """
+import atexit
 import csv
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -86,5 +88,20 @@ def cells_match(ours, theirs, tol):
     return str(ours).strip() == str(theirs).strip()
 
 
+_TMPDIRS = []
+
+
+def _remove_tmpdirs():
+    for d in _TMPDIRS:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+atexit.register(_remove_tmpdirs)
+
+
 def tmpdir():
-    return tempfile.mkdtemp(prefix="profdiff-oracle-")
+    """A fresh temporary directory, removed when the test exits (set PROFDIFF_KEEP_TMP=1 to keep it)."""
+    d = tempfile.mkdtemp(prefix="profdiff-oracle-")
+    if not os.environ.get("PROFDIFF_KEEP_TMP"):
+        _TMPDIRS.append(d)
+    return d
