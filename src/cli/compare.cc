@@ -7,18 +7,21 @@
 #include <cstdlib>
 #include <iostream>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "profdiff/analysis/gate.h"
+#include "profdiff/analysis/operator_compare.h"
 #include "profdiff/analysis/overall.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/loaders/loader.h"
 #include "profdiff/report/csv_writer.h"
 #include "profdiff/report/json_report.h"
+#include "profdiff/report/operator_sheets.h"
 #include "profdiff/report/output_file.h"
 #include "profdiff/report/screen.h"
 #include "profdiff/report/sheet.h"
@@ -36,8 +39,6 @@ struct Pending {
   const char* sheets;
 };
 constexpr Pending kNotYet[] = {
-    {&EnabledComparisons::operators, "--enable_operator_compare",
-     "OperatorCompare/OperatorCompareStatistic/ModuleCompare/ModuleCompareStatistic"},
     {&EnabledComparisons::memory, "--enable_memory_compare", "MemoryCompare/MemoryCompareStatistic"},
     {&EnabledComparisons::communication, "--enable_communication_compare", "CommunicationCompare"},
     {&EnabledComparisons::api, "--enable_api_compare", "ApiCompare"},
@@ -183,6 +184,27 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   std::vector<report::SheetSpec> sheets;
   if (opts.enabled.profiling)
     sheets.push_back(report::BuildOverallMetricsSheet(cmp, opts.base_path, opts.comparison_path));
+  // Operator/module comparison (reference §8, §9).
+  std::optional<analysis::OperatorComparison> operators;
+  if (opts.enabled.operators) {
+    analysis::OperatorCompareOptions oco;
+    oco.algorithm = opts.reference_compat ? analysis::MatchAlgorithm::kReferenceCompat : analysis::MatchAlgorithm::kLcs;
+    oco.attach = opts.reference_compat ? analysis::KernelAttach::kReferenceCompat : analysis::KernelAttach::kExact;
+    oco.reference_arithmetic = opts.reference_compat;
+    oco.attach_hccl_ops = !opts.reference_compat || opts.enabled.communication || opts.enabled.profiling;
+    oco.disable_details = opts.disable_details;
+    oco.disable_module = opts.disable_module;
+    oco.max_kernel_num = opts.max_kernel_num;
+    oco.op_name_map = opts.op_name_map;
+    oco.use_input_shape = opts.use_input_shape;
+    if (!opts.gpu_flow_cat.empty()) oco.gpu_flow_cat = opts.gpu_flow_cat;
+    if (opts.base_step != kVoidStep) oco.base_step = opts.base_step;
+    if (opts.comparison_step != kVoidStep) oco.comparison_step = opts.comparison_step;
+    operators = analysis::CompareOperators(**base, **comp, oco);
+    for (const std::string& w : operators->warnings) err << "profdiff: warning: " << w << "\n";
+    for (report::SheetSpec& s : report::BuildOperatorSheets(*operators, opts.base_path, opts.comparison_path))
+      sheets.push_back(std::move(s));
+  }
   std::vector<std::string> written;
   if (!opts.no_xlsx) {
     report::WorkbookOptions wo;
@@ -214,6 +236,7 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
     ctx.base_diagnostics = &(*base)->diagnostics;
     ctx.comparison_diagnostics = &(*comp)->diagnostics;
     ctx.outputs = written;
+    ctx.operators = operators ? &*operators : nullptr;
     if (!opts.json_path.empty()) ctx.outputs.push_back(fs::absolute(opts.json_path).string());
     json_text = report::RenderJsonReport(cmp, ctx);
     if (!opts.json_path.empty()) {
