@@ -104,13 +104,13 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   for (const Pending& p : kNotYet) {
     if (opts.requested.*p.flag)
       return fail(InvalidArgument(fmt::format("{}: the {} sheet(s) are not available yet in profdiff; "
-                                              "only --enable_profiling_compare (OverallMetrics) is",
+                                              "only --enable_profiling_compare and --enable_operator_compare are",
                                               p.option, p.sheets)),
                   kExitUsage);
     if (opts.enabled.*p.flag) missing += std::string(missing.empty() ? "" : ", ") + p.sheets;
   }
   if (!missing.empty())
-    note(fmt::format("note: only the overall comparison is produced; not available yet: {}", missing));
+    note(fmt::format("note: not available yet: {}", missing));
 
   // Inputs: base first, then comparison (reference §1.4 rule 8).
   auto base_resolved = ResolveInput(opts.base_path);

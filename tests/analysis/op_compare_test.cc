@@ -100,6 +100,59 @@ TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   EXPECT_EQ(E4ToNs(compat.operator_rows[0].base.device_e4), 100);
 }
 
+// One GPU op launching (at its start) one device event per entry of `kernels` (kind, category, ns).
+struct K {
+  SliceKind kind;
+  const char* cat;
+  int64_t dur;
+};
+Profile OneOp(DeviceKind device, const std::vector<K>& kernels) {
+  ProfileBuilder b(device);
+  TrackId cpu = b.Track("1", "1");
+  TrackId dev = b.Track("2", "7");
+  b.Add(cpu, SliceKind::kCpuOp, "op", "cpu_op", 100, 100);
+  int64_t ts = 1000000;
+  uint64_t id = 1;
+  for (const K& k : kernels) {
+    b.Add(dev, k.kind, "k", k.cat, ts, k.dur);
+    b.Flow(id++, device == DeviceKind::kNpu ? "async_npu" : "ac2g", 100, cpu, ts, dev);
+    ts += 1000000;
+  }
+  return std::move(b.p);
+}
+
+TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
+  // 164380 + 98589 + 82031 ns = 0.345 ms exactly; the reference's float sum is 0.34500000000000003,
+  // so its rounded diff is -0.35 where the exact value rounds to -0.34 (deviations.md).
+  Profile base = OneOp(DeviceKind::kGpu, {{SliceKind::kKernel, "kernel", 164380},
+                                          {SliceKind::kKernel, "kernel", 98589},
+                                          {SliceKind::kKernel, "kernel", 82031}});
+  Profile comp = OneOp(DeviceKind::kGpu, {});
+  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  ASSERT_EQ(exact.operator_stats.size(), 1u);
+  ASSERT_EQ(compat.operator_stats.size(), 1u);
+  EXPECT_DOUBLE_EQ(exact.operator_stats[0].diff_ms, -0.34);
+  EXPECT_DOUBLE_EQ(compat.operator_stats[0].diff_ms, -0.35);
+}
+
+TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
+  Profile old_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "Memcpy", 500}});
+  Profile new_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "gpu_memcpy", 500}});
+  EXPECT_EQ(CompareOperators(old_style, new_style, OperatorCompareOptions{}).operator_rows[0].base.kernels.size(), 1u);
+  OperatorComparison compat = CompareOperators(old_style, new_style, Compat());
+  EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 0u);  // the reference's category rule
+  EXPECT_EQ(compat.operator_rows[0].comparison.kernels.size(), 1u);
+}
+
+TEST(OperatorCompare, HcclOpsAttachUnlessTheReferenceWouldNotCollectThem) {
+  Profile p = OneOp(DeviceKind::kNpu, {{SliceKind::kHcclOp, "", 700}, {SliceKind::kNpuTask, "", 300}});
+  OperatorCompareOptions o;
+  EXPECT_EQ(E4ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e4), 1000);
+  o.attach_hccl_ops = false;  // --reference-compat without the overall/communication comparison
+  EXPECT_EQ(E4ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e4), 300);
+}
+
 TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId cpu = b.Track("1", "1");
