@@ -118,7 +118,7 @@ struct SideModules {
 
 int64_t GroupNs(const Profile& p, const LinkedFlows& f, uint32_t g) {
   int64_t ns = 0;
-  for (SliceId k : f.dict[g].kernels) ns += p.slices[k].dur_e4();
+  for (SliceId k : f.dict[g].kernels) ns += p.slices[k].dur_e5();
   return ns;
 }
 
@@ -277,11 +277,11 @@ int64_t SumGroups(const SideModules& s, const std::vector<uint32_t>& groups) {
 
 // The displayed µs of a group list: exact, or the reference's float sums (per group, then added).
 double GroupsUs(const SideModules& s, const std::vector<uint32_t>& groups, bool ref) {
-  if (!ref) return E4ToUs(SumGroups(s, groups));
+  if (!ref) return E5ToUs(SumGroups(s, groups));
   double us = 0;
   for (uint32_t g : groups) {
     double group = 0;
-    for (SliceId k : s.flows.dict[g].kernels) group += E4ToUs(s.p->slices[k].dur_e4());
+    for (SliceId k : s.flows.dict[g].kernels) group += E5ToUs(s.p->slices[k].dur_e5());
     us += group;
   }
   return us;
@@ -297,8 +297,8 @@ ModuleSide MakeModuleSide(const SideModules& s, ModRef r, bool ref) {
   m.path = n.path;
   m.display_name = StripModulePrefix(n.path);
   m.start_ns = n.start;
-  m.self_e4 = SumGroups(s, n.self_groups);
-  m.total_e4 = SumGroups(s, n.total_groups);
+  m.self_e5 = SumGroups(s, n.self_groups);
+  m.total_e5 = SumGroups(s, n.total_groups);
   m.self_us = GroupsUs(s, n.self_groups, ref);
   m.total_us = GroupsUs(s, n.total_groups, ref);
   m.call_stack = n.call_stack;
@@ -319,10 +319,10 @@ std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
     for (uint32_t g : n.top_op_groups[i])
       for (SliceId k : s.flows.dict[g].kernels) {
         o.kernels.push_back(k);
-        o.device_e4 += p.slices[k].dur_e4();
-        if (ref) o.device_us += E4ToUs(p.slices[k].dur_e4());
+        o.device_e5 += p.slices[k].dur_e5();
+        if (ref) o.device_us += E5ToUs(p.slices[k].dur_e5());
       }
-    if (!ref) o.device_us = E4ToUs(o.device_e4);
+    if (!ref) o.device_us = E5ToUs(o.device_e5);
     const Arg* cs = p.FindArg(sl, ArgKey::kCallStack);
     o.call_stack = cs ? p.ArgText(sl, ArgKey::kCallStack) : std::string_view("N/A");
     out.push_back(std::move(o));
@@ -448,8 +448,8 @@ bool CompareModules(const Profile& base, const Profile& comparison, const Operat
     if (!refs.empty()) ms.call_stack = s.trees[refs[0].tree].nodes[refs[0].node].call_stack;
     for (ModRef r : refs) {
       const ModNode& n = s.trees[r.tree].nodes[r.node];
-      ms.self_e4 += SumGroups(s, n.self_groups);
-      ms.total_e4 += SumGroups(s, n.total_groups);
+      ms.self_e5 += SumGroups(s, n.self_groups);
+      ms.total_e5 += SumGroups(s, n.total_groups);
       if (ref) {
         ms.self_ms += GroupsUs(s, n.self_groups, true) / 1000;
         ms.total_ms += GroupsUs(s, n.total_groups, true) / 1000;
@@ -458,7 +458,7 @@ bool CompareModules(const Profile& base, const Profile& comparison, const Operat
         auto [it, inserted] = agg.index.try_emplace(o.name, agg.ops.size());
         if (inserted) agg.ops.push_back({o.name, {}});
         ModuleStatOpSide& os = agg.ops[it->second].second;
-        os.device_e4 += o.device_e4;
+        os.device_e5 += o.device_e5;
         if (ref) os.device_ms += o.device_us / 1000;
         ++os.count;
         for (SliceId k : o.kernels) {
@@ -470,8 +470,8 @@ bool CompareModules(const Profile& base, const Profile& comparison, const Operat
             kit = os.kernels.end() - 1;
           }
           ++kit->count;
-          kit->total_e4 += s.p->slices[k].dur_e4();
-          if (ref) kit->total_ms += E4ToUs(s.p->slices[k].dur_e4()) / 1000;
+          kit->total_e5 += s.p->slices[k].dur_e5();
+          if (ref) kit->total_ms += E5ToUs(s.p->slices[k].dur_e5()) / 1000;
         }
       }
     }
@@ -489,13 +489,13 @@ bool CompareModules(const Profile& base, const Profile& comparison, const Operat
     aggregate(1, crefs ? *crefs : kEmpty, blk.comparison, cagg);
     if (!ref) {
       for (ModuleStatSide* ms : {&blk.base, &blk.comparison}) {
-        ms->self_ms = E4ToMs(ms->self_e4);
-        ms->total_ms = E4ToMs(ms->total_e4);
+        ms->self_ms = E5ToMs(ms->self_e5);
+        ms->total_ms = E5ToMs(ms->total_e5);
       }
       for (OpAgg* agg : {&bagg, &cagg})
         for (auto& [name, os] : agg->ops) {
-          os.device_ms = E4ToMs(os.device_e4);
-          for (ModuleStatKernel& k : os.kernels) k.total_ms = E4ToMs(k.total_e4);
+          os.device_ms = E5ToMs(os.device_e5);
+          for (ModuleStatKernel& k : os.kernels) k.total_ms = E5ToMs(k.total_e5);
         }
     }
     blk.total_diff_ms = DiffMs(blk.base.total_ms, blk.comparison.total_ms);

@@ -285,17 +285,17 @@ OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id, bool ref)
   side.name = p.str(p.slices[side.slice].name);
   side.kernels = tree.SubtreeKernels(id);
   for (SliceId k : side.kernels) {
-    side.device_e4 += p.slices[k].dur_e4();
-    if (ref) side.device_us += E4ToUs(p.slices[k].dur_e4());
+    side.device_e5 += p.slices[k].dur_e5();
+    if (ref) side.device_us += E5ToUs(p.slices[k].dur_e5());
   }
-  if (!ref) side.device_us = E4ToUs(side.device_e4);
+  if (!ref) side.device_us = E5ToUs(side.device_e5);
   return side;
 }
 
 // The reference's per-op statistic value: Σ(kernel µs / 1000) in kernel order.
 double RefOpMs(const Profile& p, const OperatorSide& side) {
   double ms = 0;
-  for (SliceId k : side.kernels) ms += E4ToUs(p.slices[k].dur_e4()) / 1000;
+  for (SliceId k : side.kernels) ms += E5ToUs(p.slices[k].dur_e5()) / 1000;
   return ms;
 }
 
@@ -426,14 +426,14 @@ OperatorComparison CompareOperators(const Profile& base, const Profile& comparis
     if (r.base.present) {
       auto [it, inserted] = base_index.try_emplace(r.base.name, base_rows.size());
       if (inserted) base_rows.push_back({r.base.name});
-      base_rows[it->second].base_e4 += r.base.device_e4;
+      base_rows[it->second].base_e5 += r.base.device_e5;
       if (ref) base_rows[it->second].base_ms += RefOpMs(base, r.base);
       ++base_rows[it->second].base_count;
     }
     if (r.comparison.present) {
       auto [it, inserted] = comp_index.try_emplace(r.comparison.name, comp_rows.size());
       if (inserted) comp_rows.push_back({r.comparison.name});
-      comp_rows[it->second].comparison_e4 += r.comparison.device_e4;
+      comp_rows[it->second].comparison_e5 += r.comparison.device_e5;
       if (ref) comp_rows[it->second].comparison_ms += RefOpMs(comparison, r.comparison);
       ++comp_rows[it->second].comparison_count;
     }
@@ -442,7 +442,7 @@ OperatorComparison CompareOperators(const Profile& base, const Profile& comparis
   for (OperatorStatRow& r : base_rows) {
     auto it = comp_index.find(r.name);
     if (it != comp_index.end()) {
-      r.comparison_e4 = comp_rows[it->second].comparison_e4;
+      r.comparison_e5 = comp_rows[it->second].comparison_e5;
       r.comparison_ms = comp_rows[it->second].comparison_ms;
       r.comparison_count = comp_rows[it->second].comparison_count;
       comp_used[it->second] = true;
@@ -453,8 +453,8 @@ OperatorComparison CompareOperators(const Profile& base, const Profile& comparis
     if (!comp_used[i]) out.operator_stats.push_back(comp_rows[i]);
   for (OperatorStatRow& r : out.operator_stats) {
     if (!ref) {
-      r.base_ms = E4ToMs(r.base_e4);
-      r.comparison_ms = E4ToMs(r.comparison_e4);
+      r.base_ms = E5ToMs(r.base_e5);
+      r.comparison_ms = E5ToMs(r.comparison_e5);
     }
     r.diff_ms = DiffMs(r.base_ms, r.comparison_ms);
     r.ratio = DiffRatio(r.base_ms, r.comparison_ms);

@@ -505,11 +505,11 @@ void TraceParser::Commit(uint64_t offset) {
           } else {
             if (r) Diag(DiagId::sub_ns_rounded, offset, fmt::format("dur = {}", ev_.dur.text.substr(0, 40)));
             s.dur_ns = dur;
-            if (r) {  // keep the sub-ns remainder (units of 1e-4 ns) for exact duration sums
-              auto fine = ParseScaledDecimal(ev_.dur.text, 7);
+            if (r) {  // keep the sub-ns remainder (units of 1e-5 ns) for exact duration sums
+              auto fine = ParseScaledDecimal(ev_.dur.text, 8);
               if (fine.ok()) {
-                int64_t rem = fine->value - dur * 10000;
-                if (rem >= -5000 && rem <= 5000) s.dur_sub_e4 = static_cast<int16_t>(rem);
+                int64_t rem = fine->value - dur * 100000;
+                if (rem >= -50000 && rem <= 50000) s.dur_sub_e5 = static_cast<int32_t>(rem);
               }
             }
           }

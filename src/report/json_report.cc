@@ -195,7 +195,7 @@ std::string_view AlgorithmName(analysis::MatchAlgorithm a) {
   return "none";
 }
 
-int64_t NsE4(int64_t e4) { return analysis::E4ToNs(e4); }
+int64_t NsE5(int64_t e5) { return analysis::E5ToNs(e5); }
 
 json OpSide(const Profile& p, const analysis::OperatorSide& s) {
   if (!s.present) return nullptr;
@@ -203,14 +203,14 @@ json OpSide(const Profile& p, const analysis::OperatorSide& s) {
           {"input_shape", OpArgText(p, s.slice, ArgKey::kInputDims)},
           {"input_type", OpArgText(p, s.slice, ArgKey::kInputType)},
           {"kernels", s.kernels.size()},
-          {"device_ns", NsE4(s.device_e4)},
+          {"device_ns", NsE5(s.device_e5)},
           {"device_us", Num(s.device_us)}};
 }
 
 json ModSide(const analysis::ModuleSide& m) {
   if (!m.present) return nullptr;
   return {{"module_class", m.module_class}, {"module_level", m.level},     {"module_name", m.display_name},
-          {"self_ns", NsE4(m.self_e4)},           {"self_us", Num(m.self_us)},   {"total_ns", NsE4(m.total_e4)},
+          {"self_ns", NsE5(m.self_e5)},           {"self_us", Num(m.self_us)},   {"total_ns", NsE5(m.total_e5)},
           {"total_us", Num(m.total_us)}};
 }
 
@@ -289,7 +289,7 @@ json Operators(const analysis::OperatorComparison& oc) {
       for (const analysis::ModuleOpRow& r : b.ops) {
         auto side = [](const analysis::ModuleOpSide& s) -> json {
           if (!s.present) return nullptr;
-          return {{"name", std::string(s.name)}, {"kernels", s.kernels.size()}, {"self_ns", NsE4(s.device_e4)},
+          return {{"name", std::string(s.name)}, {"kernels", s.kernels.size()}, {"self_ns", NsE5(s.device_e5)},
                   {"self_us", Num(s.device_us)}};
         };
         ops.push_back({{"base", side(r.base)},

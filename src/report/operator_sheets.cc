@@ -11,7 +11,7 @@ namespace profdiff::report {
 
 namespace {
 
-using analysis::E4ToUs;
+using analysis::E5ToUs;
 using analysis::OperatorComparison;
 
 Cell Str(std::string_view s) { return s.empty() ? Cell::Blank() : Cell::String(std::string(s)); }
@@ -307,7 +307,7 @@ std::string KernelLine(const Profile& p, SliceId kernel, const std::unordered_ma
         line += ", [input shapes: " + std::string(p.str(it->second)) + "]";
     }
   }
-  line += " [duration: " + PyFloatRepr(E4ToUs(k.dur_e4())) + "]\n";
+  line += " [duration: " + PyFloatRepr(E5ToUs(k.dur_e5())) + "]\n";
   return line;
 }
 

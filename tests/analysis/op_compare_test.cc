@@ -89,15 +89,15 @@ TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
   ASSERT_EQ(exact.operator_rows.size(), 1u);
   EXPECT_EQ(exact.operator_rows[0].base.kernels.size(), 1u);
-  EXPECT_EQ(E4ToNs(exact.operator_rows[0].base.device_e4), 50);
-  EXPECT_EQ(E4ToNs(exact.operator_rows[0].comparison.device_e4), 80);
+  EXPECT_EQ(E5ToNs(exact.operator_rows[0].base.device_e5), 50);
+  EXPECT_EQ(E5ToNs(exact.operator_rows[0].comparison.device_e5), 80);
   EXPECT_DOUBLE_EQ(exact.operator_rows[0].diff_us, 0.03);
   EXPECT_DOUBLE_EQ(exact.operator_rows[0].ratio, 1.6);
 
   OperatorComparison compat = CompareOperators(base, comp, Compat());
   ASSERT_EQ(compat.operator_rows.size(), 1u);
   EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 2u);  // the §4.3 quirk
-  EXPECT_EQ(E4ToNs(compat.operator_rows[0].base.device_e4), 100);
+  EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device_e5), 100);
 }
 
 // One GPU op launching (at its start) one device event per entry of `kernels` (kind, category, ns).
@@ -148,9 +148,9 @@ TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
 TEST(OperatorCompare, HcclOpsAttachUnlessTheReferenceWouldNotCollectThem) {
   Profile p = OneOp(DeviceKind::kNpu, {{SliceKind::kHcclOp, "", 700}, {SliceKind::kNpuTask, "", 300}});
   OperatorCompareOptions o;
-  EXPECT_EQ(E4ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e4), 1000);
+  EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 1000);
   o.attach_hccl_ops = false;  // --reference-compat without the overall/communication comparison
-  EXPECT_EQ(E4ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e4), 300);
+  EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 300);
 }
 
 TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
@@ -266,12 +266,12 @@ TEST(ModuleCompare, TreesRowsAndStatistics) {
   EXPECT_EQ(net.base.module_class, "nn.Module: Net");
   EXPECT_EQ(net.base.level, 2);
   EXPECT_EQ(net.base.call_stack, "main.py(1): train");  // the innermost call function
-  EXPECT_EQ(E4ToNs(net.base.total_e4), 100);
-  EXPECT_EQ(E4ToNs(net.base.self_e4), 0);
+  EXPECT_EQ(E5ToNs(net.base.total_e5), 100);
+  EXPECT_EQ(E5ToNs(net.base.self_e5), 0);
   const ModuleBlock& lin = r.module_blocks[1];
   EXPECT_EQ(lin.base.level, 3);
-  EXPECT_EQ(E4ToNs(lin.base.self_e4), 100);
-  EXPECT_EQ(E4ToNs(lin.comparison.self_e4), 300);
+  EXPECT_EQ(E5ToNs(lin.base.self_e5), 100);
+  EXPECT_EQ(E5ToNs(lin.comparison.self_e5), 300);
   ASSERT_EQ(lin.ops.size(), 1u);
   EXPECT_EQ(lin.ops[0].base.name, "aten::linear");
   EXPECT_EQ(lin.ops[0].base.kernels.size(), 1u);

@@ -1,7 +1,7 @@
 // Operator and module comparison (reference §8, §9): the data behind the OperatorCompare,
 // OperatorCompareStatistic, ModuleCompare and ModuleCompareStatistic sheets and the "operators"
 // section of the JSON result. Analysis only: numbers are kept in int64 ns (plus the reference's
-// rounded diff/ratio values; durations in 1e-4 ns, see E4ToUs); rendering (kernel lines, Python-style shapes) is done by the report.
+// rounded diff/ratio values; durations in 1e-5 ns, see E5ToUs); rendering (kernel lines, Python-style shapes) is done by the report.
 //
 // Which comparison runs (§8.1): the module comparison when !disable_module and both sides have
 // python_function events and it yields at least one pair; otherwise the operator comparison.
@@ -26,11 +26,11 @@
 
 namespace profdiff::analysis {
 
-// Device durations are summed exactly in units of 1e-4 ns ("e4", Slice::dur_e4()): Ascend writes
+// Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5()): Ascend writes
 // kernel durations with sub-ns digits and the reference sums them as written.
-inline double E4ToUs(int64_t v) { return static_cast<double>(v) / 1e7; }
-inline double E4ToMs(int64_t v) { return static_cast<double>(v) / 1e10; }
-inline int64_t E4ToNs(int64_t v) { return v >= 0 ? (v + 5000) / 10000 : -((-v + 5000) / 10000); }
+inline double E5ToUs(int64_t v) { return static_cast<double>(v) / 1e8; }
+inline double E5ToMs(int64_t v) { return static_cast<double>(v) / 1e11; }
+inline int64_t E5ToNs(int64_t v) { return v >= 0 ? (v + 50000) / 100000 : -((-v + 50000) / 100000); }
 
 struct OperatorCompareOptions {
   MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // kReferenceCompat under --reference-compat
@@ -66,7 +66,7 @@ struct OperatorSide {
   SliceId slice = kNoSlice;
   std::string_view name;
   std::vector<SliceId> kernels;  // every kernel of the op's subtree, breadth-first
-  int64_t device_e4 = 0;         // Σ kernel durations
+  int64_t device_e5 = 0;         // Σ kernel durations
   double device_us = 0;          // the displayed value
 };
 
@@ -79,9 +79,9 @@ struct OperatorRow {
 
 struct OperatorStatRow {
   std::string_view name;  // raw op name (the map is not applied)
-  int64_t base_e4 = 0;
+  int64_t base_e5 = 0;
   int64_t base_count = 0;
-  int64_t comparison_e4 = 0;
+  int64_t comparison_e5 = 0;
   int64_t comparison_count = 0;
   double base_ms = 0;  // displayed values
   double comparison_ms = 0;
@@ -98,8 +98,8 @@ struct ModuleSide {
   std::string path;          // raw module path ("/nn.Module: A_0/nn.Module: Linear_2")
   std::string display_name;  // path with "nn.Module:" removed
   int64_t start_ns = 0;
-  int64_t self_e4 = 0;   // kernels whose launch lies in the module itself
-  int64_t total_e4 = 0;  // kernels of the module's subtree
+  int64_t self_e5 = 0;   // kernels whose launch lies in the module itself
+  int64_t total_e5 = 0;  // kernels of the module's subtree
   double self_us = 0;    // displayed values
   double total_us = 0;
   std::string call_stack;
@@ -111,7 +111,7 @@ struct ModuleOpSide {
   SliceId slice = kNoSlice;
   std::string_view name;
   std::vector<SliceId> kernels;  // the op's own kernels (the module's kernel groups it received)
-  int64_t device_e4 = 0;
+  int64_t device_e5 = 0;
   double device_us = 0;
   std::string_view call_stack;   // the op's "Call stack" arg, "N/A" when absent
 };
@@ -134,12 +134,12 @@ struct ModuleBlock {  // ModuleCompare: a TOTAL row, then one row per op pair
 struct ModuleStatKernel {
   std::string_view name;
   int64_t count = 0;
-  int64_t total_e4 = 0;
+  int64_t total_e5 = 0;
   double total_ms = 0;
 };
 struct ModuleStatOpSide {
   std::vector<ModuleStatKernel> kernels;  // per kernel name, first-seen order
-  int64_t device_e4 = 0;
+  int64_t device_e5 = 0;
   double device_ms = 0;
   int64_t count = 0;
 };
@@ -151,8 +151,8 @@ struct ModuleStatOpRow {
   double ratio = 1;
 };
 struct ModuleStatSide {
-  int64_t self_e4 = 0;
-  int64_t total_e4 = 0;
+  int64_t self_e5 = 0;
+  int64_t total_e5 = 0;
   double self_ms = 0;
   double total_ms = 0;
   int64_t count = 0;       // module instances
