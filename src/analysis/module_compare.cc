@@ -423,6 +423,16 @@ bool CompareModules(const Profile& base, const Profile& comparison, const Operat
       }
       out.module_blocks.push_back(std::move(b));
     }
+    // The reference's hint when every row's last cell (Comparison Call Stack) is "N/A" (§9.3); an
+    // operator row whose self diff is not positive has a blank cell there.
+    bool any_stack = false;
+    for (const ModuleBlock& b : out.module_blocks) {
+      any_stack = any_stack || b.comparison.call_stack != "N/A";
+      for (const ModuleOpRow& r : b.ops)
+        any_stack = any_stack || r.self_diff_us <= 0 || r.comparison.call_stack != "N/A";
+    }
+    if (!out.module_blocks.empty() && !any_stack)
+      out.warnings.push_back("If you want to see the operator's call stack, you must enable with_stack switch.");
   }
 
   // ModuleCompareStatistic: instances grouped by path in the same interleaved order.
