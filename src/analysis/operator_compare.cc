@@ -394,11 +394,6 @@ OperatorComparison CompareOperators(const Profile& base, const Profile& comparis
     bitems = SegmentItemsFor(base, bt, btop.ops, bbwd);
     citems = SegmentItemsFor(comparison, ct, ctop.ops, cbwd);
   }
-  if (algorithm == MatchAlgorithm::kReferenceCompat &&
-      static_cast<uint64_t>(bkeys.size()) * ckeys.size() > kReferenceSlowCells)
-    out.warnings.push_back("matching " + std::to_string(bkeys.size()) + " x " + std::to_string(ckeys.size()) +
-                           " operators with the reference's recurrence (--reference-compat) takes O(n*m) time and "
-                           "n*m bits of memory; the default mode (a true LCS) is much faster");
   std::vector<MatchPair> pairs = MatchSegmented(algorithm, bkeys, bitems, ckeys, citems, use_segments);
   std::vector<NodePair> node_pairs = ToNodePairs(pairs, btop.ops, ctop.ops);
   if (options.max_kernel_num) {
