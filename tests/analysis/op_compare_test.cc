@@ -153,6 +153,23 @@ TEST(OperatorCompare, HcclOpsAttachUnlessTheReferenceWouldNotCollectThem) {
   EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 300);
 }
 
+TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "1");
+  TrackId stream = b.Track("0", "stream 7");
+  b.Add(cpu, SliceKind::kCpuOp, "op", "cpu_op", 100, 100);
+  b.Add(stream, SliceKind::kKernel, "k1", "kernel", 1000, 40);
+  b.Add(stream, SliceKind::kKernel, "k2", "kernel", 2000, 60);
+  b.Flow(1, "ac2g", 120, cpu, 1000, stream);
+  b.Flow(2, "My_Flow", 130, cpu, 2000, stream);
+  OperatorCompareOptions o;
+  EXPECT_EQ(E5ToNs(CompareOperators(b.p, b.p, o).operator_rows[0].base.device_e5), 40);
+  o.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
+  EXPECT_EQ(E5ToNs(CompareOperators(b.p, b.p, o).operator_rows[0].base.device_e5), 60);
+  o.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
+  EXPECT_EQ(CompareOperators(b.p, b.p, o).operator_rows[0].base.kernels.size(), 0u);
+}
+
 TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId cpu = b.Track("1", "1");

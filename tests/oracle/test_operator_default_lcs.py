@@ -63,6 +63,13 @@ def main():
         errors.append(f"default pairs {paired}")
     if abs(exact["match_rate"]["base"] - 0.5) > 1e-12 or abs(exact["match_rate"]["comparison"] - 2 / 3) > 1e-12:
         errors.append(f"default match rate {exact['match_rate']}")
+    if not isinstance(exact.get("top_by_diff"), list) or len(exact.get("operator_statistic", [])) != 2:
+        errors.append("JSON: top_by_diff / operator_statistic missing or wrong")
+    # Without the operator comparison the key is null.
+    rc, stdout, stderr = ou.run_profdiff(["compare", "-bp", base, "-d", comp, "--enable_profiling_compare",
+                                          "--format", "json", "--no-xlsx", "-q"])
+    if rc != 0 or json.loads(stdout).get("operators", "missing") is not None:
+        errors.append(f"--enable_profiling_compare alone: rc {rc}, operators should be null")
     for e in errors:
         print("FAIL:", e)
     print(f"default: {exact['match_rate']}; reference-compat: {compat['match_rate']}")
