@@ -70,6 +70,25 @@ def main():
                                           "--format", "json", "--no-xlsx", "-q"])
     if rc != 0 or json.loads(stdout).get("operators", "missing") is not None:
         errors.append(f"--enable_profiling_compare alone: rc {rc}, operators should be null")
+    # On real data (when ../shared is there): the ResNet50 GPU trace vs the Ascend rank 0 profile,
+    # the reference recurrence pairs 12 top-level operators, the true LCS 13.
+    if os.path.isdir(ou.CORPUS):
+        gpu = os.path.join(ou.CORPUS, "kineto_resnet50_v100_2021jun_devprops/resnet50_num_workers_0/"
+                                      "worker0.1623143089861.pt.trace.json.gz")
+        npu = os.path.join(ou.CORPUS, "msinsight_pt_text_2025_level1/rank0_ascend_pt")
+        matched = {}
+        for tag, extra in (("default", []), ("compat", ["--reference-compat"])):
+            rc, stdout, stderr = ou.run_profdiff(["compare", "-bp", gpu, "-d", npu, "--enable_operator_compare",
+                                                  "--format", "json", "--no-xlsx", "-q"] + extra)
+            if rc != 0:
+                errors.append(f"gpu_vs_npu {tag}: rc {rc}: {stderr[:300]}")
+                continue
+            matched[tag] = json.loads(stdout)["operators"]["match_rate"]["matched"]
+        print(f"gpu_vs_npu matched operators: {matched}")
+        if matched.get("compat") != 12 or not matched.get("default", 0) > matched.get("compat", 0):
+            errors.append(f"gpu_vs_npu: expected the default to pair more than the reference's 12: {matched}")
+    else:
+        print(f"note: {ou.CORPUS} is absent; the real-data part of this test is skipped")
     for e in errors:
         print("FAIL:", e)
     print(f"default: {exact['match_rate']}; reference-compat: {compat['match_rate']}")
