@@ -78,9 +78,60 @@ bool IsAttachableKernel(SliceKind kind, DeviceKind device, bool include_hccl_ops
   return kind == SliceKind::kKernel || kind == SliceKind::kGpuMemcpy;
 }
 
+LinkedFlows LinkFlows(const Profile& profile, const OpTreeOptions& options) {
+  LinkedFlows out;
+  const DeviceKind device = profile.meta.device;
+  // 3. Kernel index: (track, ts) -> kernel slice (a later slice with the same key wins).
+  std::unordered_map<TrackTs, SliceId, TrackTsHash> kernel_at;
+  for (SliceId s = 0; s < profile.slices.size(); ++s) {
+    const Slice& sl = profile.slices[s];
+    if (!IsAttachableKernel(sl.kind, device, options.attach_hccl_ops)) continue;
+    // The reference's GPU kernel class is lower(cat) in {kernel, gpu_memcpy}: old Kineto "Memcpy"
+    // events are not kernels there (§3.2). Only --reference-compat reproduces that.
+    if (options.attach == KernelAttach::kReferenceCompat && device != DeviceKind::kNpu) {
+      std::string_view cat = profile.str(sl.cat);
+      if (!EqualsLower(cat, "kernel") && !EqualsLower(cat, "gpu_memcpy")) continue;
+    }
+    kernel_at[{sl.track, sl.ts_ns}] = s;
+  }
+
+  // 4. Flows by id in first-seen order; a later 's' or 'f' with the same id overwrites.
+  struct FlowEnds {
+    int64_t start = -1, end = -1;  // indices into profile.flows
+  };
+  std::unordered_map<FlowKey, uint32_t, FlowKeyHash> flow_index;
+  std::vector<FlowEnds> flows;
+  for (size_t f = 0; f < profile.flows.size(); ++f) {
+    const FlowEvent& fe = profile.flows[f];
+    if (fe.phase != 's' && fe.phase != 'f') continue;
+    if (!IsKernelFlowCategory(profile.str(fe.cat), device, options.gpu_flow_cat)) continue;
+    auto [it, inserted] = flow_index.try_emplace(FlowKey{fe.id, fe.id_is_string},
+                                                 static_cast<uint32_t>(flows.size()));
+    if (inserted) flows.emplace_back();
+    (fe.phase == 's' ? flows[it->second].start : flows[it->second].end) = static_cast<int64_t>(f);
+  }
+
+  std::unordered_map<int64_t, uint32_t> group_of;
+  for (const FlowEnds& fl : flows) {
+    if (fl.start < 0 || fl.end < 0) continue;
+    ++out.flows_used;
+    const FlowEvent& e = profile.flows[fl.end];
+    auto k = kernel_at.find({e.track, e.ts_ns});
+    if (k == kernel_at.end()) {
+      ++out.flows_unlinked;
+      continue;
+    }
+    const int64_t ts = profile.flows[fl.start].ts_ns;
+    out.links.push_back({static_cast<uint32_t>(fl.start), k->second});
+    auto [it, inserted] = group_of.try_emplace(ts, static_cast<uint32_t>(out.dict.size()));
+    if (inserted) out.dict.push_back({ts, {}});
+    out.dict[it->second].kernels.push_back(k->second);
+  }
+  return out;
+}
+
 OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options) {
   OpTree tree;
-  const DeviceKind device = profile.meta.device;
 
   // 1. Torch ops in parse order, stably sorted by start.
   std::vector<SliceId> ops;
@@ -125,54 +176,25 @@ OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options) {
     }
   }
 
-  // 3. Kernel index: (track, ts) -> kernel slice (a later slice with the same key wins).
-  std::unordered_map<TrackTs, SliceId, TrackTsHash> kernel_at;
-  for (SliceId s = 0; s < profile.slices.size(); ++s) {
-    const Slice& sl = profile.slices[s];
-    if (IsAttachableKernel(sl.kind, device, options.attach_hccl_ops)) kernel_at[{sl.track, sl.ts_ns}] = s;
-  }
-
-  // 4. Flows by id in first-seen order; a later 's' or 'f' with the same id overwrites.
-  struct FlowEnds {
-    int64_t start = -1, end = -1;  // indices into profile.flows
-  };
-  std::unordered_map<FlowKey, uint32_t, FlowKeyHash> flow_index;
-  std::vector<FlowEnds> flows;
-  for (size_t f = 0; f < profile.flows.size(); ++f) {
-    const FlowEvent& fe = profile.flows[f];
-    if (fe.phase != 's' && fe.phase != 'f') continue;
-    if (!IsKernelFlowCategory(profile.str(fe.cat), device, options.gpu_flow_cat)) continue;
-    auto [it, inserted] = flow_index.try_emplace(FlowKey{fe.id, fe.id_is_string},
-                                                 static_cast<uint32_t>(flows.size()));
-    if (inserted) flows.emplace_back();
-    (fe.phase == 's' ? flows[it->second].start : flows[it->second].end) = static_cast<int64_t>(f);
-  }
+  LinkedFlows linked = LinkFlows(profile, options);
+  tree.stats_.flows_used = linked.flows_used;
+  tree.stats_.flows_unlinked = linked.flows_unlinked;
 
   // (node, kernel) attachments in flow order.
   std::vector<std::pair<NodeId, SliceId>> attach;
   if (options.attach == KernelAttach::kReferenceCompat) {
     // kernel_dict[flow start ts] -> kernels; every op starting at that ts receives them.
-    std::unordered_map<int64_t, std::vector<SliceId>> by_start;
-    for (const FlowEnds& fl : flows) {
-      if (fl.start < 0 || fl.end < 0) continue;
-      ++tree.stats_.flows_used;
-      const FlowEvent& e = profile.flows[fl.end];
-      auto k = kernel_at.find({e.track, e.ts_ns});
-      if (k == kernel_at.end()) {
-        ++tree.stats_.flows_unlinked;
-        continue;
-      }
-      by_start[profile.flows[fl.start].ts_ns].push_back(k->second);
-    }
+    std::unordered_map<int64_t, const std::vector<SliceId>*> by_start;
+    for (const KernelGroup& g : linked.dict) by_start.emplace(g.ts_ns, &g.kernels);
     std::unordered_set<int64_t> used_starts;
     for (NodeId id = 1; id < nodes.size(); ++id) {
       auto it = by_start.find(nodes[id].start_ns);
       if (it == by_start.end()) continue;
       used_starts.insert(it->first);
-      for (SliceId k : it->second) attach.emplace_back(id, k);
+      for (SliceId k : *it->second) attach.emplace_back(id, k);
     }
     for (const auto& [ts, ks] : by_start)
-      if (!used_starts.count(ts)) tree.stats_.kernels_without_op += ks.size();
+      if (!used_starts.count(ts)) tree.stats_.kernels_without_op += ks->size();
   } else {
     // Per track: its nodes in start order and their track-local enclosing node.
     std::unordered_map<TrackId, std::vector<NodeId>> track_nodes;
@@ -187,16 +209,8 @@ OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options) {
         stack.push_back(id);
       }
     }
-    for (const FlowEnds& fl : flows) {
-      if (fl.start < 0 || fl.end < 0) continue;
-      ++tree.stats_.flows_used;
-      const FlowEvent& e = profile.flows[fl.end];
-      auto k = kernel_at.find({e.track, e.ts_ns});
-      if (k == kernel_at.end()) {
-        ++tree.stats_.flows_unlinked;
-        continue;
-      }
-      const FlowEvent& s = profile.flows[fl.start];
+    for (const LinkedFlow& lf : linked.links) {
+      const FlowEvent& s = profile.flows[lf.start_flow];
       NodeId owner = kNoNode;
       auto tn = track_nodes.find(s.track);
       if (tn != track_nodes.end()) {
@@ -211,7 +225,7 @@ OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options) {
         ++tree.stats_.kernels_without_op;
         continue;
       }
-      attach.emplace_back(owner, k->second);
+      attach.emplace_back(owner, lf.kernel);
     }
   }
   std::stable_sort(attach.begin(), attach.end(),

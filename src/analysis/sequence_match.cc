@@ -247,35 +247,211 @@ size_t LcsLength(std::span<const MatchKey> base, std::span<const MatchKey> compa
   return solver.matches().size();
 }
 
+// ---- The reference recurrence, bit-parallel ---------------------------------------------------------
+//
+// Row i of the §8.4 recurrence (i >= 2) is new[j] = M[j] ? new[j-1] + 1 : max(new[j-1], old[j]),
+// with M[j] = (C[i] == B[j]). By induction new >= old and both rows are non-decreasing with steps of
+// 0 or 1, so M[j] ? new[j-1] + 1 : ... equals max(old[j], new[j-1] + M[j]) and
+//   new[j] = P[j] + max_{k<=j} (old[k] - P[k]),   P[j] = Σ_{t<=j} M[t].
+// Hence, with D the step bits of a row (D[j] = row[j] − row[j−1]), the walk g = old − P moves up at
+// Up = D_old & ~M and down at Down = M & ~D_old, and
+//   D_new = M | NewMax,   flag(i, j) = NewMax[j],
+// where NewMax marks the up steps that reach a new running maximum of g: the unmatched ')' of the
+// parenthesis string with '(' = Down and ')' = Up. (A flag is "left < up" without a match, i.e. the
+// row value grows without a match.) Row 1 is special: A[j] = [some C[1] == B[k], k <= j], one step
+// bit at the first match, and no flags.
+//
+// Time O(n·m/64) plus the matches; memory O(n·sqrt-ish): rows are checkpointed every kBlock rows and
+// each block's flags are recomputed when the backtrack reaches it (the forward pass runs twice).
+namespace {
+
+struct ParenEntry {
+  uint8_t unmatched_up = 0;  // ')' of the byte not matched inside it (with no '(' carried in)
+  uint8_t open = 0;          // '(' of the byte left open at its end
+};
+
+const std::vector<ParenEntry>& ParenTable() {
+  static const std::vector<ParenEntry> table = [] {
+    std::vector<ParenEntry> t(1 << 16);
+    for (unsigned up = 0; up < 256; ++up)
+      for (unsigned down = 0; down < 256; ++down) {
+        unsigned h = 0, um = 0;
+        for (unsigned k = 0; k < 8; ++k) {
+          if ((down >> k) & 1) {
+            ++h;
+          } else if ((up >> k) & 1) {
+            if (h > 0)
+              --h;
+            else
+              um |= 1u << k;
+          }
+        }
+        t[up | (down << 8)] = {static_cast<uint8_t>(um), static_cast<uint8_t>(h)};
+      }
+    return t;
+  }();
+  return table;
+}
+
+// Clears the lowest `*h` set bits of `bits` (all of them when there are fewer) and lowers *h by the
+// number cleared.
+inline uint64_t MatchOpens(uint64_t bits, uint64_t* h) {
+  const auto cnt = static_cast<uint64_t>(__builtin_popcountll(bits));
+  if (*h >= cnt) {
+    *h -= cnt;
+    return 0;
+  }
+  uint64_t k = *h;
+  *h = 0;
+  if (k == 0) return bits;
+  if (k <= 4) {
+    for (; k > 0; --k) bits &= bits - 1;
+    return bits;
+  }
+  // Skip whole bytes while they hold no more than the remaining k set bits, then finish bit by bit.
+  unsigned shift = 0;
+  while (true) {
+    const auto in_byte = static_cast<uint64_t>(__builtin_popcountll((bits >> shift) & 0xFF));
+    if (in_byte > k) break;
+    k -= in_byte;
+    shift += 8;
+    if (k == 0) break;
+  }
+  bits &= shift >= 64 ? 0 : ~uint64_t{0} << shift;
+  for (; k > 0; --k) bits &= bits - 1;
+  return bits;
+}
+
+class ReferenceRows {
+ public:
+  ReferenceRows(std::span<const MatchKey> base, std::span<const MatchKey> comparison)
+      : b_(base), c_(comparison), n_(base.size()), words_((base.size() + 63) / 64), mask_(words_, 0) {
+    // Positions of each base key (CSR over a dense id space).
+    std::unordered_map<MatchKey, uint32_t> ids;
+    ids.reserve(n_);
+    std::vector<uint32_t> id_of(n_);
+    for (size_t j = 0; j < n_; ++j) {
+      auto [it, inserted] = ids.try_emplace(b_[j], static_cast<uint32_t>(ids.size()));
+      id_of[j] = it->second;
+    }
+    start_.assign(ids.size() + 1, 0);
+    for (uint32_t id : id_of) ++start_[id + 1];
+    for (size_t k = 1; k < start_.size(); ++k) start_[k] += start_[k - 1];
+    pos_.resize(n_);
+    std::vector<uint32_t> fill(start_.begin(), start_.end() - 1);
+    for (size_t j = 0; j < n_; ++j) pos_[fill[id_of[j]]++] = static_cast<uint32_t>(j);
+    row_id_.resize(c_.size());
+    for (size_t i = 0; i < c_.size(); ++i) {
+      auto it = ids.find(c_[i]);
+      row_id_[i] = it == ids.end() ? UINT32_MAX : it->second;
+    }
+  }
+
+  size_t words() const { return words_; }
+
+  // Step bits of row 1 into d.
+  void FirstRow(uint64_t* d) {
+    std::fill(d, d + words_, 0);
+    const uint32_t id = row_id_[0];
+    if (id != UINT32_MAX) {
+      const uint32_t j = pos_[start_[id]];  // positions are ascending
+      d[j / 64] |= uint64_t{1} << (j % 64);
+    }
+  }
+
+  // Row i (1-based, i >= 2): d_new from d_old; its flags into f (may be null). On x86-64 a clone
+  // with the POPCNT instruction is picked at load time (the generic build calls libgcc's popcount).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  __attribute__((target_clones("popcnt", "default")))
+#endif
+  void NextRow(size_t i, const uint64_t* d_old, uint64_t* d_new, uint64_t* f) {
+    const uint32_t id = row_id_[i - 1];
+    if (id != UINT32_MAX)
+      for (uint32_t p = start_[id]; p < start_[id + 1]; ++p) mask_[pos_[p] / 64] |= uint64_t{1} << (pos_[p] % 64);
+    const std::vector<ParenEntry>& table = ParenTable();
+    uint64_t h = 0;
+    for (size_t w = 0; w < words_; ++w) {
+      const uint64_t m = mask_[w], d = d_old[w];
+      const uint64_t up = d & ~m, down = m & ~d;
+      uint64_t nm;
+      if (down == 0) {
+        nm = MatchOpens(up, &h);
+      } else if (__builtin_popcountll(down) <= 8) {
+        // Few '(': match the ')' of each run between them against the open count.
+        nm = 0;
+        uint64_t rest = up, dn = down;
+        while (dn != 0) {
+          const uint64_t below = (dn & (~dn + 1)) - 1;  // positions before the lowest '('
+          nm |= MatchOpens(rest & below, &h);
+          rest &= ~below;
+          ++h;
+          dn &= dn - 1;
+        }
+        nm |= MatchOpens(rest, &h);
+      } else {
+        nm = 0;
+        for (unsigned byte = 0; byte < 8; ++byte) {
+          const unsigned u = static_cast<unsigned>((up >> (8 * byte)) & 0xFF);
+          const unsigned dn = static_cast<unsigned>((down >> (8 * byte)) & 0xFF);
+          if ((u | dn) == 0) continue;
+          const ParenEntry e = table[u | (dn << 8)];
+          nm |= MatchOpens(e.unmatched_up, &h) << (8 * byte);
+          h += e.open;
+        }
+      }
+      d_new[w] = m | nm;
+      if (f != nullptr) f[w] = nm;
+    }
+    if (id != UINT32_MAX)
+      for (uint32_t p = start_[id]; p < start_[id + 1]; ++p) mask_[pos_[p] / 64] = 0;
+  }
+
+ private:
+  std::span<const MatchKey> b_, c_;
+  size_t n_, words_;
+  std::vector<uint64_t> mask_;
+  std::vector<uint32_t> start_, pos_, row_id_;
+};
+
+}  // namespace
+
 std::vector<MatchPair> MatchReferenceCompat(std::span<const MatchKey> base,
                                             std::span<const MatchKey> comparison) {
   const size_t n = base.size(), m = comparison.size();
   if (n == 0 || m == 0) return MatchNone(n, m);
-  // Flag (i, j), i in 2..m, j in 1..n, lives at bit (j-1) of row (i-1); rows are contiguous words.
-  const size_t stride = (n + 63) / 64;
-  std::vector<uint64_t> flags(m * stride, 0);
-  std::vector<int32_t> a(n + 1, 0);
-  {
-    const MatchKey c1 = comparison[0];
-    for (size_t j = 1; j <= n; ++j) a[j] = (c1 == base[j - 1]) ? 1 : a[j - 1];
-  }
+  ReferenceRows rows(base, comparison);
+  const size_t words = rows.words();
+  // Blocks of rows 2..m; checkpoint[b] = step bits of the row before block b.
+  constexpr size_t kBlock = 256;
+  const size_t blocks = m >= 2 ? (m - 2) / kBlock + 1 : 0;
+  std::vector<uint64_t> checkpoints(blocks * words);
+  std::vector<uint64_t> cur(words), next(words);
+  rows.FirstRow(cur.data());
   for (size_t i = 2; i <= m; ++i) {
-    const MatchKey ci = comparison[i - 1];
-    uint64_t* row = flags.data() + (i - 1) * stride;
-    int32_t left = a[0];
-    for (size_t j = 1; j <= n; ++j) {
-      if (ci == base[j - 1]) {
-        left = left + 1;
-      } else if (left < a[j]) {
-        row[(j - 1) / 64] |= uint64_t{1} << ((j - 1) % 64);
-        left = a[j];
-      }
-      a[j] = left;
-    }
+    if ((i - 2) % kBlock == 0) std::copy(cur.begin(), cur.end(), checkpoints.begin() + static_cast<std::ptrdiff_t>(((i - 2) / kBlock) * words));
+    rows.NextRow(i, cur.data(), next.data(), nullptr);
+    std::swap(cur, next);
   }
-  auto flagged = [&](size_t i, size_t j) {
-    return (flags[(i - 1) * stride + (j - 1) / 64] >> ((j - 1) % 64)) & 1;
+
+  std::vector<uint64_t> flags(std::min(kBlock, m >= 2 ? m - 1 : 0) * words);
+  size_t loaded = SIZE_MAX;
+  auto flagged = [&](size_t i, size_t j) -> bool {
+    if (i < 2) return false;
+    const size_t b = (i - 2) / kBlock;
+    if (b != loaded) {
+      std::copy(checkpoints.begin() + static_cast<std::ptrdiff_t>(b * words),
+                checkpoints.begin() + static_cast<std::ptrdiff_t>((b + 1) * words), cur.begin());
+      const size_t first = 2 + b * kBlock, last = std::min(m, first + kBlock - 1);
+      for (size_t r = first; r <= last; ++r) {
+        rows.NextRow(r, cur.data(), next.data(), flags.data() + (r - first) * words);
+        std::swap(cur, next);
+      }
+      loaded = b;
+    }
+    const uint64_t* row = flags.data() + (i - 2 - b * kBlock) * words;
+    return (row[(j - 1) / 64] >> ((j - 1) % 64)) & 1;
   };
+
   std::vector<MatchPair> out;
   out.reserve(n + m);
   size_t i = m, j = n;

@@ -18,12 +18,14 @@
 
 #include "profdiff/analysis/gate.h"
 #include "profdiff/analysis/kernel_masks.h"
+#include "profdiff/analysis/operator_compare.h"
 #include "profdiff/analysis/overall.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/loaders/loader.h"
 #include "profdiff/report/csv_writer.h"
 #include "profdiff/report/json_report.h"
+#include "profdiff/report/operator_sheets.h"
 #include "profdiff/report/output_file.h"
 #include "profdiff/report/screen.h"
 #include "profdiff/report/sheet.h"
@@ -41,8 +43,6 @@ struct Pending {
   const char* sheets;
 };
 constexpr Pending kNotYet[] = {
-    {&EnabledComparisons::operators, "--enable_operator_compare",
-     "OperatorCompare/OperatorCompareStatistic/ModuleCompare/ModuleCompareStatistic"},
     {&EnabledComparisons::memory, "--enable_memory_compare", "MemoryCompare/MemoryCompareStatistic"},
     {&EnabledComparisons::communication, "--enable_communication_compare", "CommunicationCompare"},
     {&EnabledComparisons::api, "--enable_api_compare", "ApiCompare"},
@@ -108,13 +108,13 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   for (const Pending& p : kNotYet) {
     if (opts.requested.*p.flag)
       return fail(InvalidArgument(fmt::format("{}: the {} sheet(s) are not available yet in profdiff; "
-                                              "only --enable_profiling_compare (OverallMetrics) is",
+                                              "only --enable_profiling_compare and --enable_operator_compare are",
                                               p.option, p.sheets)),
                   kExitUsage);
     if (opts.enabled.*p.flag) missing += std::string(missing.empty() ? "" : ", ") + p.sheets;
   }
   if (!missing.empty())
-    note(fmt::format("note: only the overall comparison is produced; not available yet: {}", missing));
+    note(fmt::format("note: not available yet: {}", missing));
 
   // Inputs: base first, then comparison (reference §1.4 rule 8).
   auto base_resolved = ResolveInput(opts.base_path);
@@ -207,14 +207,41 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   std::vector<report::SheetSpec> sheets;
   if (opts.enabled.profiling)
     sheets.push_back(report::BuildOverallMetricsSheet(cmp, opts.base_path, opts.comparison_path));
+  // Operator/module comparison (reference §8, §9).
+  std::optional<analysis::OperatorComparison> operators;
+  if (opts.enabled.operators) {
+    analysis::OperatorCompareOptions oco;
+    oco.algorithm = opts.reference_compat ? analysis::MatchAlgorithm::kReferenceCompat : analysis::MatchAlgorithm::kLcs;
+    oco.attach = opts.reference_compat ? analysis::KernelAttach::kReferenceCompat : analysis::KernelAttach::kExact;
+    oco.reference_arithmetic = opts.reference_compat;
+    oco.attach_hccl_ops = !opts.reference_compat || opts.enabled.communication || opts.enabled.profiling;
+    oco.disable_details = opts.disable_details;
+    oco.disable_module = opts.disable_module;
+    oco.max_kernel_num = opts.max_kernel_num;
+    oco.op_name_map = opts.op_name_map;
+    oco.use_input_shape = opts.use_input_shape;
+    if (!opts.gpu_flow_cat.empty()) oco.gpu_flow_cat = opts.gpu_flow_cat;
+    if (opts.base_step != kVoidStep) oco.base_step = opts.base_step;
+    if (opts.comparison_step != kVoidStep) oco.comparison_step = opts.comparison_step;
+    operators = analysis::CompareOperators(**base, **comp, oco);
+    for (const std::string& w : operators->warnings) err << "profdiff: warning: " << w << "\n";
+    for (report::SheetSpec& s : report::BuildOperatorSheets(*operators, opts.base_path, opts.comparison_path))
+      sheets.push_back(std::move(s));
+  }
   std::vector<std::string> written;
   if (!opts.no_xlsx) {
     report::WorkbookOptions wo;
     wo.force = opts.force;
     wo.base_path_arg = opts.base_path;
     wo.comparison_path_arg = opts.comparison_path;
-    wo.empty_reason =
-        "no sheet has rows: a side has no end-to-end time (no kernels or device tasks were found)";
+    // Why no sheet has rows, for the explanatory sheet: one reason per comparison that ran.
+    std::string why;
+    if (opts.enabled.profiling)
+      why += "the overall comparison needs an end-to-end time on both sides (no kernels or device tasks "
+             "were found on a side)";
+    if (opts.enabled.operators)
+      why += std::string(why.empty() ? "" : "; ") + "the operator comparison found no operators on either side";
+    wo.empty_reason = "no sheet has rows: " + (why.empty() ? std::string("no comparison was run") : why);
     Status s = report::WriteWorkbook(sheets, workbook, wo);
     if (!s.ok()) return fail(s, s.code() == StatusCode::kAlreadyExists ? kExitUsage : kExitInputError);
     written.push_back(fs::absolute(workbook).string());
@@ -238,6 +265,7 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
     ctx.base_diagnostics = &(*base)->diagnostics;
     ctx.comparison_diagnostics = &(*comp)->diagnostics;
     ctx.outputs = written;
+    ctx.operators = operators ? &*operators : nullptr;
     if (!opts.json_path.empty()) ctx.outputs.push_back(fs::absolute(opts.json_path).string());
     json_text = report::RenderJsonReport(cmp, ctx);
     if (!opts.json_path.empty()) {

@@ -505,6 +505,13 @@ void TraceParser::Commit(uint64_t offset) {
           } else {
             if (r) Diag(DiagId::sub_ns_rounded, offset, fmt::format("dur = {}", ev_.dur.text.substr(0, 40)));
             s.dur_ns = dur;
+            if (r) {  // keep the sub-ns remainder (units of 1e-5 ns) for exact duration sums
+              auto fine = ParseScaledDecimal(ev_.dur.text, 8);
+              if (fine.ok()) {
+                int64_t rem = fine->value - dur * 100000;
+                if (rem >= -50000 && rem <= 50000) s.dur_sub_e5 = static_cast<int32_t>(rem);
+              }
+            }
           }
         }
       }

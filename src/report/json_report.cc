@@ -1,5 +1,6 @@
 #include "profdiff/report/json_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -177,6 +178,141 @@ JsonInput JsonInputFromProfile(const Profile& profile) {
   return in;
 }
 
+// Defined in operator_sheets.cc (its header is not included here: its report::Cell would clash with
+// this file's Cell()).
+std::string OpArgText(const Profile& profile, SliceId op, ArgKey key);
+
+namespace {
+
+// ---- Operator and module comparison ("operators") --------------------------------------------------
+
+std::string_view AlgorithmName(analysis::MatchAlgorithm a) {
+  switch (a) {
+    case analysis::MatchAlgorithm::kLcs: return "lcs";
+    case analysis::MatchAlgorithm::kReferenceCompat: return "reference-compat";
+    case analysis::MatchAlgorithm::kNone: return "none";
+  }
+  return "none";
+}
+
+int64_t NsE5(int64_t e5) { return analysis::E5ToNs(e5); }
+
+json OpSide(const Profile& p, const analysis::OperatorSide& s) {
+  if (!s.present) return nullptr;
+  return {{"name", std::string(s.name)},
+          {"input_shape", OpArgText(p, s.slice, ArgKey::kInputDims)},
+          {"input_type", OpArgText(p, s.slice, ArgKey::kInputType)},
+          {"kernels", s.kernels.size()},
+          {"device_ns", NsE5(s.device_e5)},
+          {"device_us", Num(s.device_us)}};
+}
+
+json ModSide(const analysis::ModuleSide& m) {
+  if (!m.present) return nullptr;
+  return {{"module_class", m.module_class}, {"module_level", m.level},     {"module_name", m.display_name},
+          {"self_ns", NsE5(m.self_e5)},           {"self_us", Num(m.self_us)},   {"total_ns", NsE5(m.total_e5)},
+          {"total_us", Num(m.total_us)}};
+}
+
+json Operators(const analysis::OperatorComparison& oc) {
+  json j;
+  j["kind"] = oc.kind == analysis::OperatorCompareKind::kModule     ? "module"
+              : oc.kind == analysis::OperatorCompareKind::kOperator ? "operator"
+                                                                    : "none";
+  j["matching"] = std::string(AlgorithmName(oc.algorithm));
+  j["details"] = oc.details;
+  auto rate = [](uint64_t m, uint64_t n) { return n ? json(static_cast<double>(m) / static_cast<double>(n)) : json(nullptr); };
+  j["match_rate"] = {{"base_items", oc.base_items},
+                     {"comparison_items", oc.comparison_items},
+                     {"matched", oc.matched},
+                     {"base", rate(oc.matched, oc.base_items)},
+                     {"comparison", rate(oc.matched, oc.comparison_items)}};
+  constexpr size_t kTop = 10;
+  json top = json::array();
+  if (oc.kind == analysis::OperatorCompareKind::kOperator) {
+    json stats = json::array();
+    for (const analysis::OperatorStatRow& r : oc.operator_stats)
+      stats.push_back({{"name", std::string(r.name)},
+                       {"base_ms", Num(r.base_ms)},
+                       {"base_count", r.base_count},
+                       {"comparison_ms", Num(r.comparison_ms)},
+                       {"comparison_count", r.comparison_count},
+                       {"diff_ms", Num(r.diff_ms)},
+                       {"diff_ratio", Num(r.ratio)}});
+    for (size_t i = 0; i < stats.size() && i < kTop; ++i) top.push_back(stats[i]);
+    j["operator_statistic"] = std::move(stats);
+    json rows = json::array();
+    for (const analysis::OperatorRow& r : oc.operator_rows)
+      rows.push_back({{"base", OpSide(*oc.base, r.base)},
+                      {"comparison", OpSide(*oc.comparison, r.comparison)},
+                      {"diff_us", Num(r.diff_us)},
+                      {"diff_ratio", Num(r.ratio)}});
+    j["operator_rows"] = std::move(rows);
+  } else if (oc.kind == analysis::OperatorCompareKind::kModule) {
+    json stats = json::array();
+    std::vector<std::pair<double, size_t>> order;
+    for (const analysis::ModuleStatBlock& b : oc.module_stats) {
+      json ops = json::array();
+      for (const analysis::ModuleStatOpRow& r : b.ops)
+        ops.push_back({{"name", std::string(r.name)},
+                       {"base_self_ms", Num(r.base.device_ms)},
+                       {"base_count", r.base.count},
+                       {"comparison_self_ms", Num(r.comparison.device_ms)},
+                       {"comparison_count", r.comparison.count},
+                       {"self_diff_ms", Num(r.self_diff_ms)},
+                       {"diff_ratio", Num(r.ratio)}});
+      order.push_back({b.total_diff_ms, stats.size()});
+      stats.push_back({{"module_class", b.module_class},
+                       {"module_level", b.level},
+                       {"module_name", b.display_name},
+                       {"base_self_ms", Num(b.base.self_ms)},
+                       {"base_total_ms", Num(b.base.total_ms)},
+                       {"base_count", b.base.count},
+                       {"comparison_self_ms", Num(b.comparison.self_ms)},
+                       {"comparison_total_ms", Num(b.comparison.total_ms)},
+                       {"comparison_count", b.comparison.count},
+                       {"total_diff_ms", Num(b.total_diff_ms)},
+                       {"self_diff_ms", Num(b.self_diff_ms)},
+                       {"diff_total_ratio", Num(b.total_ratio)},
+                       {"operators", std::move(ops)}});
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (size_t i = 0; i < order.size() && i < kTop; ++i) {
+      json t = stats[order[i].second];
+      t.erase("operators");
+      top.push_back(std::move(t));
+    }
+    j["module_statistic"] = std::move(stats);
+    json rows = json::array();
+    for (const analysis::ModuleBlock& b : oc.module_blocks) {
+      json ops = json::array();
+      for (const analysis::ModuleOpRow& r : b.ops) {
+        auto side = [](const analysis::ModuleOpSide& s) -> json {
+          if (!s.present) return nullptr;
+          return {{"name", std::string(s.name)}, {"kernels", s.kernels.size()}, {"self_ns", NsE5(s.device_e5)},
+                  {"self_us", Num(s.device_us)}};
+        };
+        ops.push_back({{"base", side(r.base)},
+                       {"comparison", side(r.comparison)},
+                       {"self_diff_us", Num(r.self_diff_us)},
+                       {"diff_ratio", Num(r.ratio)}});
+      }
+      rows.push_back({{"base", ModSide(b.base)},
+                      {"comparison", ModSide(b.comparison)},
+                      {"total_diff_us", Num(b.total_diff_us)},
+                      {"self_diff_us", Num(b.self_diff_us)},
+                      {"diff_total_ratio", Num(b.total_ratio)},
+                      {"operators", std::move(ops)}});
+    }
+    j["module_rows"] = std::move(rows);
+  }
+  j["top_by_diff"] = std::move(top);
+  j["warnings"] = oc.warnings;
+  return j;
+}
+
+}  // namespace
+
 std::string RenderJsonReport(const analysis::OverallComparison& cmp, const JsonReportContext& ctx) {
   json j;
   j["schema"] = kJsonSchema;
@@ -212,6 +348,7 @@ std::string RenderJsonReport(const analysis::OverallComparison& cmp, const JsonR
   j["diagnostics"] = {{"base", Diags(ctx.base_diagnostics)},
                       {"comparison", Diags(ctx.comparison_diagnostics)}};
   j["outputs"] = ctx.outputs;
+  j["operators"] = ctx.operators != nullptr ? Operators(*ctx.operators) : json(nullptr);
   // Invalid UTF-8 in labels or paths is replaced rather than aborting the dump.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -199,6 +199,14 @@ TEST(ReferenceCompat, MatchesTextTranscriptionOnRandomInputs) {
     auto c = RandomKeys(rng, 90 + static_cast<size_t>(t) * 5, 4);
     ASSERT_EQ(MatchReferenceCompat(b, c), ReferenceTextTranscription(b, c)) << "wide case " << t;
   }
+  // Rows spanning several checkpoint blocks (256 rows each) and many words, with few and many keys
+  // (dense '(' runs exercise the byte table, sparse ones the word fast path).
+  for (int t = 0; t < 12; ++t) {
+    const uint32_t a = t % 3 == 0 ? 2 : (t % 3 == 1 ? 6 : 40);
+    auto b = RandomKeys(rng, 300 + static_cast<size_t>(t) * 37, a);
+    auto c = RandomKeys(rng, 520 + static_cast<size_t>(t) * 41, a);
+    ASSERT_EQ(MatchReferenceCompat(b, c), ReferenceTextTranscription(b, c)) << "multi-block case " << t;
+  }
 }
 
 TEST(Lcs, MaximalOnSmallRandomInputs) {

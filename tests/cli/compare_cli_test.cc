@@ -261,7 +261,8 @@ TEST(CompareCli, SymlinkedInputsAreAccepted) {
 TEST(CompareCli, EmptyComparisonWritesAnExplanatorySheet) {
   TempDir d;
   WriteText(d / "cpu_only.json", kCpuOnlyTrace);
-  Result r = RunCli({"compare", "-bp", d / "cpu_only.json", "-d", d / "cpu_only.json", "-o", d / "x.xlsx"});
+  Result r = RunCli({"compare", "-bp", d / "cpu_only.json", "-d", d / "cpu_only.json", "-o", d / "x.xlsx",
+                    "--enable_profiling_compare"});
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_TRUE(Exists(d / "x.xlsx"));
   EXPECT_NE(r.err.find("no OverallMetrics sheet"), std::string::npos) << r.err;
@@ -274,7 +275,7 @@ TEST(CompareCli, EmptyComparisonWritesAnExplanatorySheet) {
     EXPECT_EQ(wb.find("Sheet1"), std::string::npos) << wb;
     std::string strings;
     report::testing::RunCommand("unzip -p '" + (d / "x.xlsx") + "' xl/sharedStrings.xml", &strings);
-    EXPECT_NE(strings.find("no end-to-end time"), std::string::npos) << strings;
+    EXPECT_NE(strings.find("needs an end-to-end time on both sides"), std::string::npos) << strings;
   }
 }
 

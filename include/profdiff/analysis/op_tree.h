@@ -112,6 +112,24 @@ class OpTree {
 
 OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options = {});
 
+// The reference's kernel_dict (§4.3): kernels linked by flows, grouped by the flow start's ts, keys
+// in first-insertion order (flows in order of their id's first appearance), kernels in flow order.
+struct KernelGroup {
+  int64_t ts_ns = 0;
+  std::vector<SliceId> kernels;
+};
+struct LinkedFlow {
+  uint32_t start_flow = 0;  // index of the 's' event in profile.flows
+  SliceId kernel = 0;       // the kernel named by the 'f' event (track + ts)
+};
+struct LinkedFlows {
+  std::vector<LinkedFlow> links;  // one per flow with both ends and a kernel, in flow order
+  std::vector<KernelGroup> dict;
+  uint64_t flows_used = 0;
+  uint64_t flows_unlinked = 0;
+};
+LinkedFlows LinkFlows(const Profile& profile, const OpTreeOptions& options = {});
+
 // True when the flow category (any case) links CPU ops to kernels on this device (§3.2, §3.3).
 bool IsKernelFlowCategory(std::string_view cat, DeviceKind device,
                           const std::optional<std::string>& gpu_flow_cat = std::nullopt);

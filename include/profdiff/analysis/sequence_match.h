@@ -10,7 +10,9 @@
 //    LCS-length rows, Hyyrö's formulation). Between two matches, unmatched comparison items are
 //    emitted before unmatched base items, as the reference does.
 //  * MatchReferenceCompat (--reference-compat): the reference's recurrence exactly as §8.4 describes
-//    it (not always a maximum matching). O(n·m) time, (n·m) bits + one int row of memory.
+//    it (not always a maximum matching), computed bit-parallel (its rows' step bits follow a
+//    parenthesis-matching rule, see sequence_match.cc): O(n·m/64) time for two passes, memory
+//    O(n·m/256 bits) of row checkpoints plus one block of flags.
 //  * MatchNone (--disable_details): all base items, then all comparison items.
 #pragma once
 

@@ -67,7 +67,13 @@ struct Slice {
   uint16_t args_count = 0;
   SliceKind kind = SliceKind::kOther;
   char phase = 'X';  // 'X' complete, 'i'/'I' instant, 'B'/'E' resolved into X by the loader
+  // Sub-nanosecond remainder of the written duration in units of 1e-5 ns: the exact duration is
+  // dur_ns + dur_sub_e5 / 1e5 ns (Ascend writes durations such as "53.84109375" µs, multiples of
+  // 1/32 ns). Fits the struct's padding.
+  int32_t dur_sub_e5 = 0;
   int64_t end_ns() const { return ts_ns + dur_ns; }
+  // The duration in units of 1e-5 ns (exact for up to 8 decimals of µs).
+  int64_t dur_e5() const { return dur_ns * 100000 + dur_sub_e5; }
 };
 
 struct FlowEvent {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "profdiff/analysis/gate.h"
+#include "profdiff/analysis/operator_compare.h"
 #include "profdiff/analysis/overall.h"
 #include "profdiff/base/diagnostics.h"
 #include "profdiff/model/profile.h"
@@ -31,6 +32,8 @@ struct JsonReportContext {
   const Diagnostics* base_diagnostics = nullptr;
   const Diagnostics* comparison_diagnostics = nullptr;
   std::vector<std::string> outputs;  // files written (workbook, CSVs), for the record
+  // The operator/module comparison, when it ran ("operators" key; null otherwise).
+  const analysis::OperatorComparison* operators = nullptr;
 };
 
 // The JSON document (pretty-printed with 2-space indent, ending in "\n"). Non-finite numbers (the
