@@ -8,6 +8,10 @@
 namespace profdiff::analysis {
 namespace {
 
+// A trace duration in floating µs with its sub-ns digits (Slice::dur_sub_e5), as the reference's
+// float sums see it (--reference-compat only; exact sums stay int64 ns).
+double DurUs(const Slice& s) { return static_cast<double>(s.dur_e5()) / 1e8; }
+
 bool IsComputeTaskType(std::string_view t) {
   return t == "AI_CORE" || t == "MIX_AIC" || t == "MIX_AIV" || t == "AI_CPU" || t == "AI_VECTOR_CORE" ||
          t == "FFTS_PLUS";
@@ -254,7 +258,7 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
       if (type == "EVENT_WAIT_SQE") wait_streams.insert(stream);
       if (IsComputeTaskType(type)) compute_streams.insert(stream);
       if (type == "SDMA_SQE" || type == "PCIE_DMA_SQE") {
-        sdma_us_by_stream[stream] += static_cast<double>(s.dur_ns) / 1e3;
+        sdma_us_by_stream[stream] += DurUs(s);
         auto& e = sdma_by_stream[stream];
         e.first += s.dur_ns;
         e.second += 1;
@@ -263,11 +267,11 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
       std::string_view name = profile.str(s.name);
       if (name == "Computing") {
         m.compute_ns += s.dur_ns;
-        m.compute_us_f += static_cast<double>(s.dur_ns) / 1e3;
+        m.compute_us_f += DurUs(s);
       }
       if (name == "Communication(Not Overlapped)") {
         m.comm_not_overlapped_ns += s.dur_ns;
-        m.comm_not_overlapped_us_f += static_cast<double>(s.dur_ns) / 1e3;
+        m.comm_not_overlapped_us_f += DurUs(s);
         not_overlapped.push_back({s.ts_ns, s.end_ns()});
       }
       if (!any_overlap || s.ts_ns < ov_min) ov_min = s.ts_ns;
