@@ -222,6 +222,14 @@ StatusOr<std::unique_ptr<Profile>> LoadSideFilesOnly(const ResolvedInput& r, con
   for (const std::string& file : r.side_files) {
     const FileLoader* loader = SideFileLoaderForName(fs::path(file).filename().string());
     if (loader == nullptr) return Internal(fmt::format("{}: no loader for this side file", file));
+    // Inside a profile directory an empty side file means "no data" (as in the reference); given on
+    // its own it is reported.
+    PD_ASSIGN_OR_RETURN(FirstByte first, FirstJsonByte(file));
+    if (!first.found) {
+      return ParseError(first.offset == 0
+                            ? fmt::format("{}@byte 0: the file is empty", file)
+                            : fmt::format("{}@byte {}: the file holds only white space", file, first.offset));
+    }
     PD_RETURN_IF_ERROR(loader->Load(file, *profile, options));
     m.files.push_back(file);
     std::error_code ec;

@@ -196,6 +196,9 @@ class TraceParser {
   void Parse(std::string_view text, uint64_t offset);
   void Finalize();
   bool looks_ascend() const { return ascend_signals_ > 0; }
+  uint64_t elements() const { return elements_; }
+  uint64_t events() const { return events_; }
+  uint64_t first_bad_offset() const { return first_bad_offset_; }
 
  private:
   void Diag(DiagId id, uint64_t offset, std::string_view detail);
@@ -222,6 +225,9 @@ class TraceParser {
   // Open 'B' slices per track.
   std::vector<std::vector<SliceId>> open_b_;
   uint64_t ascend_signals_ = 0;
+  uint64_t elements_ = 0;          // elements of the trace array
+  uint64_t events_ = 0;            // elements that were well-formed event objects
+  uint64_t first_bad_offset_ = 0;  // offset of the first element
 };
 
 void TraceParser::Diag(DiagId id, uint64_t offset, std::string_view detail) {
@@ -342,6 +348,8 @@ bool TraceParser::ReadEvent(JsonCursor& cur) {
 
 void TraceParser::Parse(std::string_view text, uint64_t offset) {
   JsonCursor cur(text, &scratch_);
+  ++elements_;
+  if (elements_ == 1) first_bad_offset_ = offset;  // used only when no element is an event
   if (cur.Peek() != JsonType::kObject) {
     Diag(DiagId::json_event_not_object, offset, fmt::format("\"{}\"", JsonSnippet(text, 0)));
     return;
@@ -355,6 +363,7 @@ void TraceParser::Parse(std::string_view text, uint64_t offset) {
     return;
   }
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  ++events_;
   Commit(offset);
 }
 
@@ -746,6 +755,14 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   }
   if (stream.trailing_garbage()) {
     profile.diagnostics.Add(DiagId::trailing_garbage, stream.Locate(stream.trailing_garbage_offset()), {});
+  }
+  if (parser.elements() > 0 && parser.events() == 0) {
+    // Every element was skipped: this is not a trace (e.g. an array of numbers), not a trace with a
+    // few bad records.
+    return ParseError(fmt::format(
+        "{}@byte {}: not a trace: none of the {} element(s) of the trace array is a well-formed event "
+        "object",
+        file, parser.first_bad_offset(), parser.elements()));
   }
   parser.Finalize();
 

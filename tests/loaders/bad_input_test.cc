@@ -1,0 +1,109 @@
+// Bad trace inputs at the loader level: the outcome (error message, or diagnostics and model) must not
+// depend on how the streaming reader cuts the file into chunks. tests/cli/inspect_cli_test.cc checks
+// what users see for the same kinds of input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "profdiff/loaders/loader.h"
+#include "profdiff/loaders/trace_json.h"
+
+namespace profdiff {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string WriteTemp(const std::string& name, const std::string& bytes) {
+  const fs::path dir = fs::path(PROFDIFF_BINARY_DIR) / "bad_input_test_tmp";
+  fs::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+// Loads with several chunk sizes; returns "ERROR <message>" or a summary of what was loaded.
+std::string Outcome(const std::string& path, size_t chunk) {
+  Profile p;
+  Status s = LoadTraceJson(path, p, LoadOptions{}, chunk);
+  if (!s.ok()) return "ERROR " + s.ToString();
+  std::string o = "slices " + std::to_string(p.slices.size()) + "; flows " + std::to_string(p.flows.size());
+  o += "; " + p.diagnostics.Summary();
+  return o;
+}
+
+const std::string kEvent = R"({"ph":"X","cat":"cpu_op","name":"op \"q\" \u00e9","ts":"1736408883688177.930","dur":2,"pid":1,"tid":"t 1"})";
+
+struct Case {
+  std::string name;
+  std::string bytes;
+  std::string expect;  // a part of the outcome
+};
+
+TEST(BadTraceInput, OutcomeDoesNotDependOnChunking) {
+  const std::vector<Case> cases = {
+      {"ok.json", "[" + kEvent + "," + kEvent + "]", "slices 2"},
+      {"no_close.json", "[" + kEvent + ",\n" + kEvent + ",\n", "missing_closing_bracket x1"},
+      {"no_close_kineto.json", "{\"traceEvents\": [" + kEvent, "missing_closing_bracket x1"},
+      {"truncated.json", "[" + kEvent + ",\n" + kEvent.substr(0, 40), "ERROR parse error: "},
+      {"truncated_in_escape.json", "[" + kEvent + ",{\"name\":\"a\\", "input ends inside a trace event"},
+      {"after_array.json", "{\"traceEvents\": [" + kEvent + "], \"deviceProperties\": [{\"name\": \"H100\"}]}",
+       "slices 1"},
+      {"trailing.json", "[" + kEvent + "]\n garbage", "trailing_garbage x1"},
+      {"numbers.json", "[1,2,3]", "none of the 3 element(s)"},
+      {"malformed_middle.json", "[" + kEvent + ",{\"ph\":\"X\" \"ts\":1}," + kEvent + "]", "json_event_malformed x1"},
+      {"bad_utf8.json", "[{\"ph\":\"X\",\"name\":\"\xff\xfe\",\"ts\":1,\"dur\":1}]", "invalid_utf8 x1"},
+      {"deep.json", "[" + std::string(200, '[') + std::string(200, ']') + "," + kEvent + "]", "json_event_not_object x1"},
+      {"object_no_events.json", "{\"schemaVersion\": 1}", "no \"traceEvents\" array"},
+      {"unclosed_string.json", "[{\"name\": \"abc]", "input ends inside a trace event"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = WriteTemp(c.name, c.bytes);
+    const std::string reference = Outcome(path, 1 << 16);
+    EXPECT_NE(reference.find(c.expect), std::string::npos) << reference;
+    if (reference.rfind("ERROR", 0) == 0) {
+      EXPECT_NE(reference.find(path), std::string::npos) << "an error must name the file: " << reference;
+    }
+    for (size_t chunk : {1, 2, 3, 7, 64}) {
+      EXPECT_EQ(Outcome(path, chunk), reference) << "chunk " << chunk;
+    }
+  }
+}
+
+TEST(BadTraceInput, ErrorsNameTheFileAndOffset) {
+  const std::vector<Case> cases = {
+      {"e1.json", "[" + kEvent + ",\n" + kEvent.substr(0, 40), "e1.json:2 (byte "},
+      {"e2.json", "{\"traceEvents\": 7}", "e2.json:1 (byte 16)"},
+      {"e3.json", "{}", "e3.json@byte 0"},
+      {"e4.json", "[" + kEvent + " x " + kEvent + "]", "e4.json:1 (byte "},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = WriteTemp(c.name, c.bytes);
+    Profile p;
+    Status s = LoadTraceJson(path, p, LoadOptions{});
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), StatusCode::kParseError);
+    EXPECT_NE(s.message().find(path.substr(0, path.size() - c.name.size()) + c.expect), std::string::npos)
+        << s.message();
+  }
+}
+
+TEST(BadTraceInput, StrictTurnsErrorDiagnosticsIntoFailures) {
+  const std::string path = WriteTemp("strict.json", "[" + kEvent + ",{\"ph\":\"X\",\"ts\":\"x\"}]");
+  Profile lenient;
+  ASSERT_TRUE(LoadTraceJson(path, lenient, LoadOptions{}).ok());
+  EXPECT_EQ(lenient.slices.size(), 1u);
+  EXPECT_EQ(lenient.diagnostics.count(DiagId::bad_timestamp), 1u);
+  LoadOptions strict;
+  strict.strict = true;
+  auto loaded = LoadProfile(path, strict);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.status().message().find(path + ":1 (byte "), std::string::npos) << loaded.status().message();
+}
+
+}  // namespace
+}  // namespace profdiff
