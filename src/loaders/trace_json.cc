@@ -194,6 +194,10 @@ class TraceParser {
   TraceParser(Profile& profile, JsonArrayStream& stream) : p_(profile), stream_(stream) {}
 
   void Parse(std::string_view text, uint64_t offset);
+  // Fast path: parses one event object at the start of `rest` (the buffered input) and commits it.
+  // Returns false, committing nothing, when `rest` does not start with a whole well-formed object
+  // (cut by the buffer end, malformed or not an object): the caller then takes the Parse() path.
+  bool TryParseInPlace(std::string_view rest, uint64_t offset, size_t* len);
   void Finalize();
   bool looks_ascend() const { return ascend_signals_ > 0; }
   uint64_t elements() const { return elements_; }
@@ -202,7 +206,8 @@ class TraceParser {
 
  private:
   void Diag(DiagId id, uint64_t offset, std::string_view detail);
-  bool ReadEvent(JsonCursor& cur);
+  // Reads one event object; with whole_text, nothing but white space may follow it.
+  bool ReadEvent(JsonCursor& cur, bool whole_text = true);
   bool ReadArgs(JsonCursor& cur);
   bool ReadValue(JsonCursor& cur, Value* v);
   void Commit(uint64_t offset);
@@ -309,7 +314,7 @@ bool TraceParser::ReadArgs(JsonCursor& cur) {
   return cur.ok();
 }
 
-bool TraceParser::ReadEvent(JsonCursor& cur) {
+bool TraceParser::ReadEvent(JsonCursor& cur, bool whole_text) {
   if (!cur.BeginObject()) return false;
   std::string_view key;
   while (cur.NextMember(&key)) {
@@ -343,7 +348,7 @@ bool TraceParser::ReadEvent(JsonCursor& cur) {
       return false;
     }
   }
-  return cur.ok() && cur.AtEnd();
+  return cur.ok() && (!whole_text || cur.AtEnd());
 }
 
 void TraceParser::Parse(std::string_view text, uint64_t offset) {
@@ -365,6 +370,20 @@ void TraceParser::Parse(std::string_view text, uint64_t offset) {
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
   ++events_;
   Commit(offset);
+}
+
+bool TraceParser::TryParseInPlace(std::string_view rest, uint64_t offset, size_t* len) {
+  JsonCursor cur(rest, &scratch_);
+  if (cur.Peek() != JsonType::kObject) return false;
+  ev_.Clear();
+  if (!ReadEvent(cur, /*whole_text=*/false)) return false;
+  ++elements_;
+  if (elements_ == 1) first_bad_offset_ = offset;
+  if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  ++events_;
+  Commit(offset);
+  *len = cur.pos();
+  return true;
 }
 
 bool TraceParser::TimeValue(const Value& v, int64_t* ns, bool* rounded) const {
@@ -741,10 +760,17 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   JsonArrayStream stream(*source);
   PD_RETURN_IF_ERROR(stream.Start());
   TraceParser parser(profile, stream);
-  std::string_view element;
+  std::string_view rest;
   for (;;) {
-    PD_ASSIGN_OR_RETURN(bool more, stream.Next(&element));
+    PD_ASSIGN_OR_RETURN(bool more, stream.BeginElement(&rest));
     if (!more) break;
+    size_t len = 0;
+    if (parser.TryParseInPlace(rest, stream.element_offset(), &len)) {
+      stream.ConsumeElement(len);
+      continue;
+    }
+    // Cut by the end of the buffer (once per chunk), or malformed: find its end, then parse it whole.
+    PD_ASSIGN_OR_RETURN(std::string_view element, stream.ScanElement());
     parser.Parse(element, stream.element_offset());
   }
   PD_RETURN_IF_ERROR(stream.Finish());
