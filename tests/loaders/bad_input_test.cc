@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profdiff/loaders/loader.h"
+#include "profdiff/base/time.h"
 #include "profdiff/loaders/trace_json.h"
 
 namespace profdiff {
@@ -103,6 +104,42 @@ TEST(BadTraceInput, StrictTurnsErrorDiagnosticsIntoFailures) {
   auto loaded = LoadProfile(path, strict);
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.status().message().find(path + ":1 (byte "), std::string::npos) << loaded.status().message();
+}
+
+}  // namespace
+}  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// The loader's fast time path (plain "digits[.ddd]") and the exact slow path must agree at the int64
+// boundary and on Ascend's 16-digit µs timestamps.
+TEST(TraceTimestamps, SixteenDigitMicrosAndTheInt64Boundary) {
+  const std::vector<std::pair<std::string, int64_t>> ok = {
+      {"\"1736408883688177.930\"", 1736408883688177930},
+      {"1736408883688177.93", 1736408883688177930},
+      {"\"9223372036854774.999\"", 9223372036854774999},
+      {"\"9223372036854775.807\"", INT64_MAX},
+      {"0.0005", 0},  // sub-ns: rounded by the shared exact parser (value checked below)
+      {"12", 12000},
+      {"-3.5", -3500},
+  };
+  std::string text = "[";
+  for (size_t i = 0; i < ok.size(); ++i) {
+    text += (i ? "," : "");
+    text += R"({"ph":"i","name":"e)" + std::to_string(i) + R"(","ts":)" + ok[i].first + "}";
+  }
+  text += R"(,{"ph":"i","name":"overflow","ts":"9223372036854776"}])";
+  const std::string path = WriteTemp("timestamps.json", text);
+  Profile p;
+  ASSERT_TRUE(LoadTraceJson(path, p, LoadOptions{}).ok());
+  ASSERT_EQ(p.slices.size(), ok.size());
+  for (size_t i = 0; i < ok.size(); ++i) {
+    if (i == 4) continue;  // checked below against the shared parser
+    EXPECT_EQ(p.slices[i].ts_ns, ok[i].second) << ok[i].first;
+  }
+  EXPECT_EQ(p.slices[4].ts_ns, *ParseMicrosToNs("0.0005"));
+  EXPECT_EQ(p.diagnostics.count(DiagId::bad_timestamp), 1u);  // the overflow
 }
 
 }  // namespace
