@@ -165,10 +165,11 @@ std::string JsonSnippet(std::string_view text, size_t pos) {
 
 // ---- JsonCursor ------------------------------------------------------------------------------------
 
-JsonCursor::JsonCursor(std::string_view text, std::string* scratch) : text_(text), scratch_(scratch) {
+JsonCursor::JsonCursor(std::string_view text, std::string* scratch, size_t scratch_limit)
+    : text_(text), scratch_(scratch) {
   if (scratch_ != nullptr) {
     scratch_->clear();
-    scratch_->reserve(text.size());
+    scratch_->reserve(std::min(text.size(), scratch_limit));
   }
 }
 
@@ -323,6 +324,14 @@ bool JsonCursor::ReadStringImpl(std::string_view* out) {
     ++p;
   }
   if (scratch_ == nullptr) return Fail("internal: string needs unescaping but no scratch buffer", open);
+  {
+    // Earlier views into the scratch must stay valid: the decoded string (never longer than its
+    // source) has to fit in the reserved capacity. Find the closing quote to know the source length.
+    size_t q = p;
+    while (q < n && s[q] != '"') q += s[q] == '\\' ? 2 : 1;
+    if (scratch_->size() + (std::min(q, n) - start) > scratch_->capacity())
+      return Fail("string longer than the scratch buffer", open);
+  }
   const size_t out_begin = scratch_->size();
   scratch_->append(s + start, p - start);
   for (;;) {

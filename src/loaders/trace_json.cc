@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -386,7 +388,9 @@ void TraceParser::Parse(std::string_view text, uint64_t offset) {
 }
 
 bool TraceParser::TryParseInPlace(std::string_view rest, uint64_t offset, size_t* len) {
-  JsonCursor cur(rest, &scratch_);
+  // `rest` is the whole read buffer (megabytes): reserve scratch for ordinary events only; an event
+  // with more escaped text than that takes the whole-element path.
+  JsonCursor cur(rest, &scratch_, 64 << 10);
   if (cur.Peek() != JsonType::kObject) return false;
   ev_.Clear();
   if (!ReadEvent(cur, /*whole_text=*/false)) return false;
@@ -764,7 +768,13 @@ class TraceJsonLoader final : public FileLoader {
 }  // namespace
 
 Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options) {
-  return LoadTraceJson(file, profile, options, ByteSource::kDefaultChunkBytes);
+  // Small files get a small read buffer (the buffer is 2 chunks; many small loads, e.g. tests and
+  // fuzzing, should not allocate and clear megabytes each).
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(file, ec);
+  size_t chunk = ByteSource::kDefaultChunkBytes;
+  if (!ec && size < chunk) chunk = std::max<size_t>(static_cast<size_t>(size), size_t{64} << 10);
+  return LoadTraceJson(file, profile, options, chunk);
 }
 
 Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options,

@@ -33,9 +33,10 @@ class JsonCursor {
   static constexpr int kMaxDepth = 128;
 
   // `text` must stay alive while the cursor and the views it returned are used. Decoded strings that
-  // needed unescaping are written to `scratch` (cleared and reserved to text.size(), so earlier views
-  // stay valid while the same text is parsed).
-  JsonCursor(std::string_view text, std::string* scratch);
+  // needed unescaping are written to `scratch` (cleared and reserved to min(text.size(),
+  // scratch_limit), so earlier views stay valid while the same text is parsed; a string that would
+  // not fit fails with "string longer than the scratch buffer", which only happens with a limit).
+  explicit JsonCursor(std::string_view text, std::string* scratch, size_t scratch_limit = SIZE_MAX);
 
   // Type of the next value, judged by its first byte (skips whitespace). kInvalid at the end or on a
   // byte that cannot start a value. Does not consume anything.
