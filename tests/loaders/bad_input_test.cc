@@ -144,3 +144,31 @@ TEST(TraceTimestamps, SixteenDigitMicrosAndTheInt64Boundary) {
 
 }  // namespace
 }  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// An event whose escaped text does not fit the in-place scratch buffer (64 KiB) takes the
+// whole-element path and loads the same; so does one cut by every chunk boundary.
+TEST(TraceInPlace, LongEscapedStringsFallBackAndDecodeTheSame) {
+  std::string name;
+  for (int i = 0; i < 30000; ++i) name += "a\\n\\u00e9";  // 30000 x (a, LF, é)
+  const std::string ev_big = R"({"ph":"X","cat":"cpu_op","name":")" + name + R"(","ts":1,"dur":2})";
+  const std::string ev = R"({"ph":"X","cat":"cpu_op","name":"x\ty","ts":3,"dur":1})";
+  const std::string path = WriteTemp("long_escaped.json", "[" + ev + "," + ev_big + "," + ev + "]");
+  std::string expected_name;
+  for (int i = 0; i < 30000; ++i) expected_name += "a\n\xC3\xA9";
+  for (size_t chunk : {size_t{4} << 20, size_t{1000}, size_t{7}}) {
+    SCOPED_TRACE(chunk);
+    Profile p;
+    ASSERT_TRUE(LoadTraceJson(path, p, LoadOptions{}, chunk).ok());
+    ASSERT_EQ(p.slices.size(), 3u);
+    EXPECT_EQ(p.str(p.slices[0].name), "x\ty");
+    EXPECT_EQ(p.str(p.slices[1].name), expected_name);
+    EXPECT_EQ(p.str(p.slices[2].name), "x\ty");
+    EXPECT_TRUE(p.diagnostics.empty()) << p.diagnostics.Summary();
+  }
+}
+
+}  // namespace
+}  // namespace profdiff
