@@ -334,22 +334,29 @@ bool TraceParser::ReadEvent(JsonCursor& cur, bool whole_text) {
   std::string_view key;
   while (cur.NextMember(&key)) {
     Value* slot = nullptr;
+    // Keys compared byte-wise by length (no memcmp calls on the hot path).
+    const char* k = key.data();
     switch (key.size()) {
       case 2:
-        if (key == "ph") slot = &ev_.ph;
-        else if (key == "ts") slot = &ev_.ts;
-        else if (key == "id") slot = &ev_.id;
-        else if (key == "bp") slot = &ev_.bp;
+        if (k[0] == 'p' && k[1] == 'h') slot = &ev_.ph;
+        else if (k[0] == 't' && k[1] == 's') slot = &ev_.ts;
+        else if (k[0] == 'i' && k[1] == 'd') slot = &ev_.id;
+        else if (k[0] == 'b' && k[1] == 'p') slot = &ev_.bp;
         break;
       case 3:
-        if (key == "pid") slot = &ev_.pid;
-        else if (key == "tid") slot = &ev_.tid;
-        else if (key == "cat") slot = &ev_.cat;
-        else if (key == "dur") slot = &ev_.dur;
+        if (k[1] == 'i' && k[2] == 'd') {
+          if (k[0] == 'p') slot = &ev_.pid;
+          else if (k[0] == 't') slot = &ev_.tid;
+        } else if (k[0] == 'c' && k[1] == 'a' && k[2] == 't') {
+          slot = &ev_.cat;
+        } else if (k[0] == 'd' && k[1] == 'u' && k[2] == 'r') {
+          slot = &ev_.dur;
+        }
         break;
       case 4:
-        if (key == "name") slot = &ev_.name;
-        else if (key == "args") {
+        if (k[0] == 'n' && k[1] == 'a' && k[2] == 'm' && k[3] == 'e') {
+          slot = &ev_.name;
+        } else if (k[0] == 'a' && k[1] == 'r' && k[2] == 'g' && k[3] == 's') {
           if (!ReadArgs(cur)) return false;
           continue;
         }
