@@ -50,15 +50,26 @@ int ScanOnly(const std::string& file, size_t chunk) {
   std::string scratch;
   std::string_view el;
   while (st.ok()) {
-    auto more = stream.Next(&el);
+    // The same one-pass protocol as the loader: tokenize in place, fall back to the bracket scan.
+    auto more = stream.BeginElement(&el);
     if (!more.ok()) {
       st = more.status();
       break;
     }
     if (!*more) break;
-    profdiff::JsonCursor cur(el, &scratch);
-    if (!cur.SkipValue()) ++bad;
     ++n;
+    profdiff::JsonCursor cur(el, &scratch, 64 << 10);
+    if (cur.SkipValue()) {
+      stream.ConsumeElement(cur.pos());
+      continue;
+    }
+    auto whole = stream.ScanElement();
+    if (!whole.ok()) {
+      st = whole.status();
+      break;
+    }
+    profdiff::JsonCursor again(*whole, &scratch);
+    if (!again.SkipValue()) ++bad;
   }
   if (st.ok()) st = stream.Finish();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

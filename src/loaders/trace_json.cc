@@ -97,8 +97,13 @@ class ArgKeyTable {
   }
   ArgKey Find(std::string_view name) const {
     if (name.size() >= by_len_.size()) return ArgKey::kCount;
+    if (name.empty()) return ArgKey::kCount;
     for (ArgKey k : by_len_[name.size()]) {
-      if (std::memcmp(Name(k).data(), name.data(), name.size()) == 0) return k;
+      const std::string_view n = Name(k);
+      // First and last bytes first: most candidates of the same length differ there.
+      if (n.front() == name.front() && n.back() == name.back() &&
+          std::memcmp(n.data(), name.data(), name.size()) == 0)
+        return k;
     }
     return ArgKey::kCount;
   }
