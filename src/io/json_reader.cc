@@ -335,6 +335,10 @@ bool JsonCursor::ReadStringImpl(std::string_view* out) {
   const size_t out_begin = scratch_->size();
   scratch_->append(s + start, p - start);
   for (;;) {
+    // Copy the run up to the next quote, backslash or non-ASCII byte in one append.
+    const size_t run = FindStringStop(u + p, n - p);
+    scratch_->append(s + p, run);
+    p += run;
     if (p >= n) return Fail("unterminated string", open);
     auto c = static_cast<unsigned char>(s[p]);
     if (c == '"') {
