@@ -172,3 +172,47 @@ TEST(TraceInPlace, LongEscapedStringsFallBackAndDecodeTheSame) {
 
 }  // namespace
 }  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// Line numbers in diagnostics and errors come from counting newlines in the consumed input (16 bytes
+// at a time, folded every 255 blocks): check them far into a file and across buffer refills.
+TEST(TraceLineNumbers, ExactFarIntoTheFileAtAnyChunking) {
+  std::string text = "[\n";
+  int64_t line = 2;
+  int64_t bad_line = 0;
+  uint64_t bad_offset = 0;
+  for (int i = 0; i < 6000; ++i) {
+    if (i == 5321) {
+      bad_line = line;
+      bad_offset = text.size() + 17;  // the error position inside the event (after `"ts":1 `)
+      text += R"({"ph":"X","ts":1 "dur":2},)";
+    } else {
+      text += R"({"ph":"X","name":"e","ts":)" + std::to_string(i) + "},";
+    }
+    const int blank = i % 7 == 0 ? 40 : (i % 3);  // runs of empty lines, some longer than 16 bytes
+    text += std::string(static_cast<size_t>(blank + 1), '\n');
+    line += blank + 1;
+  }
+  text += "{\"ph\":\"X\",\"ts\":\n";  // cut inside the last event
+  const int64_t last_line = line;
+  const uint64_t last_offset = text.size() - 16;
+  const std::string path = WriteTemp("lines.json", text);
+  for (size_t chunk : {size_t{4} << 20, size_t{100}, size_t{4099}}) {
+    SCOPED_TRACE(chunk);
+    Profile p;
+    Status s = LoadTraceJson(path, p, LoadOptions{}, chunk);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find(path + ":" + std::to_string(last_line) + " (byte " + std::to_string(last_offset) + ")"),
+              std::string::npos)
+        << s.message();
+    const auto& e = p.diagnostics.entry(DiagId::json_event_malformed);
+    ASSERT_EQ(e.count, 1u);
+    EXPECT_EQ(e.examples[0].where.ToString(),
+              path + ":" + std::to_string(bad_line) + " (byte " + std::to_string(bad_offset) + ")");
+  }
+}
+
+}  // namespace
+}  // namespace profdiff
