@@ -76,6 +76,13 @@ int64_t CountNewlines(const char* p, size_t n) {
   return count;
 }
 
+// JSON white space: space, TAB, LF, CR.
+struct WsTable {
+  bool ws[256] = {};
+  constexpr WsTable() { ws[' '] = ws['\t'] = ws['\n'] = ws['\r'] = true; }
+};
+constexpr WsTable kWs;
+
 // Byte classes for the element scanner: what ends a run of ordinary bytes.
 enum : uint8_t { kPlain = 0, kQuote = 1, kBackslash = 2, kOpen = 4, kClose = 8 };
 struct ScanTable {
@@ -204,10 +211,10 @@ bool JsonCursor::Fail(const char* msg, size_t at) {
 }
 
 void JsonCursor::SkipWsSlow() {
-  const char* s = text_.data();
+  const auto* s = reinterpret_cast<const unsigned char*>(text_.data());
   const size_t n = text_.size();
   size_t p = pos_;
-  while (p < n && IsWs(s[p])) ++p;
+  while (p < n && kWs.ws[s[p]]) ++p;
   pos_ = p;
 }
 
