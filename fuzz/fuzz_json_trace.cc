@@ -1,10 +1,12 @@
-// Fuzzes the trace-event JSON loader (Kineto object/array, Ascend trace_view) with arbitrary bytes.
+// Fuzzes the trace-event JSON loader (Kineto object/array, Ascend trace_view) with arbitrary bytes, and
+// the JSON side-file loaders (communication.json, profiler_info, profiler_metadata) with the same bytes.
 // Any outcome is fine except a crash, a sanitizer report, a hang or an exception escaping: malformed
 // input must come back as a Status or as diagnostics.
 #include <cstddef>
 #include <cstdint>
 
 #include "fuzz_util.h"
+#include "profdiff/loaders/ascend_side_files.h"
 #include "profdiff/loaders/trace_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -27,6 +29,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       (void)small.ArgText(slice, profdiff::ArgKey::kInputDims);
       (void)small.ArgInt(slice, profdiff::ArgKey::kCorrelation);
     }
+  }
+  const profdiff::FileLoader* side[] = {&profdiff::CommunicationJsonLoader(), &profdiff::ProfilerInfoJsonLoader(),
+                                       &profdiff::ProfilerMetadataJsonLoader()};
+  for (const profdiff::FileLoader* loader : side) {
+    profdiff::Profile profile;
+    profdiff::Status s = loader->Load(path, profile, profdiff::LoadOptions{});
+    (void)s;
   }
   return 0;
 }

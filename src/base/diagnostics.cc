@@ -34,6 +34,7 @@ std::string_view SeverityName(DiagSeverity s) {
 }
 
 std::string SourceLocation::ToString() const {
+  if (line > 0 && byte_offset >= 0) return fmt::format("{}:{} (byte {})", file, line, byte_offset);
   if (line > 0) return fmt::format("{}:{}", file, line);
   if (byte_offset >= 0) return fmt::format("{}@byte {}", file, byte_offset);
   return file;

@@ -191,7 +191,8 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                  "steps, time span, side tables, diagnostics)");
   inspect_cmd->add_option("PATH", inspect.path,
                           "Kineto JSON (.json/.json.gz), trace_view.json, *_ascend_pt or "
-                          "ASCEND_PROFILER_OUTPUT directory")
+                          "ASCEND_PROFILER_OUTPUT directory, or one Ascend side file (kernel_details.csv, "
+                          "op_statistic.csv, communication.json, ...)")
       ->required();
   inspect_cmd->add_flag("--json", inspect.json, "Print a JSON object (schema profdiff.inspect/1)");
   inspect_cmd->add_flag("--strict", inspect.strict, "Fail on any malformed record");

@@ -298,6 +298,7 @@ std::string InspectJson(const Profile& p) {
 int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
   LoadOptions lo;
   lo.strict = options.strict;
+  lo.accept_side_files = true;  // inspect also reads one side file (kernel_details.csv, ...)
   auto loaded = LoadProfile(options.path, lo);
   if (!loaded.ok()) {
     err << "profdiff: error: " << loaded.status().ToString() << "\n";

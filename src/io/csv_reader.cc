@@ -1,4 +1,5 @@
 #include "profdiff/io/csv_reader.h"
+#include "profdiff/io/json_reader.h"  // IsValidUtf8
 
 #include <fmt/format.h>
 
@@ -225,6 +226,10 @@ StatusOr<bool> CsvReader::Next(CsvRecord& record) {
     if (!ok) return false;
     if (record.size() == header_.size()) {
       ++rows_read_;
+      if (diagnostics_ != nullptr && !IsValidUtf8(record.data_)) {
+        // Kept as raw bytes (the cells are compared byte-wise); counted so users see it.
+        diagnostics_->Add(DiagId::invalid_utf8, {name_, record.line(), -1}, {});
+      }
       return true;
     }
     ++rows_skipped_;

@@ -3,7 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace profdiff {
 namespace {
@@ -36,6 +42,94 @@ void AppendUtf8(std::string& out, uint32_t cp) {
 }
 
 constexpr uint32_t kReplacementChar = 0xFFFD;
+
+// Number of '\n' bytes in [p, p + n). SSE2 (x86-64 baseline): 16 bytes per compare, matches summed in
+// byte lanes and folded with psadbw every 255 blocks; elsewhere eight bytes at a time (SWAR, exact:
+// no borrow crosses a byte).
+int64_t CountNewlines(const char* p, size_t n) {
+  int64_t count = 0;
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  while (i + 16 <= n) {
+    __m128i acc = _mm_setzero_si128();
+    const size_t blocks = std::min<size_t>((n - i) / 16, 255);
+    for (size_t b = 0; b < blocks; ++b, i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, newline));  // +1 per match in each byte lane
+    }
+    const __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+    count += _mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
+  }
+#else
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+  constexpr uint64_t kNewlines = 0x0A0A0A0A0A0A0A0AULL;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    const uint64_t x = w ^ kNewlines;                         // a zero byte where the input has '\n'
+    const uint64_t t = ~(((x & kLow7) + kLow7) | x | kLow7);  // high bit set exactly on zero bytes
+    count += static_cast<int64_t>(((t >> 7) * 0x0101010101010101ULL) >> 56);  // sum of the 0/1 bytes
+  }
+#endif
+  for (; i < n; ++i) count += p[i] == '\n';
+  return count;
+}
+
+// JSON white space: space, TAB, LF, CR.
+struct WsTable {
+  bool ws[256] = {};
+  constexpr WsTable() { ws[' '] = ws['\t'] = ws['\n'] = ws['\r'] = true; }
+};
+constexpr WsTable kWs;
+
+// Byte classes for the element scanner: what ends a run of ordinary bytes.
+enum : uint8_t { kPlain = 0, kQuote = 1, kBackslash = 2, kOpen = 4, kClose = 8 };
+struct ScanTable {
+  uint8_t cls[256] = {};
+  constexpr ScanTable() {
+    cls[static_cast<unsigned char>('"')] = kQuote;
+    cls[static_cast<unsigned char>('\\')] = kBackslash;
+    cls[static_cast<unsigned char>('{')] = kOpen;
+    cls[static_cast<unsigned char>('[')] = kOpen;
+    cls[static_cast<unsigned char>('}')] = kClose;
+    cls[static_cast<unsigned char>(']')] = kClose;
+  }
+};
+constexpr ScanTable kScan;
+
+// Bytes that end the fast scan of a string: the quote, a backslash and non-ASCII bytes.
+struct StringTable {
+  bool stop[256] = {};
+  constexpr StringTable() {
+    for (int c = 0; c < 256; ++c) stop[c] = c == '"' || c == '\\' || c >= 0x80;
+  }
+};
+constexpr StringTable kString;
+
+// Index of the first byte in [p, p + n) that kString stops at, or n. Eight bytes at a time: a
+// zero-byte test per pattern (exact, no borrow crosses a byte) plus the high bits.
+inline size_t FindStringStop(const unsigned char* p, size_t n) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    const uint64_t q = w ^ (kOnes * '"');
+    const uint64_t b = w ^ (kOnes * '\\');
+    const uint64_t zq = ~(((q & kLow7) + kLow7) | q | kLow7);
+    const uint64_t zb = ~(((b & kLow7) + kLow7) | b | kLow7);
+    const uint64_t m = zq | zb | (w & kHigh);
+    if (m != 0) {
+      if constexpr (std::endian::native == std::endian::little) return i + static_cast<size_t>(__builtin_ctzll(m)) / 8;
+      break;  // big-endian: finish byte by byte
+    }
+  }
+  while (i < n && !kString.stop[p[i]]) ++i;
+  return i;
+}
 
 }  // namespace
 
@@ -98,10 +192,11 @@ std::string JsonSnippet(std::string_view text, size_t pos) {
 
 // ---- JsonCursor ------------------------------------------------------------------------------------
 
-JsonCursor::JsonCursor(std::string_view text, std::string* scratch) : text_(text), scratch_(scratch) {
+JsonCursor::JsonCursor(std::string_view text, std::string* scratch, size_t scratch_limit)
+    : text_(text), scratch_(scratch) {
   if (scratch_ != nullptr) {
     scratch_->clear();
-    scratch_->reserve(text.size());
+    scratch_->reserve(std::min(text.size(), scratch_limit));
   }
 }
 
@@ -115,8 +210,12 @@ bool JsonCursor::Fail(const char* msg, size_t at) {
   return false;
 }
 
-void JsonCursor::SkipWs() {
-  while (pos_ < text_.size() && IsWs(text_[pos_])) ++pos_;
+void JsonCursor::SkipWsSlow() {
+  const auto* s = reinterpret_cast<const unsigned char*>(text_.data());
+  const size_t n = text_.size();
+  size_t p = pos_;
+  while (p < n && kWs.ws[s[p]]) ++p;
+  pos_ = p;
 }
 
 bool JsonCursor::AtEnd() {
@@ -148,42 +247,47 @@ JsonType JsonCursor::Peek() {
 bool JsonCursor::ReadNumber(std::string_view* raw) {
   if (error_ != nullptr) return false;
   SkipWs();
+  // Locals, not members, in the loops: the compiler cannot keep members in registers across stores.
   const size_t start = pos_;
   const size_t n = text_.size();
-  auto rest = text_.substr(pos_);
+  const char* s = text_.data();
+  size_t p = start;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
   auto literal = [&](std::string_view lit) {
-    if (rest.substr(0, lit.size()) == lit) {
-      pos_ += lit.size();
+    if (text_.substr(p, lit.size()) == lit) {
+      p += lit.size();
       return true;
     }
     return false;
   };
-  if (!(literal("NaN") || literal("Infinity") || literal("-Infinity"))) {
-    if (pos_ < n && text_[pos_] == '-') ++pos_;
-    size_t digits = 0;
-    while (pos_ < n && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_, ++digits;
-    if (digits == 0) return Fail("invalid number", start);
-    if (pos_ < n && text_[pos_] == '.') {
-      ++pos_;
-      digits = 0;
-      while (pos_ < n && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_, ++digits;
-      if (digits == 0) return Fail("invalid number: no digits after '.'", start);
+  const char first = p < n ? s[p] : '\0';
+  const bool maybe_literal = first == 'N' || first == 'I' || (first == '-' && p + 1 < n && s[p + 1] == 'I');
+  if (!(maybe_literal && (literal("NaN") || literal("Infinity") || literal("-Infinity")))) {
+    if (p < n && s[p] == '-') ++p;
+    const size_t int_begin = p;
+    while (p < n && digit(s[p])) ++p;
+    if (p == int_begin) return Fail("invalid number", start);
+    if (p < n && s[p] == '.') {
+      const size_t frac_begin = ++p;
+      while (p < n && digit(s[p])) ++p;
+      if (p == frac_begin) return Fail("invalid number: no digits after '.'", start);
     }
-    if (pos_ < n && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      ++pos_;
-      if (pos_ < n && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
-      digits = 0;
-      while (pos_ < n && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_, ++digits;
-      if (digits == 0) return Fail("invalid number: bad exponent", start);
+    if (p < n && (s[p] == 'e' || s[p] == 'E')) {
+      ++p;
+      if (p < n && (s[p] == '+' || s[p] == '-')) ++p;
+      const size_t exp_begin = p;
+      while (p < n && digit(s[p])) ++p;
+      if (p == exp_begin) return Fail("invalid number: bad exponent", start);
     }
   }
-  if (pos_ < n) {
-    char c = text_[pos_];
-    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '+' ||
-        c == '-' || c == '_') {
+  if (p < n) {
+    char c = s[p];
+    if (digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-' ||
+        c == '_') {
       return Fail("invalid number", start);
     }
   }
+  pos_ = p;
   *raw = text_.substr(start, pos_ - start);
   return true;
 }
@@ -230,8 +334,10 @@ bool JsonCursor::ReadStringImpl(std::string_view* out) {
   const char* s = text_.data();
   size_t p = start;
   bool high = false;
+  const auto* u = reinterpret_cast<const unsigned char*>(s);
   // Fast path: no escapes.
   for (;;) {
+    p += FindStringStop(u + p, n - p);
     if (p >= n) return Fail("unterminated string", open);
     auto c = static_cast<unsigned char>(s[p]);
     if (c == '"') {
@@ -245,9 +351,21 @@ bool JsonCursor::ReadStringImpl(std::string_view* out) {
     ++p;
   }
   if (scratch_ == nullptr) return Fail("internal: string needs unescaping but no scratch buffer", open);
+  {
+    // Earlier views into the scratch must stay valid: the decoded string (never longer than its
+    // source) has to fit in the reserved capacity. Find the closing quote to know the source length.
+    size_t q = p;
+    while (q < n && s[q] != '"') q += s[q] == '\\' ? 2 : 1;
+    if (scratch_->size() + (std::min(q, n) - start) > scratch_->capacity())
+      return Fail("string longer than the scratch buffer", open);
+  }
   const size_t out_begin = scratch_->size();
   scratch_->append(s + start, p - start);
   for (;;) {
+    // Copy the run up to the next quote, backslash or non-ASCII byte in one append.
+    const size_t run = FindStringStop(u + p, n - p);
+    scratch_->append(s + p, run);
+    p += run;
     if (p >= n) return Fail("unterminated string", open);
     auto c = static_cast<unsigned char>(s[p]);
     if (c == '"') {
@@ -487,7 +605,7 @@ JsonArrayStream::JsonArrayStream(ByteSource& source, JsonStreamOptions options)
 int64_t JsonArrayStream::LineAt(uint64_t offset) const {
   if (offset < base_offset_) return 0;
   size_t rel = static_cast<size_t>(std::min<uint64_t>(offset - base_offset_, tail_));
-  return lines_before_ + std::count(buf_.data(), buf_.data() + rel, '\n') + 1;
+  return lines_before_ + CountNewlines(buf_.data(), rel) + 1;
 }
 
 SourceLocation JsonArrayStream::Locate(uint64_t offset) const {
@@ -518,7 +636,7 @@ Status JsonArrayStream::Refill(bool* got) {
   *got = false;
   if (eof_) return Status::Ok();
   if (head_ > 0) {
-    lines_before_ += std::count(buf_.data(), buf_.data() + head_, '\n');
+    lines_before_ += CountNewlines(buf_.data(), head_);
     std::memmove(buf_.data(), buf_.data() + head_, tail_ - head_);
     tail_ -= head_;
     base_offset_ += head_;
@@ -573,25 +691,18 @@ Status JsonArrayStream::ScanValue(size_t* len, Scan* result) {
         ++r;
       }
     } else {
+      // Table-driven: runs of ordinary bytes (most of a trace) cost one load and compare each.
+      const auto* u = reinterpret_cast<const unsigned char*>(base);
       while (r < n) {
         if (in_str) {
-          const void* q = std::memchr(base + r, '"', n - r);
-          size_t qe = q == nullptr ? n : static_cast<size_t>(static_cast<const char*>(q) - base);
-          const void* b = std::memchr(base + r, '\\', qe - r);
-          if (b != nullptr) {
-            size_t br = static_cast<size_t>(static_cast<const char*>(b) - base);
-            if (br + 1 >= n) {
-              r = br;  // escape split by the buffer end: rescan it after the refill
-              break;
-            }
-            r = br + 2;
+          while (r < n && (kScan.cls[u[r]] & (kQuote | kBackslash)) == 0) ++r;
+          if (r >= n) break;
+          if (u[r] == '\\') {
+            if (r + 1 >= n) break;  // escape split by the buffer end: rescan it after the refill
+            r += 2;
             continue;
           }
-          if (q == nullptr) {
-            r = n;
-            break;
-          }
-          r = qe + 1;
+          ++r;  // closing quote
           in_str = false;
           if (depth == 0) {  // a top-level string value
             *len = r;
@@ -600,23 +711,23 @@ Status JsonArrayStream::ScanValue(size_t* len, Scan* result) {
           }
           continue;
         }
-        switch (base[r]) {
-          case '"':
+        while (r < n && kScan.cls[u[r]] == kPlain) ++r;
+        if (r >= n) break;
+        switch (kScan.cls[u[r]]) {
+          case kQuote:
             in_str = true;
             break;
-          case '{':
-          case '[':
+          case kOpen:
             ++depth;
             break;
-          case '}':
-          case ']':
+          case kClose:
             if (--depth == 0) {
               *len = r + 1;
               *result = Scan::kDone;
               return Status::Ok();
             }
             break;
-          default:
+          default:  // a backslash outside a string: invalid, left to the cursor
             break;
         }
         ++r;
@@ -755,7 +866,7 @@ Status JsonArrayStream::ReadMemberAfterKey(std::string key, uint64_t key_offset,
   return Status::Ok();
 }
 
-StatusOr<bool> JsonArrayStream::Next(std::string_view* element) {
+StatusOr<bool> JsonArrayStream::BeginElement(std::string_view* rest) {
   if (array_done_ || !in_array_) return false;
   bool eof = false;
   PD_RETURN_IF_ERROR(SkipWs(&eof));
@@ -785,15 +896,31 @@ StatusOr<bool> JsonArrayStream::Next(std::string_view* element) {
     }
   }
   first_element_ = false;
+  element_offset_ = base_offset_ + head_;
+  *rest = std::string_view(buf_.data() + head_, tail_ - head_);
+  return true;
+}
+
+void JsonArrayStream::ConsumeElement(size_t len) { head_ += std::min(len, tail_ - head_); }
+
+StatusOr<std::string_view> JsonArrayStream::ScanElement() {
   size_t len = 0;
   Scan res = Scan::kDone;
-  PD_RETURN_IF_ERROR(ScanValue(&len, &res));
+  PD_RETURN_IF_ERROR(ScanValue(&len, &res));  // may refill: head_ stays at the element start
   if (res != Scan::kDone) {
     return ErrorAt(base_offset_ + head_, "input ends inside a trace event (truncated file?)");
   }
   element_offset_ = base_offset_ + head_;
-  *element = std::string_view(buf_.data() + head_, len);
+  std::string_view element(buf_.data() + head_, len);
   head_ += len;
+  return element;
+}
+
+StatusOr<bool> JsonArrayStream::Next(std::string_view* element) {
+  std::string_view rest;
+  PD_ASSIGN_OR_RETURN(bool more, BeginElement(&rest));
+  if (!more) return false;
+  PD_ASSIGN_OR_RETURN(*element, ScanElement());
   return true;
 }
 

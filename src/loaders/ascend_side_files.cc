@@ -29,6 +29,31 @@ std::string Join(const std::string& dir, std::string_view name) {
 
 }  // namespace
 
+bool IsProfilerInfoFileName(std::string_view n) {
+  if (n == "profiler_info.json") return true;
+  constexpr std::string_view kPrefix = "profiler_info_";
+  constexpr std::string_view kSuffix = ".json";
+  if (n.size() <= kPrefix.size() + kSuffix.size() || n.substr(0, kPrefix.size()) != kPrefix ||
+      n.substr(n.size() - kSuffix.size()) != kSuffix)
+    return false;
+  std::string_view digits = n.substr(kPrefix.size(), n.size() - kPrefix.size() - kSuffix.size());
+  for (char c : digits)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+const FileLoader* SideFileLoaderForName(std::string_view n) {
+  if (n == kKernelDetailsCsv) return &KernelDetailsCsvLoader();
+  if (n == kOpStatisticCsv) return &OpStatisticCsvLoader();
+  if (n == kOperatorMemoryCsv) return &OperatorMemoryCsvLoader();
+  if (n == kMemoryRecordCsv) return &MemoryRecordCsvLoader();
+  if (n == kStepTraceTimeCsv) return &StepTraceTimeCsvLoader();
+  if (n == kCommunicationJson) return &CommunicationJsonLoader();
+  if (n == kProfilerMetadataJson) return &ProfilerMetadataJsonLoader();
+  if (IsProfilerInfoFileName(n)) return &ProfilerInfoJsonLoader();
+  return nullptr;
+}
+
 Status LoadAscendSideFiles(const ResolvedInput& input, Profile& profile, const LoadOptions& options) {
   if (!options.read_side_files) return Status::Ok();
   if (input.path_level != "ascend_output" && input.path_level != "profiling") return Status::Ok();

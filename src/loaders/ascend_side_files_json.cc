@@ -52,6 +52,13 @@ StatusOr<Json> ParseJson(const std::string& file, const std::string& text) {
   }
 }
 
+// Byte offset of the top-level value (after white space and a UTF-8 BOM), for messages.
+size_t ValueOffset(const std::string& text) {
+  size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+  return i;
+}
+
 double NumberOr0(const Json& obj, std::string_view key) {
   auto it = obj.find(std::string(key));
   if (it == obj.end() || !it->is_number()) return 0;
@@ -82,8 +89,8 @@ class CommunicationLoader final : public FileLoader {
     }
     PD_ASSIGN_OR_RETURN(Json doc, ParseJson(file, text));
     if (!doc.is_object()) {
-      return ParseError(fmt::format("{}: top level is a JSON {}, expected an object of steps", file,
-                                    doc.type_name()));
+      return ParseError(fmt::format("{}@byte {}: top level is a JSON {}, expected an object of steps", file,
+                                    ValueOffset(text), doc.type_name()));
     }
     info.empty = doc.empty();
     for (const auto& [step_key, step] : doc.items()) {
@@ -120,7 +127,9 @@ class ProfilerInfoLoader final : public FileLoader {
     PD_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(file));
     PD_ASSIGN_OR_RETURN(Json doc, ParseJson(file, text));
     if (!doc.is_object() || doc.empty()) {
-      return ParseError(fmt::format("{}: invalid profiler info: expected a non-empty JSON object", file));
+      return ParseError(fmt::format("{}@byte {}: invalid profiler info: top level is {} JSON {}, expected a "
+                                    "non-empty object",
+                                    file, ValueOffset(text), doc.empty() ? "an empty" : "a", doc.type_name()));
     }
     std::string level;
     if (const Json* config = FindObject(doc, "config")) {
@@ -159,7 +168,8 @@ class ProfilerMetadataLoader final : public FileLoader {
     if (TrimCell(text).empty()) return Status::Ok();  // empty metadata: nothing to take
     PD_ASSIGN_OR_RETURN(Json doc, ParseJson(file, text));
     if (!doc.is_object()) {
-      return ParseError(fmt::format("{}: top level is a JSON {}, expected an object", file, doc.type_name()));
+      return ParseError(fmt::format("{}@byte {}: top level is a JSON {}, expected an object", file,
+                                    ValueOffset(text), doc.type_name()));
     }
     std::map<std::string, std::string> names;
     if (const Json* groups = FindObject(doc, "parallel_group_info")) {

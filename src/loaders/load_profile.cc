@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -39,16 +40,6 @@ bool IsProfilerDbName(std::string_view file_name) {
   return false;
 }
 
-// "profiler_info.json" or "profiler_info_<digits>.json" (reference §2.1).
-bool IsProfilerInfoName(std::string_view n) {
-  if (n == "profiler_info.json") return true;
-  constexpr std::string_view kPrefix = "profiler_info_";
-  if (!StartsWith(n, kPrefix) || !EndsWith(n, ".json")) return false;
-  std::string_view digits = n.substr(kPrefix.size(), n.size() - kPrefix.size() - 5);
-  return !digits.empty() &&
-         std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // Directory entries sorted by name, so resolution does not depend on readdir order.
 std::vector<fs::directory_entry> SortedEntries(const fs::path& dir) {
   std::vector<fs::directory_entry> entries;
@@ -59,38 +50,85 @@ std::vector<fs::directory_entry> SortedEntries(const fs::path& dir) {
   return entries;
 }
 
-// The first non-white-space byte of a (possibly gzipped) file, or 0 for an empty one.
-StatusOr<char> FirstJsonByte(const std::string& path) {
+// The first non-white-space byte of a (possibly gzipped) file and its (decompressed) offset; byte 0
+// for an empty file.
+struct FirstByte {
+  bool found = false;  // false: the file is empty or only white space
+  char c = 0;
+  uint64_t offset = 0;
+};
+StatusOr<FirstByte> FirstJsonByte(const std::string& path) {
   auto src = ByteSource::Open(path, 64 << 10);
   if (!src.ok()) return src.status();
   char buf[4096];
+  uint64_t offset = 0;
   for (;;) {
     auto n = (*src)->Read(buf, sizeof buf);
     if (!n.ok()) return n.status();
-    if (*n == 0) return char{0};
-    for (size_t i = 0; i < *n; ++i) {
+    if (*n == 0) return FirstByte{false, 0, offset};
+    for (size_t i = 0; i < *n; ++i, ++offset) {
       unsigned char c = static_cast<unsigned char>(buf[i]);
       // A UTF-8 byte-order mark is skipped like white space.
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xEF || c == 0xBB || c == 0xBF) continue;
-      return static_cast<char>(c);
+      return FirstByte{true, static_cast<char>(c), offset};
     }
   }
 }
 
-StatusOr<ResolvedInput> ResolveFile(const fs::path& p, ResolvedInput r) {
+// "'x'" for a printable byte, "byte 0x01" otherwise (binary files).
+std::string DescribeByte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u < 0x7F) return fmt::format("'{}'", c);
+  return fmt::format("byte 0x{:02x}", u);
+}
+
+// Why a directory or file is not a profile, with a hint for the layouts users mix up.
+std::string NotAProfileHint(const fs::path& p) {
+  std::error_code ec;
+  const std::string name = p.filename().string();
+  if (StartsWith(name, "PROF_") || fs::is_directory(p / "timeline", ec) ||
+      fs::is_directory(p / "device_0" / "timeline", ec))
+    return "; this looks like a raw CANN msprof PROF_* directory: pass one of its timeline/*.json files, "
+           "or the *_ascend_pt directory of a torch_npu export";
+  return "";
+}
+
+StatusOr<ResolvedInput> ResolveSideFile(const fs::path& p, ResolvedInput r, bool accept_side_files) {
+  const std::string name = p.filename().string();
+  if (!accept_side_files) {
+    return Unsupported(fmt::format(
+        "{}: an Ascend side file ({}), not a profile: pass the *_ascend_pt or ASCEND_PROFILER_OUTPUT "
+        "directory that holds it (`profdiff inspect` also reads a single side file)",
+        p.string(), name));
+  }
+  r.format = SourceFormat::kAscendSideFiles;
+  r.device = DeviceKind::kNpu;
+  r.path_level = "side_files";
+  r.side_files.push_back(p.string());
+  return r;
+}
+
+StatusOr<ResolvedInput> ResolveFile(const fs::path& p, ResolvedInput r, bool accept_side_files) {
   const std::string name = p.filename().string();
   const std::string file = p.string();
+  if (SideFileLoaderForName(name) != nullptr) return ResolveSideFile(p, std::move(r), accept_side_files);
   if (EndsWith(name, ".json") || EndsWith(name, ".json.gz")) {
     auto first = FirstJsonByte(file);
     if (!first.ok()) return first.status();
-    if (*first == 0) return ParseError(fmt::format("{}: byte 0: the file is empty", file));
-    if (*first != '{' && *first != '[')
-      return ParseError(fmt::format("{}: byte 0: not a JSON trace (it starts with neither '{{' nor '[')",
-                                    file));
+    if (!first->found) {
+      return ParseError(first->offset == 0
+                            ? fmt::format("{}@byte 0: the file is empty", file)
+                            : fmt::format("{}@byte {}: the file holds only white space", file, first->offset));
+    }
+    if (first->c != '{' && first->c != '[') {
+      return ParseError(fmt::format(
+          "{}@byte {}: not a JSON trace: it starts with {} instead of '{{' (Kineto) or '[' (trace_view)", file,
+          first->offset, DescribeByte(first->c)));
+    }
     // An object is Kineto; an array is an Ascend trace_view.json, or a 2020 bare-array Kineto trace,
     // which the trace loader recognises by content.
-    r.format = *first == '{' ? SourceFormat::kKinetoJson : SourceFormat::kAscendTraceView;
-    r.device = *first == '{' ? DeviceKind::kGpu : DeviceKind::kNpu;
+    r.format = first->c == '{' ? SourceFormat::kKinetoJson : SourceFormat::kAscendTraceView;
+    r.device = first->c == '{' ? DeviceKind::kGpu : DeviceKind::kNpu;
     r.trace_file = file;
     if (r.format == SourceFormat::kAscendTraceView) r.path_level = "trace";
     return r;
@@ -102,21 +140,21 @@ StatusOr<ResolvedInput> ResolveFile(const fs::path& p, ResolvedInput r) {
       r.db_file = file;
       return r;
     }
-    return InvalidArgument(fmt::format(
+    return Unsupported(fmt::format(
         "{}: not a profiler database (expected ascend_pytorch_profiler*.db, ascend_mindspore_profiler*.db "
         "or msmonitor*.db)",
         file));
   }
-  return InvalidArgument(fmt::format(
+  return Unsupported(fmt::format(
       "{}: invalid profiling path suffix: expected a Kineto trace (*.json, *.json.gz), an Ascend "
-      "trace_view.json, a *_ascend_pt / *_ascend_ms / ASCEND_PROFILER_OUTPUT directory or a profiler .db",
-      file));
+      "trace_view.json, a *_ascend_pt / *_ascend_ms / ASCEND_PROFILER_OUTPUT directory or a profiler .db{}",
+      file, accept_side_files ? " (or, for inspect, one Ascend side file such as kernel_details.csv)" : ""));
 }
 
-StatusOr<ResolvedInput> ResolveDirectory(const fs::path& p, ResolvedInput r) {
+StatusOr<ResolvedInput> ResolveDirectory(const fs::path& p, ResolvedInput r, bool accept_side_files) {
   std::error_code ec;
   for (const auto& e : SortedEntries(p)) {
-    if (IsProfilerInfoName(e.path().filename().string()) && e.is_regular_file(ec)) {
+    if (IsProfilerInfoFileName(e.path().filename().string()) && e.is_regular_file(ec)) {
       r.info_file = e.path().string();
       break;
     }
@@ -147,15 +185,64 @@ StatusOr<ResolvedInput> ResolveDirectory(const fs::path& p, ResolvedInput r) {
     r.format = SourceFormat::kAscendDb;
     return r;
   }
-  return InvalidArgument(fmt::format(
+  if (accept_side_files) {
+    // inspect: an Ascend output directory without its trace (a trimmed copy, or a directory holding
+    // only kernel_details.csv) still shows its side tables.
+    for (const auto& e : SortedEntries(out)) {
+      const std::string n = e.path().filename().string();
+      if (SideFileLoaderForName(n) != nullptr && !IsProfilerInfoFileName(n) && e.is_regular_file(ec))
+        r.side_files.push_back(e.path().string());
+    }
+    if (!r.side_files.empty()) {
+      if (has_output_subdir) {
+        for (const char* extra : {"profiler_metadata.json"}) {
+          if (fs::is_regular_file(p / extra, ec)) r.side_files.push_back((p / extra).string());
+        }
+        if (!r.info_file.empty()) r.side_files.push_back(r.info_file);
+      }
+      r.format = SourceFormat::kAscendSideFiles;
+      r.path_level = "side_files";
+      return r;
+    }
+  }
+  return Unsupported(fmt::format(
       "{}: not an Ascend profile: no {} (the data is not collected by PyTorch or MindSpore mode, or it "
-      "is not parsed yet)",
-      out.string(), kTraceViewJson));
+      "is not parsed yet){}",
+      out.string(), kTraceViewJson, NotAProfileHint(p)));
+}
+
+// inspect of side files without a trace: each file must load (it is the whole input).
+StatusOr<std::unique_ptr<Profile>> LoadSideFilesOnly(const ResolvedInput& r, const LoadOptions& options) {
+  auto profile = std::make_unique<Profile>();
+  ProfileMeta& m = profile->meta;
+  m.input_path = r.input_path;
+  m.format = SourceFormat::kAscendSideFiles;
+  m.device = DeviceKind::kNpu;
+  m.path_level = r.path_level;
+  for (const std::string& file : r.side_files) {
+    const FileLoader* loader = SideFileLoaderForName(fs::path(file).filename().string());
+    if (loader == nullptr) return Internal(fmt::format("{}: no loader for this side file", file));
+    // Inside a profile directory an empty side file means "no data" (as in the reference); given on
+    // its own it is reported.
+    PD_ASSIGN_OR_RETURN(FirstByte first, FirstJsonByte(file));
+    if (!first.found) {
+      return ParseError(first.offset == 0
+                            ? fmt::format("{}@byte 0: the file is empty", file)
+                            : fmt::format("{}@byte {}: the file holds only white space", file, first.offset));
+    }
+    PD_RETURN_IF_ERROR(loader->Load(file, *profile, options));
+    m.files.push_back(file);
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (!ec) m.input_bytes += size;
+  }
+  if (options.strict) PD_RETURN_IF_ERROR(profile->diagnostics.CheckStrict());
+  return profile;
 }
 
 }  // namespace
 
-StatusOr<ResolvedInput> ResolveInput(std::string_view path) {
+StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files) {
   if (path.empty()) return InvalidArgument("the input path is empty");
   ResolvedInput r;
   r.input_path = std::string(path);
@@ -167,15 +254,16 @@ StatusOr<ResolvedInput> ResolveInput(std::string_view path) {
       return IoError(fmt::format("{}: {}", r.input_path, ec.message()));
     return NotFound(fmt::format("{}: no such file or directory", r.input_path));
   }
-  if (fs::is_regular_file(st)) return ResolveFile(p, std::move(r));
-  if (fs::is_directory(st)) return ResolveDirectory(p, std::move(r));
-  return InvalidArgument(fmt::format("{}: neither a regular file nor a directory", r.input_path));
+  if (fs::is_regular_file(st)) return ResolveFile(p, std::move(r), accept_side_files);
+  if (fs::is_directory(st)) return ResolveDirectory(p, std::move(r), accept_side_files);
+  return Unsupported(fmt::format("{}: neither a regular file nor a directory", r.input_path));
 }
 
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options) {
-  auto resolved = ResolveInput(path);
+  auto resolved = ResolveInput(path, options.accept_side_files);
   if (!resolved.ok()) return resolved.status();
   const ResolvedInput& r = *resolved;
+  if (r.format == SourceFormat::kAscendSideFiles) return LoadSideFilesOnly(r, options);
   if (r.format == SourceFormat::kAscendDb) {
     return Unsupported(fmt::format(
         "{}: Ascend DB export ({}) is not supported yet; export the profile as text "

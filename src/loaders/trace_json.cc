@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -54,9 +57,11 @@ bool MicrosToNs(std::string_view s, int64_t* out, bool* rounded) {
   }
   size_t int_begin = i;
   int64_t v = 0;
-  while (i < n && s[i] >= '0' && s[i] <= '9' && i - int_begin < 15) v = v * 10 + (s[i++] - '0');
+  // Up to 16 integer digits (Ascend writes µs since the epoch: 16 digits) while v * 1000 + 999 fits.
+  while (i < n && s[i] >= '0' && s[i] <= '9' && i - int_begin < 16) v = v * 10 + (s[i++] - '0');
   size_t int_digits = i - int_begin;
-  bool fast = int_digits > 0 && (i == n || s[i] == '.');
+  constexpr int64_t kMaxFastMicros = (INT64_MAX - 999) / 1000;
+  bool fast = int_digits > 0 && (i == n || s[i] == '.') && v <= kMaxFastMicros;
   int64_t frac = 0;
   if (fast && i < n) {
     ++i;
@@ -92,8 +97,13 @@ class ArgKeyTable {
   }
   ArgKey Find(std::string_view name) const {
     if (name.size() >= by_len_.size()) return ArgKey::kCount;
+    if (name.empty()) return ArgKey::kCount;
     for (ArgKey k : by_len_[name.size()]) {
-      if (std::memcmp(Name(k).data(), name.data(), name.size()) == 0) return k;
+      const std::string_view n = Name(k);
+      // First and last bytes first: most candidates of the same length differ there.
+      if (n.front() == name.front() && n.back() == name.back() &&
+          std::memcmp(n.data(), name.data(), name.size()) == 0)
+        return k;
     }
     return ArgKey::kCount;
   }
@@ -194,12 +204,30 @@ class TraceParser {
   TraceParser(Profile& profile, JsonArrayStream& stream) : p_(profile), stream_(stream) {}
 
   void Parse(std::string_view text, uint64_t offset);
+  // Fast path: parses one event object at the start of `rest` (the buffered input) and commits it.
+  // Returns false, committing nothing, when `rest` does not start with a whole well-formed object
+  // (cut by the buffer end, malformed or not an object): the caller then takes the Parse() path.
+  bool TryParseInPlace(std::string_view rest, uint64_t offset, size_t* len);
   void Finalize();
   bool looks_ascend() const { return ascend_signals_ > 0; }
+  uint64_t elements() const { return elements_; }
+  uint64_t events() const { return events_; }
+  uint64_t first_bad_offset() const { return first_bad_offset_; }
 
  private:
   void Diag(DiagId id, uint64_t offset, std::string_view detail);
-  bool ReadEvent(JsonCursor& cur);
+  // Same, formatting the detail only when it is kept as an example (most occurrences are only
+  // counted: formatting them all cost ~10% on traces with many sub-ns durations).
+  template <typename MakeDetail>
+  void DiagLazy(DiagId id, uint64_t offset, MakeDetail&& make_detail) {
+    if (p_.diagnostics.count(id) < Diagnostics::kMaxExamples) {
+      p_.diagnostics.Add(id, stream_.Locate(offset), make_detail());
+    } else {
+      p_.diagnostics.Add(id, SourceLocation{}, {});
+    }
+  }
+  // Reads one event object; with whole_text, nothing but white space may follow it.
+  bool ReadEvent(JsonCursor& cur, bool whole_text = true);
   bool ReadArgs(JsonCursor& cur);
   bool ReadValue(JsonCursor& cur, Value* v);
   void Commit(uint64_t offset);
@@ -222,6 +250,9 @@ class TraceParser {
   // Open 'B' slices per track.
   std::vector<std::vector<SliceId>> open_b_;
   uint64_t ascend_signals_ = 0;
+  uint64_t elements_ = 0;          // elements of the trace array
+  uint64_t events_ = 0;            // elements that were well-formed event objects
+  uint64_t first_bad_offset_ = 0;  // offset of the first element
 };
 
 void TraceParser::Diag(DiagId id, uint64_t offset, std::string_view detail) {
@@ -303,27 +334,34 @@ bool TraceParser::ReadArgs(JsonCursor& cur) {
   return cur.ok();
 }
 
-bool TraceParser::ReadEvent(JsonCursor& cur) {
+bool TraceParser::ReadEvent(JsonCursor& cur, bool whole_text) {
   if (!cur.BeginObject()) return false;
   std::string_view key;
   while (cur.NextMember(&key)) {
     Value* slot = nullptr;
+    // Keys compared byte-wise by length (no memcmp calls on the hot path).
+    const char* k = key.data();
     switch (key.size()) {
       case 2:
-        if (key == "ph") slot = &ev_.ph;
-        else if (key == "ts") slot = &ev_.ts;
-        else if (key == "id") slot = &ev_.id;
-        else if (key == "bp") slot = &ev_.bp;
+        if (k[0] == 'p' && k[1] == 'h') slot = &ev_.ph;
+        else if (k[0] == 't' && k[1] == 's') slot = &ev_.ts;
+        else if (k[0] == 'i' && k[1] == 'd') slot = &ev_.id;
+        else if (k[0] == 'b' && k[1] == 'p') slot = &ev_.bp;
         break;
       case 3:
-        if (key == "pid") slot = &ev_.pid;
-        else if (key == "tid") slot = &ev_.tid;
-        else if (key == "cat") slot = &ev_.cat;
-        else if (key == "dur") slot = &ev_.dur;
+        if (k[1] == 'i' && k[2] == 'd') {
+          if (k[0] == 'p') slot = &ev_.pid;
+          else if (k[0] == 't') slot = &ev_.tid;
+        } else if (k[0] == 'c' && k[1] == 'a' && k[2] == 't') {
+          slot = &ev_.cat;
+        } else if (k[0] == 'd' && k[1] == 'u' && k[2] == 'r') {
+          slot = &ev_.dur;
+        }
         break;
       case 4:
-        if (key == "name") slot = &ev_.name;
-        else if (key == "args") {
+        if (k[0] == 'n' && k[1] == 'a' && k[2] == 'm' && k[3] == 'e') {
+          slot = &ev_.name;
+        } else if (k[0] == 'a' && k[1] == 'r' && k[2] == 'g' && k[3] == 's') {
           if (!ReadArgs(cur)) return false;
           continue;
         }
@@ -337,13 +375,15 @@ bool TraceParser::ReadEvent(JsonCursor& cur) {
       return false;
     }
   }
-  return cur.ok() && cur.AtEnd();
+  return cur.ok() && (!whole_text || cur.AtEnd());
 }
 
 void TraceParser::Parse(std::string_view text, uint64_t offset) {
   JsonCursor cur(text, &scratch_);
+  ++elements_;
+  if (elements_ == 1) first_bad_offset_ = offset;  // used only when no element is an event
   if (cur.Peek() != JsonType::kObject) {
-    Diag(DiagId::json_event_not_object, offset, fmt::format("\"{}\"", JsonSnippet(text, 0)));
+    DiagLazy(DiagId::json_event_not_object, offset, [&] { return fmt::format("\"{}\"", JsonSnippet(text, 0)); });
     return;
   }
   ev_.Clear();
@@ -355,7 +395,24 @@ void TraceParser::Parse(std::string_view text, uint64_t offset) {
     return;
   }
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  ++events_;
   Commit(offset);
+}
+
+bool TraceParser::TryParseInPlace(std::string_view rest, uint64_t offset, size_t* len) {
+  // `rest` is the whole read buffer (megabytes): reserve scratch for ordinary events only; an event
+  // with more escaped text than that takes the whole-element path.
+  JsonCursor cur(rest, &scratch_, 64 << 10);
+  if (cur.Peek() != JsonType::kObject) return false;
+  ev_.Clear();
+  if (!ReadEvent(cur, /*whole_text=*/false)) return false;
+  ++elements_;
+  if (elements_ == 1) first_bad_offset_ = offset;
+  if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  ++events_;
+  Commit(offset);
+  *len = cur.pos();
+  return true;
 }
 
 bool TraceParser::TimeValue(const Value& v, int64_t* ns, bool* rounded) const {
@@ -458,7 +515,7 @@ void TraceParser::Commit(uint64_t offset) {
          ev_.ts.kind == ValueKind::kAbsent ? std::string("no 'ts'") : fmt::format("ts = {}", ev_.ts.text.substr(0, 40)));
     return;
   }
-  if (rounded) Diag(DiagId::sub_ns_rounded, offset, fmt::format("ts = {}", ev_.ts.text.substr(0, 40)));
+  if (rounded) DiagLazy(DiagId::sub_ns_rounded, offset, [&] { return fmt::format("ts = {}", ev_.ts.text.substr(0, 40)); });
   TrackId track = TrackFor(offset);
 
   switch (ph) {
@@ -499,11 +556,11 @@ void TraceParser::Commit(uint64_t offset) {
           int64_t dur = 0;
           bool r = false;
           if (!TimeValue(ev_.dur, &dur, &r)) {
-            Diag(DiagId::bad_duration, offset, fmt::format("dur = {}", ev_.dur.text.substr(0, 40)));
+            DiagLazy(DiagId::bad_duration, offset, [&] { return fmt::format("dur = {}", ev_.dur.text.substr(0, 40)); });
           } else if (dur < 0) {
-            Diag(DiagId::negative_duration, offset, fmt::format("dur = {}", ev_.dur.text.substr(0, 40)));
+            DiagLazy(DiagId::negative_duration, offset, [&] { return fmt::format("dur = {}", ev_.dur.text.substr(0, 40)); });
           } else {
-            if (r) Diag(DiagId::sub_ns_rounded, offset, fmt::format("dur = {}", ev_.dur.text.substr(0, 40)));
+            if (r) DiagLazy(DiagId::sub_ns_rounded, offset, [&] { return fmt::format("dur = {}", ev_.dur.text.substr(0, 40)); });
             s.dur_ns = dur;
             if (r) {  // keep the sub-ns remainder (units of 1e-5 ns) for exact duration sums
               auto fine = ParseScaledDecimal(ev_.dur.text, 8);
@@ -730,7 +787,13 @@ class TraceJsonLoader final : public FileLoader {
 }  // namespace
 
 Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options) {
-  return LoadTraceJson(file, profile, options, ByteSource::kDefaultChunkBytes);
+  // Small files get a small read buffer (the buffer is 2 chunks; many small loads, e.g. tests and
+  // fuzzing, should not allocate and clear megabytes each).
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(file, ec);
+  size_t chunk = ByteSource::kDefaultChunkBytes;
+  if (!ec && size < chunk) chunk = std::max<size_t>(static_cast<size_t>(size), size_t{64} << 10);
+  return LoadTraceJson(file, profile, options, chunk);
 }
 
 Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options,
@@ -739,10 +802,17 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   JsonArrayStream stream(*source);
   PD_RETURN_IF_ERROR(stream.Start());
   TraceParser parser(profile, stream);
-  std::string_view element;
+  std::string_view rest;
   for (;;) {
-    PD_ASSIGN_OR_RETURN(bool more, stream.Next(&element));
+    PD_ASSIGN_OR_RETURN(bool more, stream.BeginElement(&rest));
     if (!more) break;
+    size_t len = 0;
+    if (parser.TryParseInPlace(rest, stream.element_offset(), &len)) {
+      stream.ConsumeElement(len);
+      continue;
+    }
+    // Cut by the end of the buffer (once per chunk), or malformed: find its end, then parse it whole.
+    PD_ASSIGN_OR_RETURN(std::string_view element, stream.ScanElement());
     parser.Parse(element, stream.element_offset());
   }
   PD_RETURN_IF_ERROR(stream.Finish());
@@ -753,6 +823,14 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   }
   if (stream.trailing_garbage()) {
     profile.diagnostics.Add(DiagId::trailing_garbage, stream.Locate(stream.trailing_garbage_offset()), {});
+  }
+  if (parser.elements() > 0 && parser.events() == 0) {
+    // Every element was skipped: this is not a trace (e.g. an array of numbers), not a trace with a
+    // few bad records.
+    return ParseError(fmt::format(
+        "{}@byte {}: not a trace: none of the {} element(s) of the trace array is a well-formed event "
+        "object",
+        file, parser.first_bad_offset(), parser.elements()));
   }
   parser.Finalize();
 

@@ -15,6 +15,13 @@ TEST(Diagnostics, CountsAndKeepsFirstExamples) {
   EXPECT_NE(d.Summary().find("bad_timestamp x5"), std::string::npos);
 }
 
+TEST(Diagnostics, LocationForms) {
+  EXPECT_EQ((SourceLocation{"t.json", 3, 70}).ToString(), "t.json:3 (byte 70)");
+  EXPECT_EQ((SourceLocation{"t.json", 3, -1}).ToString(), "t.json:3");
+  EXPECT_EQ((SourceLocation{"t.json", 0, 70}).ToString(), "t.json@byte 70");
+  EXPECT_EQ((SourceLocation{"t.json", 0, -1}).ToString(), "t.json");
+}
+
 TEST(Diagnostics, StrictFailsOnlyOnErrors) {
   Diagnostics d;
   d.Add(DiagId::sub_ns_rounded, {"a", 0, 10});

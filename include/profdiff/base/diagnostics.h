@@ -60,7 +60,8 @@ struct SourceLocation {
   std::string file;
   int64_t line = 0;         // 1-based; 0 = unknown
   int64_t byte_offset = -1;  // -1 = unknown
-  std::string ToString() const;  // "file:12" or "file@byte 1234" or "file"
+  // "file:12 (byte 1234)", "file:12", "file@byte 1234" or "file" (the same forms as Status messages).
+  std::string ToString() const;
 };
 
 class Diagnostics {

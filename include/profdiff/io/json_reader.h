@@ -33,9 +33,10 @@ class JsonCursor {
   static constexpr int kMaxDepth = 128;
 
   // `text` must stay alive while the cursor and the views it returned are used. Decoded strings that
-  // needed unescaping are written to `scratch` (cleared and reserved to text.size(), so earlier views
-  // stay valid while the same text is parsed).
-  JsonCursor(std::string_view text, std::string* scratch);
+  // needed unescaping are written to `scratch` (cleared and reserved to min(text.size(),
+  // scratch_limit), so earlier views stay valid while the same text is parsed; a string that would
+  // not fit fails with "string longer than the scratch buffer", which only happens with a limit).
+  explicit JsonCursor(std::string_view text, std::string* scratch, size_t scratch_limit = SIZE_MAX);
 
   // Type of the next value, judged by its first byte (skips whitespace). kInvalid at the end or on a
   // byte that cannot start a value. Does not consume anything.
@@ -72,7 +73,12 @@ class JsonCursor {
  private:
   bool Fail(const char* msg);
   bool Fail(const char* msg, size_t at);
-  void SkipWs();
+  // Inline fast path: most calls find no white space at all.
+  void SkipWs() {
+    if (pos_ < text_.size() && static_cast<unsigned char>(text_[pos_]) > ' ') return;
+    SkipWsSlow();
+  }
+  void SkipWsSlow();
   bool SkipValueAt(int depth);
   bool SkipStringFast();
   bool ReadStringImpl(std::string_view* out);
@@ -121,6 +127,15 @@ class JsonArrayStream {
   // true: *element is the complete text of the next element (valid until the next call);
   // false: the array ended (also when the input ended without ']': see missing_closing_bracket()).
   StatusOr<bool> Next(std::string_view* element);
+  // The same in two steps, so that an element can be parsed in place (one pass instead of a scan and
+  // a parse): BeginElement() moves to the next element (false at the end of the array, as Next()) and
+  // sets *rest to every buffered byte from the element's start. A caller that parsed a whole element
+  // from *rest calls ConsumeElement(its length); otherwise (the element is cut by the end of the
+  // buffer, or malformed) it calls ScanElement(), which reads on until the element's end and returns
+  // its complete text, exactly as Next() would. Views stay valid until the next call.
+  StatusOr<bool> BeginElement(std::string_view* rest);
+  void ConsumeElement(size_t len);
+  StatusOr<std::string_view> ScanElement();
   // Absolute (decompressed) byte offset of the element last returned.
   uint64_t element_offset() const { return element_offset_; }
   // 1-based line of an offset inside the element last returned (or later bytes still buffered).

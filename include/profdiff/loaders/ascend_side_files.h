@@ -43,6 +43,13 @@ inline constexpr std::string_view kStepTraceTimeCsv = "step_trace_time.csv";
 inline constexpr std::string_view kCommunicationJson = "communication.json";
 inline constexpr std::string_view kProfilerMetadataJson = "profiler_metadata.json";
 
+// "profiler_info.json" or "profiler_info_<digits>.json" (reference §2.1).
+bool IsProfilerInfoFileName(std::string_view file_name);
+
+// The loader of a side file, chosen by its base name (the names above and profiler_info_*.json), or
+// nullptr for any other name.
+const FileLoader* SideFileLoaderForName(std::string_view file_name);
+
 // Reads every side file that applies to `input` (none at "trace" level; profiler_info only at
 // "profiling" level, as the reference does). A missing file is a `side_file_missing` diagnostic; a
 // file that fails to load is a `side_file_unreadable` diagnostic carrying the error (its data stays

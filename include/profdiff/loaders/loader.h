@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "profdiff/base/status.h"
 #include "profdiff/model/profile.h"
@@ -14,6 +15,10 @@ namespace profdiff {
 struct LoadOptions {
   bool strict = false;        // any kError diagnostic fails the load
   bool read_side_files = true;  // kernel_details.csv etc. (off = trace only)
+  // `profdiff inspect` only: also accept a single Ascend side file (kernel_details.csv, ...) or an
+  // Ascend output directory that holds side files but no trace_view.json. `compare` keeps the
+  // reference's inputs (§2.1) and refuses them.
+  bool accept_side_files = false;
 };
 
 // What a user path resolves to (reference §2.1 / §2.2).
@@ -26,12 +31,15 @@ struct ResolvedInput {
   std::string trace_file;      // Kineto JSON or trace_view.json
   std::string db_file;         // ascend_pytorch_profiler_*.db, if found
   std::string info_file;       // profiler_info_*.json, if found
-  std::string path_level;      // NPU text: "trace" | "ascend_output" | "profiling"
+  std::string path_level;      // NPU text: "trace" | "ascend_output" | "profiling" | "side_files"
+  std::vector<std::string> side_files;  // kAscendSideFiles: the side files to read
 };
 
 // Resolves a path without reading data files (only directory listings and, for a .json file, its
-// first non-space byte to tell a Kineto object from an Ascend array).
-StatusOr<ResolvedInput> ResolveInput(std::string_view path);
+// first non-space byte to tell a Kineto object from an Ascend array). A path that is not a profile
+// is kUnsupported (kNotFound when it does not exist), with a message naming it. With
+// `accept_side_files` (inspect), side files resolve to SourceFormat::kAscendSideFiles.
+StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files = false);
 
 // Resolves and loads. A DB-only export is refused with kUnsupported and a clear message.
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options);

@@ -16,7 +16,8 @@ namespace profdiff {
   X(kAscendTraceView, "ascend-trace-view")                    \
   X(kAscendProfileDir, "ascend-profile-dir")                  \
   X(kAscendOutputDir, "ascend-profiler-output-dir")           \
-  X(kAscendDb, "ascend-db")
+  X(kAscendDb, "ascend-db")                                   \
+  X(kAscendSideFiles, "ascend-side-files") /* inspect only: side files without a trace */
 
 // What a slice is. Derived from the event category (and, for Ascend, the process it lives in).
 #define PD_SLICE_KINDS(X)                                                     \
