@@ -105,3 +105,11 @@ def tmpdir():
     if not os.environ.get("PROFDIFF_KEEP_TMP"):
         _TMPDIRS.append(d)
     return d
+
+
+def finish(failures, ok_message="OK"):
+    """Prints the failures and exits 1, or prints `ok_message`."""
+    if failures:
+        print("\n".join(failures))
+        sys.exit(1)
+    print(ok_message)

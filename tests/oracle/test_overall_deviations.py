@@ -102,10 +102,7 @@ def main():
     exact_ns_vs_microsecond_grid(failures)
     screen_wait_same_on_both_sides(failures)
     missing_bandwidth_not_fatal(failures)
-    if failures:
-        print("\n".join(failures))
-        sys.exit(1)
-    print("OK")
+    u.finish(failures)
 
 
 if __name__ == "__main__":

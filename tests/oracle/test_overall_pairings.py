@@ -103,10 +103,7 @@ def main():
                 if compat and abs(side["e2e_ms"] - INPUTS[name][2]) > 1e-6:
                     failures.append(f"{name}: compat e2e {side['e2e_ms']} ms != reference {INPUTS[name][2]}")
         print(f"{'compat' if compat else 'exact'}: {len(pairings())} pairings run")
-    if failures:
-        print("\n".join(failures))
-        sys.exit(1)
-    print("OK")
+    u.finish(failures)
 
 
 if __name__ == "__main__":

@@ -156,10 +156,7 @@ def main():
     failures = []
     check_styles(failures)
     check_no_overwrite(failures)
-    if failures:
-        print("\n".join(failures))
-        sys.exit(1)
-    print("OK")
+    u.finish(failures)
 
 
 if __name__ == "__main__":
