@@ -47,13 +47,18 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_option("--benchmark_profiling_path", o.base_path,
                "(also -bp) Path of the benchmark data (base side)")
       ->required();
-  c.add_flag("--enable_profiling_compare", o.requested.profiling, "Enable overall performance comparison");
-  c.add_flag("--enable_operator_compare", o.requested.operators, "Enable operator performance comparison");
-  c.add_flag("--enable_memory_compare", o.requested.memory, "Enable operator memory comparison");
+  c.add_flag("--enable_profiling_compare", o.requested.profiling,
+             "Enable overall performance comparison");
+  c.add_flag("--enable_operator_compare", o.requested.operators,
+             "Enable operator performance comparison");
+  c.add_flag("--enable_memory_compare", o.requested.memory,
+             "Enable operator memory comparison (not available yet: exit 2)");
   c.add_flag("--enable_communication_compare", o.requested.communication,
-             "Enable communication performance comparison");
-  c.add_flag("--enable_api_compare", o.requested.api, "Enable API performance comparison");
-  c.add_flag("--enable_kernel_compare", o.requested.kernel, "Enable kernel performance comparison");
+             "Enable communication performance comparison (not available yet: exit 2)");
+  c.add_flag("--enable_api_compare", o.requested.api,
+             "Enable API performance comparison (not available yet: exit 2)");
+  c.add_flag("--enable_kernel_compare", o.requested.kernel,
+             "Enable kernel performance comparison (not available yet: exit 2)");
   c.add_flag("--disable_details", o.disable_details, "Hide detailed comparison");
   c.add_flag("--disable_module", o.disable_module, "Hide module comparison");
   c.add_option("-o,--output_path", o.output_path,
