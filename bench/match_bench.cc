@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "profdiff/analysis/operator_compare.h"
-#include "profdiff/analysis/sequence_match.h"
+#include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/analysis/common/sequence_match.h"
 #include "profdiff/loaders/loader.h"
-#include "profdiff/report/operator_sheets.h"
+#include "profdiff/report/operators/operator_sheets.h"
 
 namespace {
 

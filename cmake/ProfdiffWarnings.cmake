@@ -18,7 +18,7 @@ endif()
 
 # profdiff_module(NAME DEPS...) - one library per module; sources are src/<module>/*.cc.
 function(profdiff_module name)
-  file(GLOB _srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cc)
+  file(GLOB_RECURSE _srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cc)
   add_library(profdiff_${name} STATIC ${_srcs})
   target_include_directories(profdiff_${name} PUBLIC ${PROJECT_SOURCE_DIR}/include)
   target_link_libraries(profdiff_${name} PRIVATE profdiff_warnings PUBLIC ${ARGN})

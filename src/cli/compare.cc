@@ -16,16 +16,16 @@
 #include <system_error>
 #include <vector>
 
-#include "profdiff/analysis/gate.h"
-#include "profdiff/analysis/kernel_masks.h"
-#include "profdiff/analysis/operator_compare.h"
-#include "profdiff/analysis/overall.h"
+#include "profdiff/analysis/overall/gate.h"
+#include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/analysis/overall/overall.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/loaders/loader.h"
 #include "profdiff/report/csv_writer.h"
 #include "profdiff/report/json_report.h"
-#include "profdiff/report/operator_sheets.h"
+#include "profdiff/report/operators/operator_sheets.h"
 #include "profdiff/report/output_file.h"
 #include "profdiff/report/screen.h"
 #include "profdiff/report/sheet.h"

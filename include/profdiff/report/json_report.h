@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "profdiff/analysis/gate.h"
-#include "profdiff/analysis/operator_compare.h"
-#include "profdiff/analysis/overall.h"
+#include "profdiff/analysis/overall/gate.h"
+#include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/diagnostics.h"
 #include "profdiff/model/profile.h"
 

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "profdiff/analysis/gate.h"
-#include "profdiff/analysis/overall.h"
+#include "profdiff/analysis/overall/gate.h"
+#include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/status.h"
 
 namespace profdiff::report {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "profdiff/analysis/overall.h"
+#include "profdiff/analysis/overall/overall.h"
 
 namespace profdiff::report {
 

@@ -1,0 +1,223 @@
+// Operator and module comparison (reference §8, §9): the data behind the OperatorCompare,
+// OperatorCompareStatistic, ModuleCompare and ModuleCompareStatistic sheets and the "operators"
+// section of the JSON result. Analysis only: numbers are kept in int64 ns (plus the reference's
+// rounded diff/ratio values; durations in 1e-5 ns, see E5ToUs); rendering (kernel lines, Python-style shapes) is done by the report.
+//
+// Which comparison runs (§8.1): the module comparison when !disable_module and both sides have
+// python_function events and it yields at least one pair; otherwise the operator comparison.
+//
+// Matching (§8.4): MatchAlgorithm::kLcs (default, a true longest common subsequence) or
+// kReferenceCompat (the reference's recurrence, identical pairings); --disable_details replaces it by
+// "no matching". Kernels are attached once (KernelAttach::kExact) by default, or to every op that
+// starts at the flow start (the §4.3 quirk) under --reference-compat.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "profdiff/analysis/timeline/op_tree.h"
+#include "profdiff/analysis/common/sequence_match.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+// Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5()): Ascend writes
+// kernel durations with sub-ns digits and the reference sums them as written.
+inline double E5ToUs(int64_t v) { return static_cast<double>(v) / 1e8; }
+inline double E5ToMs(int64_t v) { return static_cast<double>(v) / 1e11; }
+inline int64_t E5ToNs(int64_t v) { return v >= 0 ? (v + 50000) / 100000 : -((-v + 50000) / 100000); }
+
+struct OperatorCompareOptions {
+  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // kReferenceCompat under --reference-compat
+  KernelAttach attach = KernelAttach::kExact;       // kReferenceCompat under --reference-compat
+  // --reference-compat: the displayed durations (and the diffs/ratios derived from them) are the
+  // reference's floating-point sums (kernel µs as doubles, added in its order), so that values at a
+  // rounding boundary round the same way. Otherwise they are the exact sums converted once.
+  bool reference_arithmetic = false;
+  bool disable_details = false;  // no matching, no detail rows (statistics only)
+  bool disable_module = false;   // never try the module comparison
+  std::optional<int64_t> max_kernel_num;
+  std::map<std::string, std::string> op_name_map;
+  bool use_input_shape = false;
+  std::optional<std::string> gpu_flow_cat;
+  // NPU HCCL op events are attachable kernels (§4.3 step 3). The reference collects them only when
+  // the communication or the overall comparison is enabled; profdiff's default mode always does.
+  bool attach_hccl_ops = true;
+  std::optional<int64_t> base_step;        // NPU sides only (a GPU side ignores it)
+  std::optional<int64_t> comparison_step;
+};
+
+enum class OperatorCompareKind : uint8_t {
+  kNone,      // nothing to compare (no torch ops on either side)
+  kModule,    // ModuleCompareStatistic (+ ModuleCompare)
+  kOperator,  // OperatorCompareStatistic (+ OperatorCompare)
+};
+
+// ---- Operator comparison (§8.7, §8.8) -------------------------------------------------------------
+
+// One side of an OperatorCompare row. `present` false: the other side's op is unmatched.
+struct OperatorSide {
+  bool present = false;
+  SliceId slice = kNoSlice;
+  std::string_view name;
+  std::vector<SliceId> kernels;  // every kernel of the op's subtree, breadth-first
+  int64_t device_e5 = 0;         // Σ kernel durations
+  double device_us = 0;          // the displayed value
+};
+
+struct OperatorRow {
+  OperatorSide base;
+  OperatorSide comparison;
+  double diff_us = 0;  // round(comp − base, 2) in µs
+  double ratio = 1;    // 1.0 both 0, +inf base 0, else round(comp/base, 4)
+};
+
+struct OperatorStatRow {
+  std::string_view name;  // raw op name (the map is not applied)
+  int64_t base_e5 = 0;
+  int64_t base_count = 0;
+  int64_t comparison_e5 = 0;
+  int64_t comparison_count = 0;
+  double base_ms = 0;  // displayed values
+  double comparison_ms = 0;
+  double diff_ms = 0;  // round(comp_ms − base_ms, 2)
+  double ratio = 1;
+};
+
+// ---- Module comparison (§9) -------------------------------------------------------------------------
+
+struct ModuleSide {
+  bool present = false;
+  std::string module_class;  // "nn.Module: Linear"
+  int64_t level = 0;         // root 1, top-level modules 2
+  std::string path;          // raw module path ("/nn.Module: A_0/nn.Module: Linear_2")
+  std::string display_name;  // path with "nn.Module:" removed
+  int64_t start_ns = 0;
+  int64_t self_e5 = 0;   // kernels whose launch lies in the module itself
+  int64_t total_e5 = 0;  // kernels of the module's subtree
+  double self_us = 0;    // displayed values
+  double total_us = 0;
+  std::string call_stack;
+};
+
+// One operator row inside a ModuleCompare block: the module's top-level ops matched by name.
+struct ModuleOpSide {
+  bool present = false;
+  SliceId slice = kNoSlice;
+  std::string_view name;
+  std::vector<SliceId> kernels;  // the op's own kernels (the module's kernel groups it received)
+  int64_t device_e5 = 0;
+  double device_us = 0;
+  std::string_view call_stack;   // the op's "Call stack" arg, "N/A" when absent
+};
+struct ModuleOpRow {
+  ModuleOpSide base;
+  ModuleOpSide comparison;
+  double self_diff_us = 0;
+  double ratio = 1;
+};
+
+struct ModuleBlock {  // ModuleCompare: a TOTAL row, then one row per op pair
+  ModuleSide base;
+  ModuleSide comparison;
+  double total_diff_us = 0;
+  double self_diff_us = 0;
+  double total_ratio = 1;
+  std::vector<ModuleOpRow> ops;
+};
+
+struct ModuleStatKernel {
+  std::string_view name;
+  int64_t count = 0;
+  int64_t total_e5 = 0;
+  double total_ms = 0;
+};
+struct ModuleStatOpSide {
+  std::vector<ModuleStatKernel> kernels;  // per kernel name, first-seen order
+  int64_t device_e5 = 0;
+  double device_ms = 0;
+  int64_t count = 0;
+};
+struct ModuleStatOpRow {
+  std::string_view name;
+  ModuleStatOpSide base;
+  ModuleStatOpSide comparison;
+  double self_diff_ms = 0;
+  double ratio = 1;
+};
+struct ModuleStatSide {
+  int64_t self_e5 = 0;
+  int64_t total_e5 = 0;
+  double self_ms = 0;
+  double total_ms = 0;
+  int64_t count = 0;       // module instances
+  std::string call_stack;  // the first instance's
+};
+struct ModuleStatBlock {  // ModuleCompareStatistic: a "[ TOTAL ]" row, then one row per op name
+  std::string path;          // raw path
+  std::string display_name;  // without "nn.Module:"
+  std::string module_class;
+  int64_t level = 0;         // number of '/' in the path (the reference's quirk)
+  ModuleStatSide base;
+  ModuleStatSide comparison;
+  double total_diff_ms = 0;
+  double self_diff_ms = 0;
+  double total_ratio = 1;
+  std::vector<ModuleStatOpRow> ops;
+};
+
+// ---- Result --------------------------------------------------------------------------------------------
+
+struct OperatorComparison {
+  OperatorCompareKind kind = OperatorCompareKind::kNone;
+  bool details = true;  // !disable_details: the detail sheets are produced
+  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // the matching actually used
+  const Profile* base = nullptr;
+  const Profile* comparison = nullptr;
+
+  std::vector<OperatorRow> operator_rows;      // kOperator, in matching order
+  std::vector<OperatorStatRow> operator_stats;  // kOperator, sorted by diff_ms descending (stable)
+  std::vector<ModuleBlock> module_blocks;       // kModule, in ModuleCompare order
+  std::vector<ModuleStatBlock> module_stats;    // kModule
+
+  // Match rate over the compared items (top-level operators after drill-down, or modules).
+  uint64_t base_items = 0;
+  uint64_t comparison_items = 0;
+  uint64_t matched = 0;
+
+  // NPU: kernel start -> kernel_details.csv "Input Shapes" (§4.3 step 2), per side.
+  std::unordered_map<int64_t, StringId> base_kernel_shapes;
+  std::unordered_map<int64_t, StringId> comparison_kernel_shapes;
+
+  OpTreeStats base_tree_stats;
+  OpTreeStats comparison_tree_stats;
+  std::vector<std::string> warnings;  // e.g. a step without operators
+};
+
+// The whole operator/module comparison. `base` and `comparison` must outlive the result (it keeps
+// views into their strings).
+OperatorComparison CompareOperators(const Profile& base, const Profile& comparison,
+                                    const OperatorCompareOptions& options);
+
+// The module comparison alone (§9): fills kind = kModule, module_blocks, module_stats and the match
+// rate, and returns true, when both sides have nn.Module events and the matching yields a pair.
+bool CompareModules(const Profile& base, const Profile& comparison, const OperatorCompareOptions& options,
+                    OperatorComparison& out);
+
+// The matching key of an op (§8.6): the mapped name, followed by the input-shape string with
+// use_input_shape. Exposed for tests.
+std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options);
+
+// Python's str() of a JSON value given as text ("[[1, 2], []]", "['float', 'Int']"); text that is
+// not JSON is returned unchanged.
+std::string PythonStrOfJson(std::string_view json);
+
+// The module class of a name or path (§9.1): the last '/'-segment with a trailing "_<digits>" removed.
+std::string ModuleClassOf(std::string_view name);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,78 @@
+// CI gate (spec README §5): decides whether the comparison side regressed against the base.
+// A category regresses when (comparison - base) > PCT% of base AND > the noise floor. The verdict is
+// pass | regression | incomparable; a gate that cannot be evaluated (a side lacks what it needs) makes
+// the verdict incomparable, never pass. Exit-code mapping: pass 0, regression 1, incomparable 4.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/analysis/overall/overall.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+enum class Verdict : uint8_t { kPass, kRegression, kIncomparable };
+std::string_view Name(Verdict v);  // "pass" | "regression" | "incomparable"
+int GateExitCode(Verdict v);       // 0 | 1 | 4 (cli::ExitCode values)
+
+enum class GateCategory : uint8_t { kE2e, kComputing, kCommunication, kFree };
+// JSON/CLI names: "e2e", "computing", "communication" (uncovered communication), "free".
+std::string_view Name(GateCategory c);
+
+struct GateOptions {
+  std::optional<double> e2e_pct;      // --gate-e2e PCT
+  std::optional<double> compute_pct;  // --gate-compute PCT
+  std::optional<double> comm_pct;     // --gate-comm PCT
+  std::optional<double> free_pct;     // --gate-free PCT
+  double noise_floor_ms = 0.05;       // --noise-floor-ms
+  bool any() const { return e2e_pct || compute_pct || comm_pct || free_pct; }
+};
+
+// Facts about the inputs that OverallComparison does not carry (the CLI fills them from the
+// profiles, e.g. with CountProfilerSteps).
+struct ComparabilityInputs {
+  std::optional<int64_t> base_steps;
+  std::optional<int64_t> comparison_steps;
+};
+
+struct GateCheck {
+  GateCategory category = GateCategory::kE2e;
+  double threshold_pct = 0;
+  bool evaluated = false;  // false: a side lacks the data (verdict kIncomparable)
+  int64_t base_ns = 0;
+  int64_t comparison_ns = 0;
+  int64_t delta_ns = 0;               // comparison - base
+  std::optional<double> delta_pct;    // 100 * delta / base; nullopt when base == 0
+  Verdict verdict = Verdict::kPass;
+  std::string reason;  // human explanation
+};
+
+struct GateResult {
+  bool ran = false;  // at least one gate was asked for
+  Verdict verdict = Verdict::kPass;
+  double noise_floor_ms = 0.05;
+  int64_t noise_floor_ns = 50000;
+  std::vector<GateCheck> checks;      // in the order e2e, computing, communication, free
+  std::vector<std::string> warnings;  // comparability warnings (also computed when no gate ran)
+};
+
+// Warnings that make a comparison questionable: different devices, different step counts, one side
+// without kernel details (hide_op_details), a side without e2e, plus the sides' own warnings.
+std::vector<std::string> ComparabilityWarnings(const OverallComparison& cmp,
+                                               const ComparabilityInputs& inputs = {});
+
+// Evaluates every requested gate. Overall verdict: regression if any check regressed, else
+// incomparable if any check could not be evaluated, else pass. With no gate requested, ran == false
+// and the verdict is pass (warnings are still filled).
+GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options,
+                        const ComparabilityInputs& inputs = {});
+
+// Number of distinct profiler steps in a profile: distinct ids of "ProfilerStep#N" step markers, or
+// the rows of step_trace_time.csv when there are no markers; nullopt when neither exists.
+std::optional<int64_t> CountProfilerSteps(const Profile& profile);
+
+}  // namespace profdiff::analysis

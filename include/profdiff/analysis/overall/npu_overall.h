@@ -1,0 +1,30 @@
+// NPU (Ascend text export) overall metrics (reference §5.3–§5.5).
+#pragma once
+
+#include "profdiff/analysis/overall/overall_side.h"
+
+namespace profdiff::analysis {
+
+SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& masks, ArithmeticMode mode);
+
+// §5.4 building blocks (exposed for tests).
+struct HcclTask {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  std::string_view name;
+  uint32_t plane = 0;  // index of the plane thread within its group
+};
+// Selects the Notify_Wait tasks that count as waits (not part of RDMA transfers), per plane.
+// `tasks` in start order; returns, per plane index (0..plane_count-1), the wait intervals.
+std::vector<std::vector<Interval>> SelectWaitTasks(const std::vector<HcclTask>& tasks, uint32_t plane_count);
+// wait and transmit of one group: U = not-overlapped communication intervals (sorted), ops = the
+// group's op intervals, planes_waits = SelectWaitTasks output.
+std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, const std::vector<Interval>& ops,
+                                              const std::vector<std::vector<Interval>>& plane_waits,
+                                              ArithmeticMode mode);
+// U clipped to a group's ops (§5.4 "uncovered(g)").
+std::vector<Interval> UncoveredWithinOps(const std::vector<Interval>& u, const std::vector<Interval>& ops);
+// MC2 communication time from C_CORE_SQE end times (sorted) with a forward-only cursor.
+int64_t Mc2Communication(const std::vector<int64_t>& sqe_ends_ns, size_t& cursor, int64_t start_ns, int64_t end_ns);
+
+}  // namespace profdiff::analysis

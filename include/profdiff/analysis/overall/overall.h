@@ -1,0 +1,101 @@
+// Overall ("profiling") comparison: how each side's step time splits into computing, uncovered
+// communication and free time (reference §5), and the rows/cells that the screen table (§6), the
+// OverallMetrics sheet (§7) and the JSON result are rendered from. Analysis computes; report renders.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+enum class ArithmeticMode {
+  kExact,            // default: exact ns interval arithmetic, each kernel counted once
+  kReferenceCompat,  // --reference-compat: the reference's arithmetic (integer-µs grid, ...)
+};
+
+// Fill of an OverallMetrics row (§7): top-level rows blue, first-level rows light blue.
+enum class RowFill { kNone, kBlue, kLightBlue };
+
+// One side's value in an OverallMetrics row.
+struct MetricCell {
+  bool present = true;            // false: the side lacks this row (rendered 0, 0, "/")
+  double duration_ms = 0;
+  double duration_ratio = 0;      // duration / side's e2e
+  std::optional<int64_t> number;  // nullopt renders as "/"
+};
+
+struct OverallRow {
+  std::string label;   // with the reference's leading TAB characters ("\t\tTransmit")
+  int indent = 0;      // number of leading TABs
+  RowFill fill = RowFill::kNone;
+  MetricCell base;
+  MetricCell comparison;
+  double diff_ms = 0;     // round(comp - base, 2)
+  double diff_ratio = 1;  // 1.0 if both 0; +inf if base 0; else round(comp/base, 4)
+};
+
+// One column of the screen table (§6): header and both sides' formatted cells.
+struct ScreenColumn {
+  std::string header;
+  std::string base_cell;
+  std::string comparison_cell;
+};
+
+// Headline categories of one side, in ns (for JSON and gates). Categories sum to e2e:
+// e2e = computing + uncovered_communication + free. `computing_ns` includes LCCL kernel time (the
+// reference subtracts LCCL from free time but shows it under neither computing nor communication).
+struct SideSummary {
+  DeviceKind device = DeviceKind::kUnknown;
+  std::string label;  // "GPU" / "NPU"
+  bool has_overall = false;  // e2e could be computed
+  int64_t e2e_ns = 0;
+  int64_t computing_ns = 0;
+  int64_t uncovered_communication_ns = 0;
+  int64_t wait_ns = 0;
+  int64_t free_ns = 0;
+  int64_t sdma_ns = 0;
+  // Computing split (ns) and counts, keys: "flash_attention_fwd", "flash_attention_bwd",
+  // "conv_fwd", "conv_bwd", "matmul", "page_attention", "vector", "cube", "sdma_tensor_move",
+  // "mc2", "lccl", "other".
+  std::vector<std::pair<std::string, int64_t>> computing_split_ns;
+  std::vector<std::pair<std::string, int64_t>> computing_split_count;
+  double memory_used_gib = 0;
+  std::optional<double> rdma_bandwidth_gb_s;
+  std::optional<double> sdma_bandwidth_gb_s;
+  bool hide_op_details = false;  // no usable kernel details: computing split unknown
+  std::vector<std::string> warnings;
+};
+
+struct OverallComparison {
+  ArithmeticMode mode = ArithmeticMode::kExact;
+  SideSummary base;
+  SideSummary comparison;
+  std::vector<OverallRow> rows;        // empty when a side has e2e == 0 (no sheet, §7)
+  std::vector<ScreenColumn> screen;    // §6 columns in order
+  std::string screen_title = "Model Profiling Time Distribution";
+};
+
+struct OverallOptions {
+  ArithmeticMode mode = ArithmeticMode::kExact;
+  // Kernel-categorisation keyword masks; nullopt = the built-in defaults (KernelMasks::Defaults()).
+  std::optional<KernelMasks> masks;
+};
+
+OverallComparison CompareOverall(const Profile& base, const Profile& comparison,
+                                 const OverallOptions& options);
+
+// ---- Number helpers (reference §15) ---------------------------------------------------------------
+
+// Python's round(x, ndigits): correctly rounded decimal rounding of the exact binary value.
+double PyRound(double x, int ndigits);
+// Diff column: round(comparison - base, 2).
+double DiffMs(double base_ms, double comparison_ms);
+// Ratio column: 1.0 if both are 0, +inf if base is 0, else round(comparison / base, 4).
+double DiffRatio(double base, double comparison);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,170 @@
+// Torch-operator tree of one profile (reference §8.2) with kernels attached through flow events
+// (§4.3), step nodes, top-layer / all-layer operator lists, and the --max_kernel_num drill-down
+// over matched pairs (§8.5). Memory records are not part of this tree.
+//
+// Torch ops are the slices with IsTorchOpKind(kind) (cpu_op, user_annotation, runtime calls,
+// ProfilerStep#N). They are stably sorted by start and nested by "start <= enclosing op's end"
+// (inclusive), mixing all threads and processes into one tree, exactly as the reference does.
+//
+// Kernels (GPU: kKernel, kGpuMemcpy; NPU: kNpuTask, kHcclOp) are linked to the CPU side by flows:
+// a flow end ('f') names the kernel on its own track with its own ts; the flow start ('s') names the
+// launching op. Two attachment modes:
+//  * kReferenceCompat: the kernel goes to EVERY torch op whose start equals the flow start's ts
+//    (any track) — the reference's quirk, which counts a kernel twice when a cpu_op and its
+//    cudaLaunchKernel child start at the same ts.
+//  * kExact (default): the kernel goes once, to the innermost torch op on the flow start's track
+//    whose [start, end] contains the flow start's ts.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "profdiff/analysis/common/sequence_match.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+using NodeId = uint32_t;
+inline constexpr NodeId kNoNode = UINT32_MAX;
+inline constexpr NodeId kRootNode = 0;
+inline constexpr SliceId kNoSlice = UINT32_MAX;
+
+enum class KernelAttach {
+  kExact,            // default: each kernel once, to the innermost op containing the flow start
+  kReferenceCompat,  // --reference-compat: every op starting at the flow start's ts
+};
+
+struct OpTreeOptions {
+  KernelAttach attach = KernelAttach::kExact;
+  // --gpu_flow_cat: replaces the GPU flow category set {ac2g, async_cpu_to_gpu, async_gpu, async};
+  // compared with the lower-cased event category (the option itself is not lower-cased).
+  std::optional<std::string> gpu_flow_cat;
+  // NPU: HCCL op slices (communication ops) are attachable kernels too. The reference collects them
+  // only when the communication or overall comparison is enabled (§4.3 step 3).
+  bool attach_hccl_ops = true;
+};
+
+struct OpNode {
+  SliceId slice = kNoSlice;  // kNoSlice for the root
+  NodeId parent = kNoNode;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  uint32_t depth = 0;             // root 0, top-level ops 1
+  uint32_t children_begin = 0;    // range in OpTree::child_ids
+  uint32_t children_count = 0;
+  uint32_t kernels_begin = 0;     // range in OpTree::kernel_ids (own kernels)
+  uint32_t kernels_count = 0;
+  int64_t kernel_num = 0;         // kernels attached in the subtree (0 for the root)
+  int64_t step_id = kNoNumber;    // for step nodes ("ProfilerStep#N" in the name): N
+  bool is_step = false;
+};
+
+struct OpTreeStats {
+  uint64_t torch_ops = 0;
+  uint64_t flows_used = 0;        // flows of an accepted category with both ends
+  uint64_t flows_unlinked = 0;    // ... whose end names no kernel (track + ts)
+  uint64_t kernels_attached = 0;  // attachments made (compat mode may attach a kernel several times)
+  uint64_t kernels_without_op = 0;  // linked kernels that no op received
+};
+
+struct TopLayer {
+  std::vector<NodeId> ops;
+  bool step_found = true;  // false: a step id was requested and no step node has it
+};
+
+class OpTree {
+ public:
+  size_t size() const { return nodes_.size(); }  // including the root
+  const OpNode& node(NodeId id) const { return nodes_[id]; }
+  std::span<const NodeId> children(NodeId id) const {
+    return {child_ids_.data() + nodes_[id].children_begin, nodes_[id].children_count};
+  }
+  // The kernel slices attached to the node itself.
+  std::span<const SliceId> kernels(NodeId id) const {
+    return {kernel_ids_.data() + nodes_[id].kernels_begin, nodes_[id].kernels_count};
+  }
+  // Kernels of the node's subtree, breadth-first (own kernels, then children level by level) — the
+  // order of the reference's "Kernel Details" cell (§8.7).
+  std::vector<SliceId> SubtreeKernels(NodeId id) const;
+  // API self time: dur − Σ children's dur.
+  int64_t SelfNs(NodeId id) const;
+
+  // Root's children in order, a step node replaced by its children; with `step`, only the children
+  // of the step node(s) with that id.
+  TopLayer TopLayerOps(std::optional<int64_t> step = std::nullopt) const;
+  // Without a step: every node but the root and step nodes, in creation (start) order. With a step:
+  // breadth-first from that step's top-layer ops (empty when the step is absent).
+  std::vector<NodeId> AllLayerOps(std::optional<int64_t> step = std::nullopt) const;
+
+  const OpTreeStats& stats() const { return stats_; }
+
+ private:
+  friend OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options);
+  std::vector<OpNode> nodes_;
+  std::vector<NodeId> child_ids_;
+  std::vector<SliceId> kernel_ids_;
+  OpTreeStats stats_;
+};
+
+OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options = {});
+
+// The reference's kernel_dict (§4.3): kernels linked by flows, grouped by the flow start's ts, keys
+// in first-insertion order (flows in order of their id's first appearance), kernels in flow order.
+struct KernelGroup {
+  int64_t ts_ns = 0;
+  std::vector<SliceId> kernels;
+};
+struct LinkedFlow {
+  uint32_t start_flow = 0;  // index of the 's' event in profile.flows
+  SliceId kernel = 0;       // the kernel named by the 'f' event (track + ts)
+};
+struct LinkedFlows {
+  std::vector<LinkedFlow> links;  // one per flow with both ends and a kernel, in flow order
+  std::vector<KernelGroup> dict;
+  uint64_t flows_used = 0;
+  uint64_t flows_unlinked = 0;
+};
+LinkedFlows LinkFlows(const Profile& profile, const OpTreeOptions& options = {});
+
+// True when the flow category (any case) links CPU ops to kernels on this device (§3.2, §3.3).
+bool IsKernelFlowCategory(std::string_view cat, DeviceKind device,
+                          const std::optional<std::string>& gpu_flow_cat = std::nullopt);
+// True for slices that flows can attach as kernels: GPU kKernel/kGpuMemcpy, NPU kNpuTask (and kHcclOp
+// with include_hccl_ops).
+bool IsAttachableKernel(SliceKind kind, DeviceKind device, bool include_hccl_ops = true);
+
+// The backward thread (§3.2, §3.3): tid text of the first (GPU) or last (NPU) flow end with category
+// "fwdbwd"; nullopt when there is none.
+std::optional<StringId> FindBwdThread(const Profile& profile);
+
+// Segment items for the top-layer ops (start, on bwd thread) — input to MatchSegmented().
+std::vector<SegmentItem> SegmentItemsFor(const Profile& profile, const OpTree& tree,
+                                         std::span<const NodeId> ops, std::optional<StringId> bwd_tid);
+
+// ---- Drill-down (§8.5) ---------------------------------------------------------------------------
+
+struct NodePair {
+  NodeId base = kNoNode;
+  NodeId comparison = kNoNode;
+  friend bool operator==(const NodePair&, const NodePair&) = default;
+};
+
+// Matches two child lists; returns index pairs into them (e.g. MatchSequences on their keys).
+using ChildMatcher =
+    std::function<std::vector<MatchPair>(std::span<const NodeId> base, std::span<const NodeId> comparison)>;
+
+// Processes `pairs` depth-first in order: a pair stays if a side is missing, a side has no children,
+// or max(kernel_num) <= max_kernel_num; otherwise it is replaced by the matching of the two nodes'
+// children, which are processed next, in order.
+std::vector<NodePair> DrillDown(const OpTree& base, const OpTree& comparison, std::vector<NodePair> pairs,
+                                int64_t max_kernel_num, const ChildMatcher& match);
+
+// Maps index pairs from MatchSequences over node lists back to node ids.
+std::vector<NodePair> ToNodePairs(std::span<const MatchPair> pairs, std::span<const NodeId> base,
+                                  std::span<const NodeId> comparison);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,36 @@
+// The operator and module sheets (reference §8.7, §8.8, §9.3, §9.4, §14): OperatorCompare,
+// OperatorCompareStatistic, ModuleCompare, ModuleCompareStatistic, built from an
+// analysis::OperatorComparison. Also the kernel-details text of the reference (§4.3).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/report/sheet.h"
+
+namespace profdiff::report {
+
+// The sheets the comparison produces, in the workbook order of §14 (ModuleCompareStatistic,
+// ModuleCompare, OperatorCompareStatistic, OperatorCompare); the detail sheets only when
+// cmp.details. A sheet without rows is still returned (writers skip it).
+std::vector<SheetSpec> BuildOperatorSheets(const analysis::OperatorComparison& cmp,
+                                           std::string_view base_path_arg,
+                                           std::string_view comparison_path_arg);
+
+// One kernel line of a "Kernel Details" cell, ending in "\n":
+//   GPU: "{name} [duration: {dur µs}]"
+//   NPU: "{name}, {Task Id}, {Task Type}[, [input shapes: {shapes}]] [duration: {dur µs}]"
+// `shapes` is the kernel_details.csv index of the kernel's profile (start ns -> Input Shapes).
+std::string KernelLine(const Profile& profile, SliceId kernel,
+                       const std::unordered_map<int64_t, StringId>& shapes);
+
+// Python repr() of a finite double ("605.0", "840.07675", "1e-05").
+std::string PyFloatRepr(double v);
+
+// Python str() of an op's "Input Dims" / "Input type" arg; "N/A" when absent.
+std::string OpArgText(const Profile& profile, SliceId op, ArgKey key);
+
+}  // namespace profdiff::report

@@ -1,0 +1,577 @@
+#include "profdiff/analysis/common/sequence_match.h"
+
+#include <algorithm>
+#include <cassert>
+#include <numeric>
+
+namespace profdiff::analysis {
+
+namespace {
+
+// ---- Output assembly ------------------------------------------------------------------------------
+
+// `matches` are (base, comparison) index pairs strictly increasing in both. Emits every item once:
+// in each gap between two matches, the unmatched comparison items first, then the unmatched base items.
+std::vector<MatchPair> AssemblePairs(const std::vector<std::pair<uint32_t, uint32_t>>& matches,
+                                     size_t n, size_t m) {
+  std::vector<MatchPair> out;
+  out.reserve(n + m - matches.size());
+  uint32_t b = 0, c = 0;
+  auto flush = [&](uint32_t b_end, uint32_t c_end) {
+    for (; c < c_end; ++c) out.push_back({kNoIndex, static_cast<int32_t>(c)});
+    for (; b < b_end; ++b) out.push_back({static_cast<int32_t>(b), kNoIndex});
+  };
+  for (const auto& [bi, ci] : matches) {
+    flush(bi, ci);
+    out.push_back({static_cast<int32_t>(bi), static_cast<int32_t>(ci)});
+    b = bi + 1;
+    c = ci + 1;
+  }
+  flush(static_cast<uint32_t>(n), static_cast<uint32_t>(m));
+  return out;
+}
+
+// ---- Bit-parallel LCS rows ---------------------------------------------------------------------------
+
+// Keys are remapped to dense ids; an id that occurs on one side only can never match. Ids are
+// assigned so that base-only and comparison-only items get distinct "never equal" ids.
+struct DenseKeys {
+  std::vector<uint32_t> b, c;
+  uint32_t num_ids = 0;  // ids < num_ids occur on both sides
+  static constexpr uint32_t kBaseOnly = UINT32_MAX - 1;
+  static constexpr uint32_t kComparisonOnly = UINT32_MAX;
+};
+
+DenseKeys Densify(std::span<const MatchKey> base, std::span<const MatchKey> comparison) {
+  std::unordered_map<MatchKey, uint32_t> in_base;
+  in_base.reserve(base.size());
+  for (MatchKey k : base) in_base.emplace(k, UINT32_MAX);
+  DenseKeys d;
+  d.c.resize(comparison.size());
+  for (size_t i = 0; i < comparison.size(); ++i) {
+    auto it = in_base.find(comparison[i]);
+    if (it == in_base.end()) {
+      d.c[i] = DenseKeys::kComparisonOnly;
+      continue;
+    }
+    if (it->second == UINT32_MAX) it->second = d.num_ids++;
+    d.c[i] = it->second;
+  }
+  d.b.resize(base.size());
+  for (size_t j = 0; j < base.size(); ++j) {
+    uint32_t id = in_base.find(base[j])->second;
+    d.b[j] = id == UINT32_MAX ? DenseKeys::kBaseOnly : id;
+  }
+  return d;
+}
+
+class LcsSolver {
+ public:
+  LcsSolver(const uint32_t* b, const uint32_t* c, uint32_t num_ids)
+      : b_(b), c_(c), count_(num_ids, 0), slot_(num_ids, -1), start_(num_ids, 0) {}
+
+  // LCS matches of b[b0,b1) and c[c0,c1), appended to `matches_` (unordered).
+  void Solve(uint32_t b0, uint32_t b1, uint32_t c0, uint32_t c1) {
+    while (b0 < b1 && c0 < c1 && b_[b0] == c_[c0]) matches_.emplace_back(b0++, c0++);
+    while (b0 < b1 && c0 < c1 && b_[b1 - 1] == c_[c1 - 1]) matches_.emplace_back(--b1, --c1);
+    if (b0 == b1 || c0 == c1) return;
+    const uint64_t n = b1 - b0, r = c1 - c0;
+    if ((n + 1) * (r + 1) <= kSmallCells) {
+      SolveSmall(b0, b1, c0, c1);
+      return;
+    }
+    if (r == 1) {
+      for (uint32_t j = b1; j > b0; --j)
+        if (b_[j - 1] == c_[c0]) {
+          matches_.emplace_back(j - 1, c0);
+          break;
+        }
+      return;
+    }
+    const uint32_t mid = c0 + static_cast<uint32_t>(r / 2);
+    fwd_.resize(n + 1);
+    bwd_.resize(n + 1);
+    Row(b0, b1, c0, mid, /*reversed=*/false, fwd_.data());
+    Row(b0, b1, mid, c1, /*reversed=*/true, bwd_.data());
+    // fwd_[j] = LCS(c[c0,mid), b[b0,b0+j)); bwd_[k] = LCS(c[mid,c1), last k items of b[b0,b1)).
+    uint32_t best_j = 0;
+    int64_t best = -1;
+    for (uint64_t j = 0; j <= n; ++j) {
+      int64_t v = int64_t{fwd_[j]} + int64_t{bwd_[n - j]};
+      if (v > best) {
+        best = v;
+        best_j = static_cast<uint32_t>(j);
+      }
+    }
+    if (best == 0) return;
+    Solve(b0, b0 + best_j, c0, mid);
+    Solve(b0 + best_j, b1, mid, c1);
+  }
+
+  std::vector<std::pair<uint32_t, uint32_t>>& matches() { return matches_; }
+
+ private:
+  static constexpr uint64_t kSmallCells = 1 << 14;
+  static constexpr uint32_t kDenseMin = 64;  // a key with this many occurrences gets a dense mask
+
+  // Textbook DP with the reference's tie preference on traceback (up only when strictly better).
+  void SolveSmall(uint32_t b0, uint32_t b1, uint32_t c0, uint32_t c1) {
+    const size_t n = b1 - b0, r = c1 - c0, w = n + 1;
+    table_.assign((r + 1) * w, 0);
+    for (size_t i = 1; i <= r; ++i)
+      for (size_t j = 1; j <= n; ++j) {
+        int32_t& cell = table_[i * w + j];
+        if (c_[c0 + i - 1] == b_[b0 + j - 1])
+          cell = table_[(i - 1) * w + j - 1] + 1;
+        else
+          cell = std::max(table_[(i - 1) * w + j], table_[i * w + j - 1]);
+      }
+    size_t i = r, j = n;
+    while (i > 0 && j > 0) {
+      if (c_[c0 + i - 1] == b_[b0 + j - 1]) {
+        matches_.emplace_back(b0 + j - 1, c0 + i - 1);
+        --i;
+        --j;
+      } else if (table_[(i - 1) * w + j] > table_[i * w + j - 1]) {
+        --i;
+      } else {
+        --j;
+      }
+    }
+  }
+
+  // out[j] = LCS(c[c0,c1), b[b0,b0+j)) for j = 0..n; with `reversed`, both ranges read backwards.
+  void Row(uint32_t b0, uint32_t b1, uint32_t c0, uint32_t c1, bool reversed, int32_t* out) {
+    const size_t n = b1 - b0;
+    const size_t words = (n + 63) / 64;
+    auto bpos = [&](size_t k) { return reversed ? b1 - 1 - k : b0 + k; };  // k-th item of b'
+    // Occurrence counts and positions (in b' order) per id.
+    touched_.clear();
+    for (size_t k = 0; k < n; ++k) {
+      uint32_t id = b_[bpos(k)];
+      if (id >= count_.size()) continue;
+      if (count_[id]++ == 0) touched_.push_back(id);
+    }
+    uint32_t total = 0, dense = 0;
+    for (uint32_t id : touched_) {
+      start_[id] = total;
+      total += count_[id];
+      if (count_[id] >= kDenseMin) slot_[id] = static_cast<int32_t>(dense++);
+    }
+    positions_.resize(total);
+    masks_.assign(static_cast<size_t>(dense) * words, 0);
+    // start_ serves as the fill cursor below; fill_ keeps the starts to restore afterwards.
+    fill_.resize(touched_.size());
+    for (size_t t = 0; t < touched_.size(); ++t) fill_[t] = start_[touched_[t]];
+    for (size_t k = 0; k < n; ++k) {
+      uint32_t id = b_[bpos(k)];
+      if (id >= count_.size()) continue;
+      positions_[start_[id]++] = static_cast<uint32_t>(k);
+      if (slot_[id] >= 0) masks_[static_cast<size_t>(slot_[id]) * words + k / 64] |= uint64_t{1} << (k % 64);
+    }
+    for (size_t t = 0; t < touched_.size(); ++t) start_[touched_[t]] = fill_[t];
+
+    v_.assign(words, ~uint64_t{0});
+    scratch_.assign(words, 0);
+    const size_t r = c1 - c0;
+    for (size_t i = 0; i < r; ++i) {
+      uint32_t id = c_[reversed ? c1 - 1 - i : c0 + i];
+      if (id >= count_.size() || count_[id] == 0) continue;  // no match in this row: V unchanged
+      const uint64_t* mask;
+      if (slot_[id] >= 0) {
+        mask = masks_.data() + static_cast<size_t>(slot_[id]) * words;
+      } else {
+        for (uint32_t p = start_[id], e = start_[id] + count_[id]; p < e; ++p)
+          scratch_[positions_[p] / 64] |= uint64_t{1} << (positions_[p] % 64);
+        mask = scratch_.data();
+      }
+      // Hyyrö: V' = (V + (V & M)) | (V & ~M); a 0 bit at k means the row grows at column k.
+      uint64_t carry = 0;
+      uint64_t* v = v_.data();
+      for (size_t w = 0; w < words; ++w) {
+        const uint64_t vw = v[w], mw = mask[w];
+        uint64_t sum;
+        const bool o1 = __builtin_add_overflow(vw, vw & mw, &sum);
+        const bool o2 = __builtin_add_overflow(sum, carry, &sum);
+        carry = (o1 || o2) ? 1 : 0;
+        v[w] = sum | (vw & ~mw);
+      }
+      if (slot_[id] < 0)
+        for (uint32_t p = start_[id], e = start_[id] + count_[id]; p < e; ++p)
+          scratch_[positions_[p] / 64] = 0;
+    }
+    out[0] = 0;
+    for (size_t k = 0; k < n; ++k) out[k + 1] = out[k] + static_cast<int32_t>(((v_[k / 64] >> (k % 64)) & 1) ^ 1);
+    for (uint32_t id : touched_) {
+      count_[id] = 0;
+      slot_[id] = -1;
+    }
+  }
+
+  const uint32_t* b_;
+  const uint32_t* c_;
+  std::vector<uint32_t> count_;
+  std::vector<int32_t> slot_;
+  std::vector<uint32_t> start_;
+  std::vector<uint32_t> touched_, positions_, fill_;
+  std::vector<uint64_t> masks_, v_, scratch_;
+  std::vector<int32_t> fwd_, bwd_, table_;
+  std::vector<std::pair<uint32_t, uint32_t>> matches_;
+};
+
+}  // namespace
+
+std::vector<MatchPair> MatchNone(size_t base_size, size_t comparison_size) {
+  std::vector<MatchPair> out;
+  out.reserve(base_size + comparison_size);
+  for (size_t j = 0; j < base_size; ++j) out.push_back({static_cast<int32_t>(j), kNoIndex});
+  for (size_t i = 0; i < comparison_size; ++i) out.push_back({kNoIndex, static_cast<int32_t>(i)});
+  return out;
+}
+
+std::vector<MatchPair> MatchLcs(std::span<const MatchKey> base, std::span<const MatchKey> comparison) {
+  if (base.empty() || comparison.empty()) return MatchNone(base.size(), comparison.size());
+  DenseKeys d = Densify(base, comparison);
+  LcsSolver solver(d.b.data(), d.c.data(), d.num_ids);
+  solver.Solve(0, static_cast<uint32_t>(base.size()), 0, static_cast<uint32_t>(comparison.size()));
+  auto& matches = solver.matches();
+  std::sort(matches.begin(), matches.end());
+  return AssemblePairs(matches, base.size(), comparison.size());
+}
+
+size_t LcsLength(std::span<const MatchKey> base, std::span<const MatchKey> comparison) {
+  if (base.empty() || comparison.empty()) return 0;
+  DenseKeys d = Densify(base, comparison);
+  LcsSolver solver(d.b.data(), d.c.data(), d.num_ids);
+  solver.Solve(0, static_cast<uint32_t>(base.size()), 0, static_cast<uint32_t>(comparison.size()));
+  return solver.matches().size();
+}
+
+// ---- The reference recurrence, bit-parallel ---------------------------------------------------------
+//
+// Row i of the §8.4 recurrence (i >= 2) is new[j] = M[j] ? new[j-1] + 1 : max(new[j-1], old[j]),
+// with M[j] = (C[i] == B[j]). By induction new >= old and both rows are non-decreasing with steps of
+// 0 or 1, so M[j] ? new[j-1] + 1 : ... equals max(old[j], new[j-1] + M[j]) and
+//   new[j] = P[j] + max_{k<=j} (old[k] - P[k]),   P[j] = Σ_{t<=j} M[t].
+// Hence, with D the step bits of a row (D[j] = row[j] − row[j−1]), the walk g = old − P moves up at
+// Up = D_old & ~M and down at Down = M & ~D_old, and
+//   D_new = M | NewMax,   flag(i, j) = NewMax[j],
+// where NewMax marks the up steps that reach a new running maximum of g: the unmatched ')' of the
+// parenthesis string with '(' = Down and ')' = Up. (A flag is "left < up" without a match, i.e. the
+// row value grows without a match.) Row 1 is special: A[j] = [some C[1] == B[k], k <= j], one step
+// bit at the first match, and no flags.
+//
+// Time O(n·m/64) plus the matches; memory O(n·sqrt-ish): rows are checkpointed every kBlock rows and
+// each block's flags are recomputed when the backtrack reaches it (the forward pass runs twice).
+namespace {
+
+struct ParenEntry {
+  uint8_t unmatched_up = 0;  // ')' of the byte not matched inside it (with no '(' carried in)
+  uint8_t open = 0;          // '(' of the byte left open at its end
+};
+
+const std::vector<ParenEntry>& ParenTable() {
+  static const std::vector<ParenEntry> table = [] {
+    std::vector<ParenEntry> t(1 << 16);
+    for (unsigned up = 0; up < 256; ++up)
+      for (unsigned down = 0; down < 256; ++down) {
+        unsigned h = 0, um = 0;
+        for (unsigned k = 0; k < 8; ++k) {
+          if ((down >> k) & 1) {
+            ++h;
+          } else if ((up >> k) & 1) {
+            if (h > 0)
+              --h;
+            else
+              um |= 1u << k;
+          }
+        }
+        t[up | (down << 8)] = {static_cast<uint8_t>(um), static_cast<uint8_t>(h)};
+      }
+    return t;
+  }();
+  return table;
+}
+
+// Clears the lowest `*h` set bits of `bits` (all of them when there are fewer) and lowers *h by the
+// number cleared.
+inline uint64_t MatchOpens(uint64_t bits, uint64_t* h) {
+  const auto cnt = static_cast<uint64_t>(__builtin_popcountll(bits));
+  if (*h >= cnt) {
+    *h -= cnt;
+    return 0;
+  }
+  uint64_t k = *h;
+  *h = 0;
+  if (k == 0) return bits;
+  if (k <= 4) {
+    for (; k > 0; --k) bits &= bits - 1;
+    return bits;
+  }
+  // Skip whole bytes while they hold no more than the remaining k set bits, then finish bit by bit.
+  unsigned shift = 0;
+  while (true) {
+    const auto in_byte = static_cast<uint64_t>(__builtin_popcountll((bits >> shift) & 0xFF));
+    if (in_byte > k) break;
+    k -= in_byte;
+    shift += 8;
+    if (k == 0) break;
+  }
+  bits &= shift >= 64 ? 0 : ~uint64_t{0} << shift;
+  for (; k > 0; --k) bits &= bits - 1;
+  return bits;
+}
+
+class ReferenceRows {
+ public:
+  ReferenceRows(std::span<const MatchKey> base, std::span<const MatchKey> comparison)
+      : b_(base), c_(comparison), n_(base.size()), words_((base.size() + 63) / 64), mask_(words_, 0) {
+    // Positions of each base key (CSR over a dense id space).
+    std::unordered_map<MatchKey, uint32_t> ids;
+    ids.reserve(n_);
+    std::vector<uint32_t> id_of(n_);
+    for (size_t j = 0; j < n_; ++j) {
+      auto [it, inserted] = ids.try_emplace(b_[j], static_cast<uint32_t>(ids.size()));
+      id_of[j] = it->second;
+    }
+    start_.assign(ids.size() + 1, 0);
+    for (uint32_t id : id_of) ++start_[id + 1];
+    for (size_t k = 1; k < start_.size(); ++k) start_[k] += start_[k - 1];
+    pos_.resize(n_);
+    std::vector<uint32_t> fill(start_.begin(), start_.end() - 1);
+    for (size_t j = 0; j < n_; ++j) pos_[fill[id_of[j]]++] = static_cast<uint32_t>(j);
+    row_id_.resize(c_.size());
+    for (size_t i = 0; i < c_.size(); ++i) {
+      auto it = ids.find(c_[i]);
+      row_id_[i] = it == ids.end() ? UINT32_MAX : it->second;
+    }
+  }
+
+  size_t words() const { return words_; }
+
+  // Step bits of row 1 into d.
+  void FirstRow(uint64_t* d) {
+    std::fill(d, d + words_, 0);
+    const uint32_t id = row_id_[0];
+    if (id != UINT32_MAX) {
+      const uint32_t j = pos_[start_[id]];  // positions are ascending
+      d[j / 64] |= uint64_t{1} << (j % 64);
+    }
+  }
+
+  // Row i (1-based, i >= 2): d_new from d_old; its flags into f (may be null). On x86-64 a clone
+  // with the POPCNT instruction is picked at load time (the generic build calls libgcc's popcount).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  __attribute__((target_clones("popcnt", "default")))
+#endif
+  void NextRow(size_t i, const uint64_t* d_old, uint64_t* d_new, uint64_t* f) {
+    const uint32_t id = row_id_[i - 1];
+    if (id != UINT32_MAX)
+      for (uint32_t p = start_[id]; p < start_[id + 1]; ++p) mask_[pos_[p] / 64] |= uint64_t{1} << (pos_[p] % 64);
+    const std::vector<ParenEntry>& table = ParenTable();
+    uint64_t h = 0;
+    for (size_t w = 0; w < words_; ++w) {
+      const uint64_t m = mask_[w], d = d_old[w];
+      const uint64_t up = d & ~m, down = m & ~d;
+      uint64_t nm;
+      if (down == 0) {
+        nm = MatchOpens(up, &h);
+      } else if (__builtin_popcountll(down) <= 8) {
+        // Few '(': match the ')' of each run between them against the open count.
+        nm = 0;
+        uint64_t rest = up, dn = down;
+        while (dn != 0) {
+          const uint64_t below = (dn & (~dn + 1)) - 1;  // positions before the lowest '('
+          nm |= MatchOpens(rest & below, &h);
+          rest &= ~below;
+          ++h;
+          dn &= dn - 1;
+        }
+        nm |= MatchOpens(rest, &h);
+      } else {
+        nm = 0;
+        for (unsigned byte = 0; byte < 8; ++byte) {
+          const unsigned u = static_cast<unsigned>((up >> (8 * byte)) & 0xFF);
+          const unsigned dn = static_cast<unsigned>((down >> (8 * byte)) & 0xFF);
+          if ((u | dn) == 0) continue;
+          const ParenEntry e = table[u | (dn << 8)];
+          nm |= MatchOpens(e.unmatched_up, &h) << (8 * byte);
+          h += e.open;
+        }
+      }
+      d_new[w] = m | nm;
+      if (f != nullptr) f[w] = nm;
+    }
+    if (id != UINT32_MAX)
+      for (uint32_t p = start_[id]; p < start_[id + 1]; ++p) mask_[pos_[p] / 64] = 0;
+  }
+
+ private:
+  std::span<const MatchKey> b_, c_;
+  size_t n_, words_;
+  std::vector<uint64_t> mask_;
+  std::vector<uint32_t> start_, pos_, row_id_;
+};
+
+}  // namespace
+
+std::vector<MatchPair> MatchReferenceCompat(std::span<const MatchKey> base,
+                                            std::span<const MatchKey> comparison) {
+  const size_t n = base.size(), m = comparison.size();
+  if (n == 0 || m == 0) return MatchNone(n, m);
+  ReferenceRows rows(base, comparison);
+  const size_t words = rows.words();
+  // Blocks of rows 2..m; checkpoint[b] = step bits of the row before block b.
+  constexpr size_t kBlock = 256;
+  const size_t blocks = m >= 2 ? (m - 2) / kBlock + 1 : 0;
+  std::vector<uint64_t> checkpoints(blocks * words);
+  std::vector<uint64_t> cur(words), next(words);
+  rows.FirstRow(cur.data());
+  for (size_t i = 2; i <= m; ++i) {
+    if ((i - 2) % kBlock == 0) std::copy(cur.begin(), cur.end(), checkpoints.begin() + static_cast<std::ptrdiff_t>(((i - 2) / kBlock) * words));
+    rows.NextRow(i, cur.data(), next.data(), nullptr);
+    std::swap(cur, next);
+  }
+
+  std::vector<uint64_t> flags(std::min(kBlock, m >= 2 ? m - 1 : 0) * words);
+  size_t loaded = SIZE_MAX;
+  auto flagged = [&](size_t i, size_t j) -> bool {
+    if (i < 2) return false;
+    const size_t b = (i - 2) / kBlock;
+    if (b != loaded) {
+      std::copy(checkpoints.begin() + static_cast<std::ptrdiff_t>(b * words),
+                checkpoints.begin() + static_cast<std::ptrdiff_t>((b + 1) * words), cur.begin());
+      const size_t first = 2 + b * kBlock, last = std::min(m, first + kBlock - 1);
+      for (size_t r = first; r <= last; ++r) {
+        rows.NextRow(r, cur.data(), next.data(), flags.data() + (r - first) * words);
+        std::swap(cur, next);
+      }
+      loaded = b;
+    }
+    const uint64_t* row = flags.data() + (i - 2 - b * kBlock) * words;
+    return (row[(j - 1) / 64] >> ((j - 1) % 64)) & 1;
+  };
+
+  std::vector<MatchPair> out;
+  out.reserve(n + m);
+  size_t i = m, j = n;
+  while (i > 0 && j > 0) {
+    if (comparison[i - 1] == base[j - 1]) {
+      out.push_back({static_cast<int32_t>(j - 1), static_cast<int32_t>(i - 1)});
+      --i;
+      --j;
+    } else if (flagged(i, j)) {
+      out.push_back({kNoIndex, static_cast<int32_t>(i - 1)});
+      --i;
+    } else {
+      out.push_back({static_cast<int32_t>(j - 1), kNoIndex});
+      --j;
+    }
+  }
+  for (; i > 0; --i) out.push_back({kNoIndex, static_cast<int32_t>(i - 1)});
+  for (; j > 0; --j) out.push_back({static_cast<int32_t>(j - 1), kNoIndex});
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::vector<MatchPair> MatchSequences(MatchAlgorithm algorithm, std::span<const MatchKey> base,
+                                      std::span<const MatchKey> comparison) {
+  switch (algorithm) {
+    case MatchAlgorithm::kLcs:
+      return MatchLcs(base, comparison);
+    case MatchAlgorithm::kReferenceCompat:
+      return MatchReferenceCompat(base, comparison);
+    case MatchAlgorithm::kNone:
+      break;
+  }
+  return MatchNone(base.size(), comparison.size());
+}
+
+size_t CountMatched(std::span<const MatchPair> pairs) {
+  size_t k = 0;
+  for (const MatchPair& p : pairs) k += (p.base != kNoIndex && p.comparison != kNoIndex) ? 1 : 0;
+  return k;
+}
+
+MatchKey KeyMap::Key(std::string_view s) {
+  auto it = index_.find(std::string(s));
+  if (it != index_.end()) return it->second;
+  MatchKey k = static_cast<MatchKey>(index_.size());
+  index_.emplace(std::string(s), k);
+  return k;
+}
+
+// ---- Segmentation ----------------------------------------------------------------------------------
+
+Segmentation SegmentFwdBwd(std::span<const SegmentItem> items) {
+  Segmentation s;
+  s.order.resize(items.size());
+  std::iota(s.order.begin(), s.order.end(), 0u);
+  std::stable_sort(s.order.begin(), s.order.end(),
+                   [&](uint32_t x, uint32_t y) { return items[x].start_ns < items[y].start_ns; });
+  for (uint32_t p = 0; p < s.order.size(); ++p) {
+    bool bwd = items[s.order[p]].on_bwd_thread;
+    if (s.segments.empty() || s.segments.back().is_bwd != bwd) s.segments.push_back({p, p, bwd});
+    s.segments.back().end = p + 1;
+  }
+  return s;
+}
+
+std::vector<MatchPair> PairSegments(std::span<const Segment> base, std::span<const Segment> comparison) {
+  std::vector<MatchPair> out;
+  size_t i = 0, k = 0;
+  if (!base.empty() && !comparison.empty() && base[0].is_bwd != comparison[0].is_bwd) {
+    if (base.size() > comparison.size())
+      out.push_back({static_cast<int32_t>(i++), kNoIndex});
+    else
+      out.push_back({kNoIndex, static_cast<int32_t>(k++)});
+  }
+  for (; i < base.size() && k < comparison.size(); ++i, ++k)
+    out.push_back({static_cast<int32_t>(i), static_cast<int32_t>(k)});
+  for (; i < base.size(); ++i) out.push_back({static_cast<int32_t>(i), kNoIndex});
+  for (; k < comparison.size(); ++k) out.push_back({kNoIndex, static_cast<int32_t>(k)});
+  return out;
+}
+
+std::vector<MatchPair> MatchSegmented(MatchAlgorithm algorithm, std::span<const MatchKey> base_keys,
+                                      std::span<const SegmentItem> base_items,
+                                      std::span<const MatchKey> comparison_keys,
+                                      std::span<const SegmentItem> comparison_items, bool use_segments) {
+  assert(base_keys.size() == base_items.size() || !use_segments);
+  assert(comparison_keys.size() == comparison_items.size() || !use_segments);
+  if (base_keys.empty() || comparison_keys.empty())
+    return MatchNone(base_keys.size(), comparison_keys.size());
+  if (!use_segments) return MatchSequences(algorithm, base_keys, comparison_keys);
+
+  const Segmentation bs = SegmentFwdBwd(base_items);
+  const Segmentation cs = SegmentFwdBwd(comparison_items);
+  std::vector<MatchPair> out;
+  out.reserve(base_keys.size() + comparison_keys.size());
+  std::vector<MatchKey> bk, ck;
+  for (const MatchPair& sp : PairSegments(bs.segments, cs.segments)) {
+    const Segment* bseg = sp.base != kNoIndex ? &bs.segments[sp.base] : nullptr;
+    const Segment* cseg = sp.comparison != kNoIndex ? &cs.segments[sp.comparison] : nullptr;
+    if (bseg && cseg) {
+      bk.clear();
+      ck.clear();
+      for (uint32_t p = bseg->begin; p < bseg->end; ++p) bk.push_back(base_keys[bs.order[p]]);
+      for (uint32_t p = cseg->begin; p < cseg->end; ++p) ck.push_back(comparison_keys[cs.order[p]]);
+      for (const MatchPair& p : MatchSequences(algorithm, bk, ck)) {
+        MatchPair q;
+        if (p.base != kNoIndex) q.base = static_cast<int32_t>(bs.order[bseg->begin + p.base]);
+        if (p.comparison != kNoIndex)
+          q.comparison = static_cast<int32_t>(cs.order[cseg->begin + p.comparison]);
+        out.push_back(q);
+      }
+    } else if (bseg) {
+      for (uint32_t p = bseg->begin; p < bseg->end; ++p)
+        out.push_back({static_cast<int32_t>(bs.order[p]), kNoIndex});
+    } else {
+      for (uint32_t p = cseg->begin; p < cseg->end; ++p)
+        out.push_back({kNoIndex, static_cast<int32_t>(cs.order[p])});
+    }
+  }
+  return out;
+}
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,184 @@
+#include "profdiff/analysis/overall/gate.h"
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace profdiff::analysis {
+
+std::string_view Name(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return "pass";
+    case Verdict::kRegression: return "regression";
+    case Verdict::kIncomparable: return "incomparable";
+  }
+  return "incomparable";
+}
+
+int GateExitCode(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return 0;
+    case Verdict::kRegression: return 1;
+    case Verdict::kIncomparable: return 4;
+  }
+  return 4;
+}
+
+std::string_view Name(GateCategory c) {
+  switch (c) {
+    case GateCategory::kE2e: return "e2e";
+    case GateCategory::kComputing: return "computing";
+    case GateCategory::kCommunication: return "communication";
+    case GateCategory::kFree: return "free";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string SideName(const SideSummary& s, const char* role) {
+  return s.label.empty() ? std::string(role) : fmt::format("{} ({})", role, s.label);
+}
+
+int64_t CategoryNs(const SideSummary& s, GateCategory c) {
+  switch (c) {
+    case GateCategory::kE2e: return s.e2e_ns;
+    case GateCategory::kComputing: return s.computing_ns;
+    case GateCategory::kCommunication: return s.uncovered_communication_ns;
+    case GateCategory::kFree: return s.free_ns;
+  }
+  return 0;
+}
+
+// Why `side` cannot be gated on `c`; empty when it can.
+std::string MissingFor(const SideSummary& side, const char* role, GateCategory c) {
+  if (!side.has_overall) return fmt::format("{} has no end-to-end time", SideName(side, role));
+  if (c == GateCategory::kComputing && side.hide_op_details) {
+    return fmt::format("{} has no usable kernel details", SideName(side, role));
+  }
+  return {};
+}
+
+std::string FormatMs(int64_t ns) { return fmt::format("{:+.3f} ms", static_cast<double>(ns) / 1e6); }
+
+}  // namespace
+
+std::vector<std::string> ComparabilityWarnings(const OverallComparison& cmp,
+                                               const ComparabilityInputs& inputs) {
+  std::vector<std::string> w;
+  const SideSummary& b = cmp.base;
+  const SideSummary& c = cmp.comparison;
+  if (b.device != c.device) {
+    w.push_back(fmt::format("different devices: base is {}, comparison is {}", profdiff::Name(b.device),
+                            profdiff::Name(c.device)));
+  }
+  if (inputs.base_steps && inputs.comparison_steps && *inputs.base_steps != *inputs.comparison_steps) {
+    w.push_back(fmt::format("different step counts: base has {} step(s), comparison has {}",
+                            *inputs.base_steps, *inputs.comparison_steps));
+  }
+  if (b.hide_op_details != c.hide_op_details) {
+    w.push_back(fmt::format("{} has no usable kernel details; its computing split is unknown",
+                            b.hide_op_details ? "base" : "comparison"));
+  }
+  if (!b.has_overall) w.push_back("base has no end-to-end time");
+  if (!c.has_overall) w.push_back("comparison has no end-to-end time");
+  std::set<std::string> seen(w.begin(), w.end());
+  for (const auto* side : {&b, &c}) {
+    const char* role = side == &b ? "base" : "comparison";
+    for (const std::string& s : side->warnings) {
+      std::string line = fmt::format("{}: {}", role, s);
+      if (seen.insert(line).second) w.push_back(std::move(line));
+    }
+  }
+  return w;
+}
+
+GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options,
+                        const ComparabilityInputs& inputs) {
+  GateResult r;
+  r.warnings = ComparabilityWarnings(cmp, inputs);
+  const double floor_ms = std::isfinite(options.noise_floor_ms) && options.noise_floor_ms > 0
+                              ? options.noise_floor_ms
+                              : 0.0;
+  r.noise_floor_ms = floor_ms;
+  r.noise_floor_ns = std::llround(floor_ms * 1e6);
+  r.ran = options.any();
+  if (!r.ran) return r;
+
+  const std::pair<GateCategory, const std::optional<double>*> wanted[] = {
+      {GateCategory::kE2e, &options.e2e_pct},
+      {GateCategory::kComputing, &options.compute_pct},
+      {GateCategory::kCommunication, &options.comm_pct},
+      {GateCategory::kFree, &options.free_pct},
+  };
+  bool any_regression = false;
+  bool any_incomparable = false;
+  for (const auto& [category, pct] : wanted) {
+    if (!pct->has_value()) continue;
+    GateCheck g;
+    g.category = category;
+    g.threshold_pct = **pct;
+    std::string missing = MissingFor(cmp.base, "base", category);
+    if (missing.empty()) missing = MissingFor(cmp.comparison, "comparison", category);
+    if (!missing.empty() || !std::isfinite(g.threshold_pct)) {
+      g.evaluated = false;
+      g.verdict = Verdict::kIncomparable;
+      g.reason = missing.empty() ? std::string("threshold is not a finite number")
+                                 : fmt::format("cannot gate {}: {}", Name(category), missing);
+      any_incomparable = true;
+      r.checks.push_back(std::move(g));
+      continue;
+    }
+    g.evaluated = true;
+    g.base_ns = CategoryNs(cmp.base, category);
+    g.comparison_ns = CategoryNs(cmp.comparison, category);
+    g.delta_ns = g.comparison_ns - g.base_ns;
+    if (g.base_ns != 0) {
+      g.delta_pct = 100.0 * static_cast<double>(g.delta_ns) / static_cast<double>(g.base_ns);
+    }
+    // delta > PCT% of base, compared without dividing (base may be 0).
+    const long double limit =
+        static_cast<long double>(g.threshold_pct) * static_cast<long double>(g.base_ns) / 100.0L;
+    const bool over_pct = static_cast<long double>(g.delta_ns) > limit;
+    const bool over_floor = g.delta_ns > r.noise_floor_ns;
+    const std::string pct_text =
+        g.delta_pct ? fmt::format("{:+.2f}%", *g.delta_pct) : std::string("base is 0");
+    if (over_pct && over_floor) {
+      g.verdict = Verdict::kRegression;
+      any_regression = true;
+      g.reason = fmt::format("{} {} ({}) exceeds {:.2f}% and the {:.3f} ms noise floor",
+                             Name(category), FormatMs(g.delta_ns), pct_text, g.threshold_pct,
+                             floor_ms);
+    } else {
+      g.verdict = Verdict::kPass;
+      g.reason = fmt::format("{} {} ({}) within {}", Name(category), FormatMs(g.delta_ns), pct_text,
+                             over_pct ? fmt::format("the {:.3f} ms noise floor", floor_ms)
+                                      : fmt::format("{:.2f}%", g.threshold_pct));
+    }
+    r.checks.push_back(std::move(g));
+  }
+  r.verdict = any_regression     ? Verdict::kRegression
+              : any_incomparable ? Verdict::kIncomparable
+                                 : Verdict::kPass;
+  return r;
+}
+
+std::optional<int64_t> CountProfilerSteps(const Profile& profile) {
+  std::set<int64_t> ids;
+  for (const Slice& s : profile.slices) {
+    if (s.kind != SliceKind::kStepMarker) continue;
+    int64_t id = StepIdFromName(profile.str(s.name));
+    if (id != kNoNumber) ids.insert(id);
+  }
+  if (!ids.empty()) return static_cast<int64_t>(ids.size());
+  if (profile.npu.step_trace.present) {
+    std::set<std::string> steps(profile.npu.step_trace.steps.begin(),
+                                profile.npu.step_trace.steps.end());
+    return static_cast<int64_t>(steps.size());
+  }
+  return std::nullopt;
+}
+
+}  // namespace profdiff::analysis

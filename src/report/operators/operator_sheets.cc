@@ -1,0 +1,342 @@
+#include "profdiff/report/operators/operator_sheets.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "profdiff/base/time.h"
+
+namespace profdiff::report {
+
+namespace {
+
+using analysis::E5ToUs;
+using analysis::OperatorComparison;
+
+Cell Str(std::string_view s) { return s.empty() ? Cell::Blank() : Cell::String(std::string(s)); }
+Cell Num(double v) { return Cell::Number(v); }
+Cell Int(int64_t v) { return Cell::Number(static_cast<double>(v)); }
+
+std::string ArgIdText(const Profile& p, const Slice& s, ArgKey key) {
+  const Arg* a = p.FindArg(s, key);
+  if (a == nullptr || a->type == ArgType::kNull) return "None";
+  if (a->type == ArgType::kInt) return std::to_string(a->i);
+  if (a->type == ArgType::kBool) return a->i ? "True" : "False";
+  return std::string(p.str(a->text));
+}
+
+std::string KernelsText(const Profile& p, const std::vector<SliceId>& kernels,
+                        const std::unordered_map<int64_t, StringId>& shapes) {
+  std::string out;
+  for (SliceId k : kernels) out += KernelLine(p, k, shapes);
+  return out;
+}
+
+const std::unordered_map<int64_t, StringId>& ShapesOf(const OperatorComparison& cmp, bool base) {
+  return base ? cmp.base_kernel_shapes : cmp.comparison_kernel_shapes;
+}
+
+SheetSpec OperatorCompareSheet(const OperatorComparison& cmp, std::string_view b, std::string_view c) {
+  SheetSpec s;
+  s.name = "OperatorCompare";
+  s.base_banner = {1, 5, BaseBannerText(b)};
+  s.comparison_banner = {6, 10, ComparisonBannerText(c)};
+  s.columns = {
+      {"Order Id", 10, CellFormat::kDefault, false},
+      {"Operator Name", 30, CellFormat::kBoldStr, false},
+      {"Input Shape", 20, CellFormat::kDefault, false},
+      {"Input Type", 20, CellFormat::kDefault, false},
+      {"Kernel Details", 20, CellFormat::kDefault, false},
+      {"Device Duration(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Operator Name", 30, CellFormat::kBoldStr, false},
+      {"Input Shape", 20, CellFormat::kDefault, false},
+      {"Input Type", 20, CellFormat::kDefault, false},
+      {"Kernel Details", 20, CellFormat::kDefault, false},
+      {"Device Duration(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Diff Duration(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Diff Ratio", 20, CellFormat::kDefaultRatio, true},
+  };
+  s.rows.reserve(cmp.operator_rows.size());
+  int64_t order = 0;
+  for (const analysis::OperatorRow& r : cmp.operator_rows) {
+    RowSpec row;
+    row.cells.reserve(13);
+    row.cells.push_back(Int(++order));
+    auto side = [&](const analysis::OperatorSide& os, const Profile& p, bool is_base) {
+      if (!os.present) {
+        row.cells.insert(row.cells.end(), {Cell::Blank(), Cell::Blank(), Cell::Blank(), Cell::Blank(), Num(0)});
+        return;
+      }
+      row.cells.push_back(Str(os.name));
+      row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputDims)));
+      row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputType)));
+      row.cells.push_back(Str(KernelsText(p, os.kernels, ShapesOf(cmp, is_base))));
+      row.cells.push_back(Num(os.device_us));
+    };
+    side(r.base, *cmp.base, true);
+    side(r.comparison, *cmp.comparison, false);
+    row.cells.push_back(Num(r.diff_us));
+    row.cells.push_back(RatioCell(r.ratio));
+    s.rows.push_back(std::move(row));
+  }
+  return s;
+}
+
+SheetSpec OperatorStatisticSheet(const OperatorComparison& cmp, std::string_view b, std::string_view c) {
+  SheetSpec s;
+  s.name = "OperatorCompareStatistic";
+  s.base_banner = {2, 3, BaseBannerText(b)};
+  s.comparison_banner = {4, 5, ComparisonBannerText(c)};
+  s.columns = {
+      {"Top", 10, CellFormat::kDefault, false},
+      {"Operator Name", 30, CellFormat::kBoldStr, false},
+      {"Base Device Duration(ms)", 25, CellFormat::kDefaultFloat, false},
+      {"Base Operator Number", 25, CellFormat::kDefault, false},
+      {"Comparison Device Duration(ms)", 30, CellFormat::kDefaultFloat, false},
+      {"Comparison Operator Number", 30, CellFormat::kDefault, false},
+      {"Diff Duration(ms)", 20, CellFormat::kDefaultFloat, false},
+      {"Diff Ratio", 20, CellFormat::kDefaultRatio, true},
+  };
+  int64_t top = 0;
+  for (const analysis::OperatorStatRow& r : cmp.operator_stats) {
+    RowSpec row;
+    row.cells = {Int(++top),       Str(r.name),     Num(r.base_ms), Int(r.base_count),
+                 Num(r.comparison_ms), Int(r.comparison_count), Num(r.diff_ms), RatioCell(r.ratio)};
+    s.rows.push_back(std::move(row));
+  }
+  return s;
+}
+
+SheetSpec ModuleCompareSheet(const OperatorComparison& cmp, std::string_view b, std::string_view c) {
+  SheetSpec s;
+  s.name = "ModuleCompare";
+  s.base_banner = {4, 7, BaseBannerText(b)};
+  s.comparison_banner = {8, 11, ComparisonBannerText(c)};
+  s.columns = {
+      {"Order Id", 10, CellFormat::kDefault, false},
+      {"Module Class", 20, CellFormat::kDefault, false},
+      {"Module Level", 15, CellFormat::kDefault, false},
+      {"Module Name", 35, CellFormat::kDefault, false},
+      {"Operator Name", 25, CellFormat::kDefault, false},
+      {"Kernel Details", 20, CellFormat::kDefault, false},
+      {"Device Self Time(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Device Total Time(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Operator Name", 25, CellFormat::kDefault, false},
+      {"Kernel Details", 20, CellFormat::kDefault, false},
+      {"Device Self Time(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Device Total Time(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Device Total Time Diff(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Device Self Time Diff(us)", 20, CellFormat::kDefaultFloat, false},
+      {"Diff Total Ratio", 15, CellFormat::kDefaultRatio, true},
+      {"Base Call Stack", 30, CellFormat::kDefault, false},
+      {"Comparison Call Stack", 30, CellFormat::kDefault, false},
+  };
+  int64_t order = 0;
+  for (const analysis::ModuleBlock& blk : cmp.module_blocks) {
+    const analysis::ModuleSide& m = blk.base.present ? blk.base : blk.comparison;
+    RowSpec total;
+    total.cells = {Int(++order),
+                   Str(m.module_class),
+                   Int(m.level),
+                   Str(m.display_name),
+                   Cell::String("TOTAL"),
+                   Cell::Blank(),
+                   Num(blk.base.self_us),
+                   Num(blk.base.total_us),
+                   Cell::String("TOTAL"),
+                   Cell::Blank(),
+                   Num(blk.comparison.self_us),
+                   Num(blk.comparison.total_us),
+                   Num(blk.total_diff_us),
+                   Num(blk.self_diff_us),
+                   RatioCell(blk.total_ratio),
+                   Str(blk.base.call_stack),
+                   Str(blk.comparison.call_stack)};
+    s.rows.push_back(std::move(total));
+    for (const analysis::ModuleOpRow& r : blk.ops) {
+      const bool stacks = r.self_diff_us > 0;
+      RowSpec row;
+      row.cells = {Int(++order),
+                   Str(m.module_class),
+                   Int(m.level),
+                   Str(m.display_name),
+                   Str(r.base.name),
+                   Str(KernelsText(*cmp.base, r.base.kernels, cmp.base_kernel_shapes)),
+                   Num(r.base.device_us),
+                   Cell::Blank(),
+                   Str(r.comparison.name),
+                   Str(KernelsText(*cmp.comparison, r.comparison.kernels, cmp.comparison_kernel_shapes)),
+                   Num(r.comparison.device_us),
+                   Cell::Blank(),
+                   Cell::Blank(),
+                   Num(r.self_diff_us),
+                   RatioCell(r.ratio),
+                   stacks ? Str(r.base.call_stack) : Cell::Blank(),
+                   stacks ? Str(r.comparison.call_stack) : Cell::Blank()};
+      s.rows.push_back(std::move(row));
+    }
+  }
+  return s;
+}
+
+std::string StatKernelsText(const std::vector<analysis::ModuleStatKernel>& kernels) {
+  std::string out;
+  char buf[64];
+  for (const analysis::ModuleStatKernel& k : kernels) {
+    std::snprintf(buf, sizeof buf, "%.3f", k.total_ms);
+    out += std::string(k.name) + ", [number: " + std::to_string(k.count) + "], [duration_ms: " + buf + "]\n";
+  }
+  return out;
+}
+
+SheetSpec ModuleStatisticSheet(const OperatorComparison& cmp, std::string_view b, std::string_view c) {
+  SheetSpec s;
+  s.name = "ModuleCompareStatistic";
+  s.base_banner = {5, 8, BaseBannerText(b)};
+  s.comparison_banner = {9, 12, ComparisonBannerText(c)};
+  s.columns = {
+      {"Order Id", 10, CellFormat::kDefault, false},
+      {"Module Class", 20, CellFormat::kDefault, false},
+      {"Module Level", 15, CellFormat::kDefault, false},
+      {"Module Name", 35, CellFormat::kDefault, false},
+      {"Operator Name", 25, CellFormat::kDefault, false},
+      {"Kernel Details", 20, CellFormat::kDefault, false},
+      {"Device Self Time(ms)", 20, CellFormat::kDefaultFloat, false},
+      {"Number", 10, CellFormat::kDefault, false},
+      {"Device Total Time(ms)", 20, CellFormat::kDefaultFloat, false},
+      {"Kernel Details", 20, CellFormat::kDefault, false},
+      {"Device Self Time(ms)", 20, CellFormat::kDefaultFloat, false},
+      {"Number", 10, CellFormat::kDefault, false},
+      {"Device Total Time(ms)", 20, CellFormat::kDefaultFloat, false},
+      {"Device Total Time Diff(ms)", 20, CellFormat::kDefaultFloat, false},
+      {"Device Self Time Diff(ms)", 20, CellFormat::kDefaultFloat, false},
+      {"Diff Total Ratio", 15, CellFormat::kDefaultRatio, true},
+      {"Base Call Stack", 30, CellFormat::kDefault, false},
+      {"Comparison Call Stack", 30, CellFormat::kDefault, false},
+  };
+  int64_t order = 0;
+  for (const analysis::ModuleStatBlock& blk : cmp.module_stats) {
+    RowSpec total;
+    total.cells = {Int(++order),
+                   Str(blk.module_class),
+                   Int(blk.level),
+                   Str(blk.display_name),
+                   Cell::String("[ TOTAL ]"),
+                   Cell::Blank(),
+                   Num(blk.base.self_ms),
+                   Int(blk.base.count),
+                   Num(blk.base.total_ms),
+                   Cell::Blank(),
+                   Num(blk.comparison.self_ms),
+                   Int(blk.comparison.count),
+                   Num(blk.comparison.total_ms),
+                   Num(blk.total_diff_ms),
+                   Num(blk.self_diff_ms),
+                   RatioCell(blk.total_ratio),
+                   Str(blk.base.call_stack),
+                   Str(blk.comparison.call_stack)};
+    s.rows.push_back(std::move(total));
+    for (const analysis::ModuleStatOpRow& r : blk.ops) {
+      RowSpec row;
+      row.cells = {Int(++order),
+                   Str(blk.module_class),
+                   Int(blk.level),
+                   Str(blk.display_name),
+                   Str(r.name),
+                   Str(StatKernelsText(r.base.kernels)),
+                   Num(r.base.device_ms),
+                   Int(r.base.count),
+                   Cell::Blank(),
+                   Str(StatKernelsText(r.comparison.kernels)),
+                   Num(r.comparison.device_ms),
+                   Int(r.comparison.count),
+                   Cell::Blank(),
+                   Cell::Blank(),
+                   Num(r.self_diff_ms),
+                   RatioCell(r.ratio),
+                   Cell::Blank(),
+                   Cell::Blank()};
+      s.rows.push_back(std::move(row));
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string PyFloatRepr(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);  // "d.ddde[+-]XX"
+  const size_t epos = sci.find('e');
+  std::string mant = sci.substr(0, epos);
+  const int exp = std::atoi(sci.c_str() + epos + 1);
+  std::string out;
+  if (!mant.empty() && mant[0] == '-') {
+    out = "-";
+    mant.erase(0, 1);
+  }
+  std::string digits;
+  for (char ch : mant)
+    if (ch != '.') digits.push_back(ch);
+  if (exp < -4 || exp >= 16) {
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    char e[16];
+    std::snprintf(e, sizeof e, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    return out + e;
+  }
+  if (exp < 0) return out + "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
+  const auto int_len = static_cast<size_t>(exp) + 1;
+  if (digits.size() <= int_len) return out + digits + std::string(int_len - digits.size(), '0') + ".0";
+  return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
+}
+
+std::string KernelLine(const Profile& p, SliceId kernel, const std::unordered_map<int64_t, StringId>& shapes) {
+  const Slice& k = p.slices[kernel];
+  std::string line(p.str(k.name));
+  if (k.kind == SliceKind::kNpuTask || k.kind == SliceKind::kHcclOp) {
+    line += ", " + ArgIdText(p, k, ArgKey::kTaskId) + ", " + ArgIdText(p, k, ArgKey::kTaskType);
+    if (k.kind == SliceKind::kNpuTask) {
+      auto it = shapes.find(k.ts_ns);
+      if (it != shapes.end() && !p.str(it->second).empty())
+        line += ", [input shapes: " + std::string(p.str(it->second)) + "]";
+    }
+  }
+  line += " [duration: " + PyFloatRepr(E5ToUs(k.dur_e5())) + "]\n";
+  return line;
+}
+
+std::string OpArgText(const Profile& p, SliceId op, ArgKey key) {
+  const Slice& s = p.slices[op];
+  const Arg* a = p.FindArg(s, key);
+  if (a == nullptr) return "N/A";
+  switch (a->type) {
+    case ArgType::kNull: return "None";
+    case ArgType::kBool: return a->i ? "True" : "False";
+    case ArgType::kInt: return std::to_string(a->i);
+    case ArgType::kJson: return analysis::PythonStrOfJson(p.str(a->text));
+    case ArgType::kDouble:
+    case ArgType::kString: return std::string(p.str(a->text));
+  }
+  return "N/A";
+}
+
+std::vector<SheetSpec> BuildOperatorSheets(const OperatorComparison& cmp, std::string_view base_path_arg,
+                                           std::string_view comparison_path_arg) {
+  std::vector<SheetSpec> out;
+  if (cmp.kind == analysis::OperatorCompareKind::kModule) {
+    out.push_back(ModuleStatisticSheet(cmp, base_path_arg, comparison_path_arg));
+    if (cmp.details) out.push_back(ModuleCompareSheet(cmp, base_path_arg, comparison_path_arg));
+  } else if (cmp.kind == analysis::OperatorCompareKind::kOperator) {
+    out.push_back(OperatorStatisticSheet(cmp, base_path_arg, comparison_path_arg));
+    if (cmp.details) out.push_back(OperatorCompareSheet(cmp, base_path_arg, comparison_path_arg));
+  }
+  return out;
+}
+
+}  // namespace profdiff::report

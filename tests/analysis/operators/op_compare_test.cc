@@ -1,0 +1,320 @@
+// Operator and module comparison on small profiles built in code (reference §8, §9).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "../../common/profile_builder.h"
+#include "profdiff/analysis/operators/operator_compare.h"
+
+namespace profdiff::analysis {
+namespace {
+
+using testing::ProfileBuilder;
+
+// A GPU profile with top-level cpu_ops named `names` (each 100 ns long, 1 µs apart), no kernels.
+Profile OpsOnly(const std::vector<std::string>& names) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "1");
+  int64_t ts = 1000;
+  for (const std::string& n : names) {
+    b.Add(cpu, SliceKind::kCpuOp, n, "cpu_op", ts, 100);
+    ts += 1000;
+  }
+  return std::move(b.p);
+}
+
+OperatorCompareOptions Compat() {
+  OperatorCompareOptions o;
+  o.algorithm = MatchAlgorithm::kReferenceCompat;
+  o.attach = KernelAttach::kReferenceCompat;
+  o.reference_arithmetic = true;
+  return o;
+}
+
+TEST(OperatorCompare, DefaultTrueLcsPairsMoreOperatorsThanTheReferenceRecurrence) {
+  // §8.4: B = [b, b, a, a], C = [a, a, b]: the reference's recurrence pairs 1, a true LCS 2.
+  Profile base = OpsOnly({"b", "b", "a", "a"});
+  Profile comp = OpsOnly({"a", "a", "b"});
+  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  EXPECT_EQ(exact.kind, OperatorCompareKind::kOperator);
+  EXPECT_EQ(exact.matched, 2u);
+  EXPECT_EQ(compat.matched, 1u);
+  EXPECT_EQ(exact.base_items, 4u);
+  EXPECT_EQ(exact.comparison_items, 3u);
+  EXPECT_EQ(exact.operator_rows.size(), 5u);
+  EXPECT_EQ(compat.operator_rows.size(), 6u);
+  for (const OperatorRow& r : exact.operator_rows) {
+    if (r.base.present && r.comparison.present) {
+      EXPECT_EQ(r.base.name, r.comparison.name);
+    }
+  }
+}
+
+TEST(OperatorCompare, DisableDetailsIsNoMatching) {
+  Profile base = OpsOnly({"a", "b"});
+  Profile comp = OpsOnly({"a", "b"});
+  OperatorCompareOptions o;
+  o.disable_details = true;
+  OperatorComparison r = CompareOperators(base, comp, o);
+  EXPECT_FALSE(r.details);
+  EXPECT_EQ(r.matched, 0u);
+  ASSERT_EQ(r.operator_rows.size(), 4u);
+  EXPECT_TRUE(r.operator_rows[0].base.present && !r.operator_rows[0].comparison.present);
+  EXPECT_TRUE(!r.operator_rows[3].base.present && r.operator_rows[3].comparison.present);
+  // Statistics still group both sides by name.
+  ASSERT_EQ(r.operator_stats.size(), 2u);
+  EXPECT_EQ(r.operator_stats[0].base_count, 1);
+  EXPECT_EQ(r.operator_stats[0].comparison_count, 1);
+}
+
+// op1 [100, 200] with a cudaLaunchKernel child starting at the same ts; the flow starts at 100 and
+// ends on a 50 ns kernel.
+Profile SameStartLaunch(int64_t kernel_dur) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "1");
+  TrackId stream = b.Track("0", "stream 7");
+  b.Add(cpu, SliceKind::kCpuOp, "op1", "cpu_op", 100, 100);
+  b.Add(cpu, SliceKind::kCudaRuntime, "cudaLaunchKernel", "cuda_runtime", 100, 10);
+  b.Add(stream, SliceKind::kKernel, "k1", "kernel", 300, kernel_dur);
+  b.Flow(1, "ac2g", 100, cpu, 300, stream);
+  return std::move(b.p);
+}
+
+TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
+  Profile base = SameStartLaunch(50);
+  Profile comp = SameStartLaunch(80);
+  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
+  ASSERT_EQ(exact.operator_rows.size(), 1u);
+  EXPECT_EQ(exact.operator_rows[0].base.kernels.size(), 1u);
+  EXPECT_EQ(E5ToNs(exact.operator_rows[0].base.device_e5), 50);
+  EXPECT_EQ(E5ToNs(exact.operator_rows[0].comparison.device_e5), 80);
+  EXPECT_DOUBLE_EQ(exact.operator_rows[0].diff_us, 0.03);
+  EXPECT_DOUBLE_EQ(exact.operator_rows[0].ratio, 1.6);
+
+  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  ASSERT_EQ(compat.operator_rows.size(), 1u);
+  EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 2u);  // the §4.3 quirk
+  EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device_e5), 100);
+}
+
+// One GPU op launching (at its start) one device event per entry of `kernels` (kind, category, ns).
+struct K {
+  SliceKind kind;
+  const char* cat;
+  int64_t dur;
+};
+Profile OneOp(DeviceKind device, const std::vector<K>& kernels) {
+  ProfileBuilder b(device);
+  TrackId cpu = b.Track("1", "1");
+  TrackId dev = b.Track("2", "7");
+  b.Add(cpu, SliceKind::kCpuOp, "op", "cpu_op", 100, 100);
+  int64_t ts = 1000000;
+  uint64_t id = 1;
+  for (const K& k : kernels) {
+    b.Add(dev, k.kind, "k", k.cat, ts, k.dur);
+    b.Flow(id++, device == DeviceKind::kNpu ? "async_npu" : "ac2g", 100, cpu, ts, dev);
+    ts += 1000000;
+  }
+  return std::move(b.p);
+}
+
+TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
+  // 164380 + 98589 + 82031 ns = 0.345 ms exactly; the reference's float sum is 0.34500000000000003,
+  // so its rounded diff is -0.35 where the exact value rounds to -0.34 (deviations.md).
+  Profile base = OneOp(DeviceKind::kGpu, {{SliceKind::kKernel, "kernel", 164380},
+                                          {SliceKind::kKernel, "kernel", 98589},
+                                          {SliceKind::kKernel, "kernel", 82031}});
+  Profile comp = OneOp(DeviceKind::kGpu, {});
+  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  ASSERT_EQ(exact.operator_stats.size(), 1u);
+  ASSERT_EQ(compat.operator_stats.size(), 1u);
+  EXPECT_DOUBLE_EQ(exact.operator_stats[0].diff_ms, -0.34);
+  EXPECT_DOUBLE_EQ(compat.operator_stats[0].diff_ms, -0.35);
+}
+
+TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
+  Profile old_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "Memcpy", 500}});
+  Profile new_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "gpu_memcpy", 500}});
+  EXPECT_EQ(CompareOperators(old_style, new_style, OperatorCompareOptions{}).operator_rows[0].base.kernels.size(), 1u);
+  OperatorComparison compat = CompareOperators(old_style, new_style, Compat());
+  EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 0u);  // the reference's category rule
+  EXPECT_EQ(compat.operator_rows[0].comparison.kernels.size(), 1u);
+}
+
+TEST(OperatorCompare, HcclOpsAttachUnlessTheReferenceWouldNotCollectThem) {
+  Profile p = OneOp(DeviceKind::kNpu, {{SliceKind::kHcclOp, "", 700}, {SliceKind::kNpuTask, "", 300}});
+  OperatorCompareOptions o;
+  EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 1000);
+  o.attach_hccl_ops = false;  // --reference-compat without the overall/communication comparison
+  EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 300);
+}
+
+TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "1");
+  TrackId stream = b.Track("0", "stream 7");
+  b.Add(cpu, SliceKind::kCpuOp, "op", "cpu_op", 100, 100);
+  b.Add(stream, SliceKind::kKernel, "k1", "kernel", 1000, 40);
+  b.Add(stream, SliceKind::kKernel, "k2", "kernel", 2000, 60);
+  b.Flow(1, "ac2g", 120, cpu, 1000, stream);
+  b.Flow(2, "My_Flow", 130, cpu, 2000, stream);
+  OperatorCompareOptions o;
+  EXPECT_EQ(E5ToNs(CompareOperators(b.p, b.p, o).operator_rows[0].base.device_e5), 40);
+  o.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
+  EXPECT_EQ(E5ToNs(CompareOperators(b.p, b.p, o).operator_rows[0].base.device_e5), 60);
+  o.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
+  EXPECT_EQ(CompareOperators(b.p, b.p, o).operator_rows[0].base.kernels.size(), 0u);
+}
+
+TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "1");
+  b.Add(cpu, SliceKind::kCpuOp, "x", "cpu_op", 100, 100);
+  Profile base = std::move(b.p);
+  Profile comp = SameStartLaunch(2000);  // "op1" with a 2 µs kernel
+  OperatorComparison r = CompareOperators(base, comp, OperatorCompareOptions{});
+  ASSERT_EQ(r.operator_rows.size(), 2u);
+  const OperatorRow& only_comp = r.operator_rows[0];  // comparison-only items come first
+  EXPECT_FALSE(only_comp.base.present);
+  EXPECT_TRUE(std::isinf(only_comp.ratio));
+  EXPECT_DOUBLE_EQ(only_comp.diff_us, 2.0);
+  ASSERT_EQ(r.operator_stats.size(), 2u);
+  // Both diffs round to 0.0 ms: the stable sort keeps base names first.
+  EXPECT_EQ(r.operator_stats[0].name, "x");
+  EXPECT_EQ(r.operator_stats[1].name, "op1");
+  EXPECT_TRUE(std::isinf(r.operator_stats[1].ratio));
+}
+
+TEST(OperatorCompare, DrillDownOracleFromSpec) {
+  // §8.5: P (kernel_num 10, children [c1, c2]) vs P (10, [c1, c3]), max 5 -> (c1,c1),(−,c3),(c2,−).
+  auto make = [](const char* second) {
+    ProfileBuilder b(DeviceKind::kGpu);
+    TrackId cpu = b.Track("1", "1");
+    TrackId stream = b.Track("0", "stream 7");
+    b.Add(cpu, SliceKind::kCpuOp, "P", "cpu_op", 0, 10000);
+    b.Add(cpu, SliceKind::kCpuOp, "c1", "cpu_op", 100, 1000);
+    b.Add(cpu, SliceKind::kCpuOp, second, "cpu_op", 2000, 1000);
+    for (int i = 0; i < 10; ++i) {
+      const int64_t launch = (i < 5 ? 200 : 2100) + i;
+      b.Add(stream, SliceKind::kKernel, "k", "kernel", 20000 + 100 * i, 10);
+      b.Flow(static_cast<uint64_t>(i + 1), "ac2g", launch, cpu, 20000 + 100 * i, stream);
+    }
+    return std::move(b.p);
+  };
+  Profile base = make("c2");
+  Profile comp = make("c3");
+  OperatorCompareOptions o;
+  o.max_kernel_num = 5;
+  OperatorComparison r = CompareOperators(base, comp, o);
+  ASSERT_EQ(r.operator_rows.size(), 3u);
+  EXPECT_EQ(r.operator_rows[0].base.name, "c1");
+  EXPECT_EQ(r.operator_rows[0].comparison.name, "c1");
+  EXPECT_FALSE(r.operator_rows[1].base.present);
+  EXPECT_EQ(r.operator_rows[1].comparison.name, "c3");
+  EXPECT_EQ(r.operator_rows[2].base.name, "c2");
+  EXPECT_FALSE(r.operator_rows[2].comparison.present);
+  o.max_kernel_num = 10;  // not more than the limit: no drill-down
+  EXPECT_EQ(CompareOperators(base, comp, o).operator_rows.size(), 1u);
+}
+
+TEST(OperatorCompare, MatchKeys) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "1");
+  SliceId s = b.Add(cpu, SliceKind::kCpuOp, "aten::add", "cpu_op", 0, 10);
+  Arg a;
+  a.key = ArgKey::kInputDims;
+  a.type = ArgType::kJson;
+  a.text = b.p.strings.Intern("[[1, 1], [1, 1], []]");
+  b.p.slices[s].args_begin = static_cast<uint32_t>(b.p.args.size());
+  b.p.slices[s].args_count = 1;
+  b.p.args.push_back(a);
+  OperatorCompareOptions o;
+  EXPECT_EQ(OperatorMatchKey(b.p, s, o), "aten::add");
+  o.op_name_map = {{"aten::add", "add"}};
+  EXPECT_EQ(OperatorMatchKey(b.p, s, o), "add");
+  o.use_input_shape = true;
+  EXPECT_EQ(OperatorMatchKey(b.p, s, o), "add1,1;\r\n1,1;\r\n");
+}
+
+TEST(OperatorCompare, PythonRenderingHelpers) {
+  EXPECT_EQ(PythonStrOfJson("[[32, 3, 224, 224], [], []]"), "[[32, 3, 224, 224], [], []]");
+  EXPECT_EQ(PythonStrOfJson("[\"float\",\"Int\",\"\"]"), "['float', 'Int', '']");
+  EXPECT_EQ(PythonStrOfJson("[null, true, \"it's\"]"), "[None, True, \"it's\"]");
+  EXPECT_EQ(PythonStrOfJson("not json ["), "not json [");
+  EXPECT_EQ(ModuleClassOf("nn.Module: Linear_0"), "nn.Module: Linear");
+  EXPECT_EQ(ModuleClassOf("[ BACKWARD ]/nn.Module: A_0/nn.Module: Linear_2"), "nn.Module: Linear");
+  EXPECT_EQ(ModuleClassOf("Optimizer.step#SGD.step"), "Optimizer.step#SGD.step");
+  EXPECT_EQ(ModuleClassOf("x_"), "x_");
+}
+
+// An NPU profile with modules Net_0 [100, 10000] > Linear_0 [1000, 5000]; aten::linear [1500, 3000]
+// inside Linear_0 launches one device task of `dur` ns at 2000 (flow from 1600).
+Profile WithModules(int64_t dur, bool extra_module) {
+  ProfileBuilder b(DeviceKind::kNpu);
+  TrackId py = b.Track("1", "1");
+  TrackId dev = b.Track("2", "7");
+  b.Add(py, SliceKind::kPythonFunction, "nn.Module: Net_0", "python_function", 100, 9900);
+  b.Add(py, SliceKind::kPythonFunction, "nn.Module: Linear_0", "python_function", 1000, 4000);
+  if (extra_module) b.Add(py, SliceKind::kPythonFunction, "nn.Module: ReLU_0", "python_function", 6000, 1000);
+  b.Add(py, SliceKind::kPythonFunction, "main.py(1): train", "python_function", 0, 20000);
+  b.Add(py, SliceKind::kCpuOp, "aten::linear", "cpu_op", 1500, 1500);
+  b.Add(py, SliceKind::kCpuOp, "aclnnMatmul", "cpu_op", 1600, 100);
+  b.Add(dev, SliceKind::kNpuTask, "MatMul", "", 20000, dur, {{ArgKey::kTaskId, 5}}, {{ArgKey::kTaskType, "AI_CORE"}});
+  b.Flow(1, "async_npu", 1600, py, 20000, dev);
+  return std::move(b.p);
+}
+
+TEST(ModuleCompare, TreesRowsAndStatistics) {
+  Profile base = WithModules(100, false);
+  Profile comp = WithModules(300, true);
+  OperatorComparison r = CompareOperators(base, comp, OperatorCompareOptions{});
+  ASSERT_EQ(r.kind, OperatorCompareKind::kModule);
+  // Pairs (breadth-first): (Net, Net), (Linear, Linear), (−, ReLU).
+  EXPECT_EQ(r.matched, 2u);
+  EXPECT_EQ(r.comparison_items, 3u);
+  ASSERT_EQ(r.module_blocks.size(), 3u);
+  const ModuleBlock& net = r.module_blocks[0];
+  EXPECT_EQ(net.base.path, "/nn.Module: Net_0");
+  EXPECT_EQ(net.base.display_name, "/ Net_0");
+  EXPECT_EQ(net.base.module_class, "nn.Module: Net");
+  EXPECT_EQ(net.base.level, 2);
+  EXPECT_EQ(net.base.call_stack, "main.py(1): train");  // the innermost call function
+  EXPECT_EQ(E5ToNs(net.base.total_e5), 100);
+  EXPECT_EQ(E5ToNs(net.base.self_e5), 0);
+  const ModuleBlock& lin = r.module_blocks[1];
+  EXPECT_EQ(lin.base.level, 3);
+  EXPECT_EQ(E5ToNs(lin.base.self_e5), 100);
+  EXPECT_EQ(E5ToNs(lin.comparison.self_e5), 300);
+  ASSERT_EQ(lin.ops.size(), 1u);
+  EXPECT_EQ(lin.ops[0].base.name, "aten::linear");
+  EXPECT_EQ(lin.ops[0].base.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(lin.ops[0].self_diff_us, 0.2);
+  EXPECT_DOUBLE_EQ(lin.ops[0].ratio, 3.0);
+  EXPECT_FALSE(r.module_blocks[2].base.present);
+  EXPECT_EQ(r.module_blocks[2].comparison.module_class, "nn.Module: ReLU");
+
+  ASSERT_EQ(r.module_stats.size(), 3u);
+  EXPECT_EQ(r.module_stats[1].level, 2);  // '/' count: one less than ModuleCompare's level
+  EXPECT_EQ(r.module_stats[1].base.count, 1);
+  ASSERT_EQ(r.module_stats[1].ops.size(), 1u);
+  ASSERT_EQ(r.module_stats[1].ops[0].base.kernels.size(), 1u);
+  EXPECT_EQ(r.module_stats[1].ops[0].base.kernels[0].name, "MatMul");
+  EXPECT_EQ(r.module_stats[2].base.count, 0);
+
+  OperatorCompareOptions no_module;
+  no_module.disable_module = true;
+  EXPECT_EQ(CompareOperators(base, comp, no_module).kind, OperatorCompareKind::kOperator);
+}
+
+TEST(ModuleCompare, SideWithoutModulesFallsBackToOperators) {
+  Profile base = WithModules(100, false);
+  Profile comp = SameStartLaunch(10);
+  EXPECT_EQ(CompareOperators(base, comp, OperatorCompareOptions{}).kind, OperatorCompareKind::kOperator);
+}
+
+}  // namespace
+}  // namespace profdiff::analysis

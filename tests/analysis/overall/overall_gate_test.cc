@@ -1,0 +1,133 @@
+// The CI gate (spec README §5): thresholds, noise floor, verdict precedence, comparability warnings.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "profdiff/analysis/overall/gate.h"
+
+namespace profdiff::analysis {
+namespace {
+
+SideSummary Side(int64_t e2e, int64_t computing, int64_t comm, DeviceKind d = DeviceKind::kGpu) {
+  SideSummary s;
+  s.device = d;
+  s.label = std::string(Name(d));
+  s.has_overall = e2e != 0;
+  s.e2e_ns = e2e;
+  s.computing_ns = computing;
+  s.uncovered_communication_ns = comm;
+  s.free_ns = e2e - computing - comm;
+  return s;
+}
+
+OverallComparison Cmp(SideSummary b, SideSummary c) {
+  OverallComparison x;
+  x.base = std::move(b);
+  x.comparison = std::move(c);
+  return x;
+}
+
+constexpr int64_t kMs = 1000000;
+
+TEST(OverallGate, NoGateMeansNotRunAndPass) {
+  GateResult r = EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), Side(20 * kMs, 5 * kMs, 0)), {});
+  EXPECT_FALSE(r.ran);
+  EXPECT_EQ(r.verdict, Verdict::kPass);
+  EXPECT_TRUE(r.checks.empty());
+}
+
+TEST(OverallGate, RegressionNeedsBothThePercentageAndTheNoiseFloor) {
+  // +10 % of 10 ms = +1 ms.
+  OverallComparison c = Cmp(Side(10 * kMs, 5 * kMs, 0), Side(11 * kMs, 5 * kMs, 0));
+  GateOptions o;
+  o.e2e_pct = 5;
+  EXPECT_EQ(EvaluateGate(c, o).verdict, Verdict::kRegression);
+  o.e2e_pct = 10;  // exactly the threshold: not more than PCT
+  EXPECT_EQ(EvaluateGate(c, o).verdict, Verdict::kPass);
+  o.e2e_pct = 5;
+  o.noise_floor_ms = 1.0;  // exactly the floor: not more than the floor
+  EXPECT_EQ(EvaluateGate(c, o).verdict, Verdict::kPass);
+  o.noise_floor_ms = 0.999;
+  GateResult r = EvaluateGate(c, o);
+  EXPECT_EQ(r.verdict, Verdict::kRegression);
+  ASSERT_EQ(r.checks.size(), 1u);
+  EXPECT_EQ(r.checks[0].delta_ns, kMs);
+  ASSERT_TRUE(r.checks[0].delta_pct.has_value());
+  EXPECT_DOUBLE_EQ(*r.checks[0].delta_pct, 10.0);
+  EXPECT_EQ(GateExitCode(r.verdict), 1);
+}
+
+TEST(OverallGate, EachCategoryIsCheckedSeparately) {
+  // Computing +2 ms, communication -2 ms: E2E unchanged.
+  OverallComparison c = Cmp(Side(10 * kMs, 4 * kMs, 4 * kMs), Side(10 * kMs, 6 * kMs, 2 * kMs));
+  GateOptions o;
+  o.e2e_pct = 1;
+  o.comm_pct = 1;
+  EXPECT_EQ(EvaluateGate(c, o).verdict, Verdict::kPass);
+  o.compute_pct = 1;
+  GateResult r = EvaluateGate(c, o);
+  EXPECT_EQ(r.verdict, Verdict::kRegression);
+  ASSERT_EQ(r.checks.size(), 3u);  // in the order e2e, computing, communication
+  EXPECT_EQ(r.checks[1].category, GateCategory::kComputing);
+  EXPECT_EQ(r.checks[1].verdict, Verdict::kRegression);
+  EXPECT_EQ(r.checks[2].verdict, Verdict::kPass);
+}
+
+TEST(OverallGate, ZeroBaseRegressesAboveTheFloor) {
+  OverallComparison c = Cmp(Side(10 * kMs, 5 * kMs, 0), Side(10 * kMs, 5 * kMs, 1 * kMs));
+  GateOptions o;
+  o.comm_pct = 50;
+  GateResult r = EvaluateGate(c, o);
+  EXPECT_EQ(r.verdict, Verdict::kRegression);
+  EXPECT_FALSE(r.checks[0].delta_pct.has_value());
+}
+
+TEST(OverallGate, MissingDataIsIncomparableNeverPass) {
+  GateOptions o;
+  o.e2e_pct = 5;
+  GateResult r = EvaluateGate(Cmp(Side(0, 0, 0), Side(10 * kMs, 5 * kMs, 0)), o);
+  EXPECT_EQ(r.verdict, Verdict::kIncomparable);
+  EXPECT_EQ(GateExitCode(r.verdict), 4);
+  EXPECT_FALSE(r.checks[0].evaluated);
+  // Computing needs kernel details on both sides.
+  SideSummary hidden = Side(10 * kMs, 5 * kMs, 0, DeviceKind::kNpu);
+  hidden.hide_op_details = true;
+  GateOptions oc;
+  oc.compute_pct = 5;
+  EXPECT_EQ(EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), hidden), oc).verdict, Verdict::kIncomparable);
+  // A regression elsewhere wins over incomparable.
+  oc.e2e_pct = 5;
+  SideSummary slower = hidden;
+  slower.e2e_ns = 20 * kMs;
+  slower.free_ns = 15 * kMs;
+  EXPECT_EQ(EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), slower), oc).verdict, Verdict::kRegression);
+  // A threshold that is not a number cannot pass.
+  GateOptions on;
+  on.e2e_pct = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), Side(10 * kMs, 5 * kMs, 0)), on).verdict,
+            Verdict::kIncomparable);
+}
+
+TEST(OverallGate, ComparabilityWarnings) {
+  ComparabilityInputs in;
+  in.base_steps = 2;
+  in.comparison_steps = 3;
+  SideSummary npu = Side(10 * kMs, 5 * kMs, 0, DeviceKind::kNpu);
+  npu.hide_op_details = true;
+  npu.warnings.push_back("The file communication.json does not exist.");
+  auto w = ComparabilityWarnings(Cmp(Side(10 * kMs, 5 * kMs, 0), npu), in);
+  auto has = [&](const std::string& s) {
+    for (const auto& x : w)
+      if (x.find(s) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("different devices: base is GPU, comparison is NPU"));
+  EXPECT_TRUE(has("different step counts: base has 2 step(s), comparison has 3"));
+  EXPECT_TRUE(has("comparison has no usable kernel details"));
+  EXPECT_TRUE(has("comparison: The file communication.json does not exist."));
+  EXPECT_FALSE(has("no end-to-end time"));
+}
+
+}  // namespace
+}  // namespace profdiff::analysis

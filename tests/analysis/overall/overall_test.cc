@@ -1,0 +1,528 @@
+// Overall comparison (reference §5-§7, §15) on profiles built in code.
+#include "profdiff/analysis/overall/overall.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "../../common/profile_builder.h"
+#include "profdiff/analysis/overall/gpu_overall.h"
+#include "profdiff/analysis/overall/npu_overall.h"
+
+namespace profdiff::analysis {
+namespace {
+
+using testing::ProfileBuilder;
+constexpr int64_t us(int64_t x) { return x * 1000; }
+const double kInf = std::numeric_limits<double>::infinity();
+
+// ---- §15 number helpers -------------------------------------------------------------------------
+
+TEST(OverallRounding, PythonRoundHalfCases) {
+  EXPECT_EQ(PyRound(2.675, 2), 2.67);   // 2.675 is 2.67499999... in binary
+  EXPECT_EQ(PyRound(0.125, 2), 0.12);   // exact tie -> even
+  EXPECT_EQ(PyRound(0.375, 2), 0.38);   // exact tie -> even
+  EXPECT_EQ(PyRound(1.0005, 3), 1.0);   // 1.000499999...
+  EXPECT_EQ(PyRound(-5.595, 2), -5.59);  // -5.59499999...
+  EXPECT_EQ(PyRound(0.96580000001, 4), 0.9658);
+  EXPECT_TRUE(std::isinf(PyRound(kInf, 2)));
+}
+
+TEST(OverallRounding, DiffAndRatioOracle) {  // reference test_common_func.py examples
+  struct Case {
+    double base, comp, diff, ratio;
+  };
+  for (const Case& c : {Case{10, 15, 5.0, 1.5}, Case{2.5, 3.75, 1.25, 1.5}, Case{20, 10, -10.0, 0.5},
+                        Case{0, 0, 0.0, 1.0}, Case{0, 5, 5.0, kInf}, Case{-10, -5, 5.0, 0.5}}) {
+    EXPECT_EQ(DiffMs(c.base, c.comp), c.diff) << c.base << " " << c.comp;
+    EXPECT_EQ(DiffRatio(c.base, c.comp), c.ratio) << c.base << " " << c.comp;
+  }
+  EXPECT_EQ(DiffRatio(136.581009, 131.912616), 0.9658);  // npu_text_r0_r1 E2E row
+  EXPECT_EQ(DiffMs(136.581009, 131.912616), -4.67);
+}
+
+// ---- Interval helpers ----------------------------------------------------------------------------
+
+TEST(OverallIntervals, MergeIntersectAndReferenceOverlap) {
+  auto m = MergeIntervals({{5, 10}, {0, 3}, {2, 4}, {10, 12}, {20, 20}});
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].start_ns, 0);
+  EXPECT_EQ(m[0].end_ns, 4);
+  EXPECT_EQ(m[1].end_ns, 12);
+  EXPECT_EQ(TotalLength(m), 11);
+  EXPECT_EQ(IntersectionLength({{0, 10}, {20, 30}}, {{5, 25}}), 10);
+  EXPECT_EQ(ReferenceOverlap({{0, 10}, {20, 30}}, {{5, 15}, {25, 35}}), 10);
+  // The reference cursor assumes non-overlapping E; exact intersection does not.
+  EXPECT_EQ(ReferenceOverlap({{0, 10}}, {{0, 10}, {2, 8}}), 10);
+  EXPECT_EQ(IntersectionLength({{0, 10}}, {{0, 10}, {2, 8}}), 10);
+}
+
+// docs/deviations.md #5: with overlapping events (e.g. two HCCL ops of a group that overlap) the
+// reference's cursor walk counts the overlap twice; the exact intersection does not.
+TEST(OverallIntervals, ReferenceOverlapDoubleCountsOverlappingEvents) {
+  EXPECT_EQ(ReferenceOverlap({{0, 10}}, {{0, 6}, {2, 8}}), 12);  // more than |U| = 10
+  EXPECT_EQ(IntersectionLength({{0, 10}}, {{0, 6}, {2, 8}}), 8);
+  std::vector<Interval> u = {{0, us(10)}};
+  std::vector<Interval> ops = {{0, us(6)}, {us(2), us(8)}};
+  auto compat = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kReferenceCompat);
+  auto exact = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kExact);
+  EXPECT_EQ(compat.second, us(12));
+  EXPECT_EQ(exact.second, us(8));
+}
+
+// ---- GPU (§5.2) ----------------------------------------------------------------------------------
+
+TEST(OverallGpu, MicrosecondGridVersusExact) {
+  // [0.5 µs, 2.7 µs]: grid marks t = 1, 2 -> 2 µs; exact 2.2 µs.
+  auto g = GpuBusyMicrosecondGrid({{500, 2700, false}});
+  auto e = GpuBusyExact({{500, 2700, false}});
+  EXPECT_EQ(g.first, 2000);
+  EXPECT_EQ(e.first, 2200);
+  // A sub-µs kernel inside one µs covers no mark.
+  EXPECT_EQ(GpuBusyMicrosecondGrid({{10100, 10900, false}}).first, 0);
+  EXPECT_EQ(GpuBusyExact({{10100, 10900, false}}).first, 800);
+  // NCCL [20.5, 25] and compute [22, 30]: grid nccl marks 21..25, compute 23..30.
+  std::vector<GpuKernelSpan> k = {{20500, 25000, true}, {22000, 30000, false}};
+  EXPECT_EQ(GpuBusyMicrosecondGrid(k), (std::pair<int64_t, int64_t>{8000, 2000}));
+  EXPECT_EQ(GpuBusyExact(k), (std::pair<int64_t, int64_t>{8000, 1500}));
+}
+
+// A small GPU timeline: kernels on stream 7 (compute) and 9 (NCCL), one on stream 0, a memcpy.
+Profile MakeGpuProfile() {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("100", "100");
+  TrackId s7 = b.Track("0", "7");
+  TrackId s9 = b.Track("0", "9");
+  TrackId s0 = b.Track("0", "0");
+  b.Add(cpu, SliceKind::kCpuOp, "aten::mm", "cpu_op", 900, 100);
+  b.Add(cpu, SliceKind::kCpuOp, "aten::conv2d", "cpu_op", 3900, 100);
+  b.Add(s7, SliceKind::kKernel, "volta_sgemm_128x64", "kernel", 1000, 2000, {{ArgKey::kStream, 7}});
+  b.Add(s7, SliceKind::kKernel, "elementwise_kernel", "kernel", 4000, 1000, {{ArgKey::kStream, 7}});
+  b.Add(s0, SliceKind::kKernel, "k0", "kernel", 0, 500, {{ArgKey::kStream, 0}});
+  b.Add(s7, SliceKind::kGpuMemcpy, "Memcpy HtoD (Pageable -> Device)", "gpu_memcpy", 6000, 500, {{ArgKey::kStream, 7}});
+  b.Add(s9, SliceKind::kKernel, "ncclKernel_AllReduce", "kernel", 4500, 3500, {{ArgKey::kStream, 9}});
+  b.Flow(1, "ac2g", 910, cpu, 1000, s7);  // aten::mm -> sgemm
+  b.Flow(2, "ac2g", 3910, cpu, 4000, s9);  // ends at the elementwise kernel's ts but on another track
+  MemoryEvent mem;
+  mem.device_id = 0;
+  mem.total_reserved = int64_t{2} * 1024 * 1024 * 1024;
+  b.p.memory_events.push_back(mem);
+  return std::move(b.p);
+}
+
+TEST(OverallGpu, CompatQuirksStreamZeroGridAndTimestampOnlyFlows) {
+  Profile p = MakeGpuProfile();
+  SideMetrics m = ComputeGpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
+  EXPECT_EQ(m.e2e_ns, 7000);  // stream-0 kernel ignored: 1.0 .. 8.0 µs
+  EXPECT_EQ(m.compute_ns, 3000);  // marks 2,3 (sgemm) and 5 (elementwise; the NCCL mark there is covered)
+  EXPECT_EQ(m.comm_not_overlapped_ns, 3000);  // marks 6,7,8
+  EXPECT_EQ(m.free_ns(), 1000);
+  EXPECT_EQ(m.sdma_stream_ns, 500);
+  EXPECT_EQ(m.sdma_stream_count, 1);
+  EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), 1);
+  // Flow matched by timestamp only: the elementwise kernel is attributed to aten::conv2d.
+  EXPECT_EQ(m.categories.Count(KernelCategory::kConvFwdVector), 1);
+  EXPECT_EQ(m.categories.Count(KernelCategory::kVectorNoTrans), 1);  // k0 (stream 0)
+  EXPECT_DOUBLE_EQ(m.memory_gib, 2.0);
+}
+
+TEST(OverallGpu, ExactCountsStreamZeroAndMatchesFlowsByTrack) {
+  Profile p = MakeGpuProfile();
+  SideMetrics m = ComputeGpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  EXPECT_EQ(m.e2e_ns, 8000);
+  EXPECT_EQ(m.compute_ns, 3500);
+  EXPECT_EQ(m.comm_not_overlapped_ns, 3000);
+  EXPECT_EQ(m.free_ns(), 1500);
+  EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), 1);
+  EXPECT_EQ(m.categories.Count(KernelCategory::kConvFwdVector), 0);
+  EXPECT_EQ(m.categories.Count(KernelCategory::kVectorNoTrans), 2);
+}
+
+TEST(OverallGpu, NoComputeKernelMeansNoOverall) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId s = b.Track("0", "7");
+  b.Add(s, SliceKind::kKernel, "ncclKernel", "kernel", 0, 10, {{ArgKey::kStream, 7}});
+  SideMetrics m = ComputeGpuSideMetrics(b.p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  EXPECT_EQ(m.e2e_ns, 0);
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("does not contain kernel running data"), std::string::npos);
+}
+
+// ---- NPU (§5.3, §5.4) ----------------------------------------------------------------------------
+
+TEST(OverallNpu, WaitTransmitOracle) {
+  // Plane 0: a real wait (100), then RDMA transfers whose Notify_Waits are excluded ("RR", "RRNR").
+  std::vector<HcclTask> tasks = {
+      {us(0), us(100), "Notify_Wait", 0},     {us(0), us(500), "Notify_Wait", 1},
+      {us(100), us(200), "RDMASend", 0},      {us(200), us(300), "RDMASend", 0},
+      {us(300), us(400), "Notify_Wait", 0},   {us(400), us(500), "RDMASend", 0},
+      {us(500), us(600), "Notify_Wait", 0},
+  };
+  auto waits = SelectWaitTasks(tasks, 2);
+  ASSERT_EQ(waits[0].size(), 1u);  // only [0, 100]
+  ASSERT_EQ(waits[1].size(), 1u);
+  std::vector<Interval> u = {{0, us(2200)}};
+  std::vector<Interval> ops = {{0, us(2200)}};
+  for (auto mode : {ArithmeticMode::kReferenceCompat, ArithmeticMode::kExact}) {
+    auto [wait, transmit] = GroupWaitTransmit(u, ops, waits, mode);  // plane 0 has the smaller wait
+    EXPECT_EQ(wait, us(100));
+    EXPECT_EQ(transmit, us(2100));
+  }
+  // A group without planes has no wait.
+  auto [w0, t0] = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kExact);
+  EXPECT_EQ(w0, 0);
+  EXPECT_EQ(t0, us(2200));
+}
+
+TEST(OverallNpu, UncoveredRangesAndMc2Pairing) {
+  auto r = UncoveredWithinOps({{0, 10}, {20, 30}}, {{5, 15}, {25, 35}});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].start_ns, 5);
+  EXPECT_EQ(r[0].end_ns, 10);
+  EXPECT_EQ(r[1].start_ns, 25);
+  EXPECT_EQ(r[1].end_ns, 30);
+  // A U interval spanning two ops is clipped to each.
+  auto s = UncoveredWithinOps({{0, 100}}, {{10, 20}, {30, 40}});
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[1].start_ns, 30);
+  EXPECT_EQ(s[1].end_ns, 40);
+  size_t cursor = 0;
+  EXPECT_EQ(Mc2Communication({5, 10, 15, 20}, cursor, 0, 25), 10);
+  EXPECT_EQ(cursor, 4u);
+}
+
+// An NPU profile with every §5.3 ingredient. `shift` changes the comparison side a little.
+Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
+  ProfileBuilder b(DeviceKind::kNpu);
+  TrackId cpu = b.Track("1", "1");
+  TrackId hw1 = b.Track("2", "1");
+  TrackId hw2 = b.Track("2", "2");
+  TrackId hw0 = b.Track("2", "0");
+  TrackId g0 = b.Track("3", "10", "Group 0 Communication", 1);
+  TrackId p0 = b.Track("3", "11", "Plane 0", 2);
+  TrackId g1 = b.Track("3", "20", "Group 1 Communication", 3);
+  TrackId p1 = b.Track("3", "21", "Plane 0", 4);
+  TrackId ov = b.Track("4", "1");
+  auto task = [&](TrackId t, const char* name, int64_t ts, int64_t dur, int64_t stream, const char* type) {
+    return b.Add(t, SliceKind::kNpuTask, name, "", us(ts), us(dur), {{ArgKey::kStreamId, stream}},
+                 {{ArgKey::kTaskType, type}});
+  };
+  // SDMA stream (§17.1 oracle): EVENT_WAIT on 1, SDMA 30 on 1, AI_CORE on 1 and 2 -> 30 / 1.
+  task(hw1, "wait", 0, 1, 1, "EVENT_WAIT_SQE");
+  task(hw1, "MatMul", 1, 4, 1, "AI_CORE");
+  task(hw2, "Add", 1, 4, 2, "AI_CORE");
+  task(hw1, "sdma", 10, 30, 1, "SDMA_SQE");
+  task(hw2, "sdma", 10, 50, 2, "SDMA_SQE");  // stream 2 has no EVENT_WAIT: not a compute stream
+  // Stream 0: skipped in compat mode (quirk), counted in exact mode.
+  task(hw0, "wait", 0, 1, 0, "EVENT_WAIT_SQE");
+  task(hw0, "Mul", 0, 1, 0, "AI_CORE");
+  task(hw0, "sdma", 50, 7, 0, "SDMA_SQE");
+  // LCCL: 100 + 50.
+  task(hw2, "kernel_aivec", 60, 100, 2, "AI_VECTOR_CORE");
+  task(hw2, "Kernel_AIVEC", 170, 50, 2, "AI_VECTOR_CORE");
+  // MC2 communication SQEs: ends 5, 10, 15, 20 (shifted by 1000).
+  for (int64_t end : {5, 10, 15, 20}) task(hw1, "C_CORE_SQE", 1000 + end - 1, 1, 1, "C_CORE");
+  // Overlap lane (§17.1): Computing 100 + 30, Not Overlapped 50, span 0..200 (+extra free).
+  b.Add(ov, SliceKind::kOverlap, "Computing", "", 0, us(100));
+  b.Add(ov, SliceKind::kOverlap, "Communication(Not Overlapped)", "", us(100), us(50));
+  b.Add(ov, SliceKind::kOverlap, "Computing", "", us(150), us(30));
+  b.Add(ov, SliceKind::kOverlap, "Free", "", us(180), us(20 + extra_free_us));
+  // HCCL: group 0 op [100, 150], group 1 op [120, 150]; a wait on group 0's plane [100, 110].
+  b.Add(g0, SliceKind::kHcclOp, "hcom_allReduce_1", "", us(100), us(50));
+  b.Add(p0, SliceKind::kHcclTask, "Notify_Wait", "", us(100), us(10));
+  b.Add(p0, SliceKind::kHcclTask, "Memcpy", "", us(110), us(40));
+  b.Add(g1, SliceKind::kHcclOp, "hcom_broadcast_1", "", us(120), us(30));
+  b.Add(p1, SliceKind::kHcclTask, "Memcpy", "", us(120), us(30));
+  if (with_pg) b.p.npu.parallel_group_names["0"] = "tp";
+  // Side tables.
+  b.p.npu.has_memory_record = true;
+  b.p.npu.memory_record.push_back(MemoryRecordRow{kEmptyString, 0, 0, 1024, 0, kEmptyString});
+  b.p.npu.memory_record.push_back(MemoryRecordRow{kEmptyString, 0, 0, 2048, 0, kEmptyString});
+  b.p.npu.communication.present = true;
+  CommunicationStep step;
+  step.step = "step1";
+  step.has_collective_bandwidth = true;
+  step.collective_bandwidth["RDMA"] = {100, 10, 0};
+  step.collective_bandwidth["SDMA"] = {30, 0, 0};
+  b.p.npu.communication.steps.push_back(step);
+  // kernel_details: a matmul launched by aten::mm, a trans vector kernel, an MC2 kernel.
+  auto& kd = b.p.npu.kernel_details;
+  kd.present = true;
+  kd.has_aiv_vec_time = true;
+  b.Add(cpu, SliceKind::kCpuOp, "aten::mm", "cpu_op", us(1), us(2));
+  b.Flow(1, "async_npu", us(1), cpu, us(1), hw1);
+  auto row = [&](const char* type, const char* name, int64_t start, int64_t dur, int64_t aicore) {
+    KernelDetailRow r;
+    r.type = b.p.strings.Intern(type);
+    r.name = b.p.strings.Intern(name);
+    r.start_ns = us(start);
+    r.dur_ns = us(dur);
+    r.aicore_time_ns = aicore;
+    r.aiv_vec_time_ns = 0;
+    kd.rows.push_back(r);
+    return &kd.rows.back();
+  };
+  row("MatMulV2", "MatMul_1", 1, 4, us(3));
+  row("Cast", "Cast_1", 20, 2, kAbsentNs);
+  row("Add", "Add_1", 22, 1, kAbsentNs);
+  KernelDetailRow* mc2 = row("MatmulAllReduce", "MatmulAllReduce", 1000, 25, us(25));
+  mc2->aic_mac_time_ns = us(10);
+  mc2->aic_mte2_time_ns = us(20);
+  mc2->aiv_time_ns = us(5);
+  KernelDetailRow* invalid = row("Add", "Add_invalid", 30, 1, kAbsentNs);
+  invalid->aiv_vec_time_ns = kAbsentNs;  // neither aiv_vec_time nor mac_time: skipped
+  return std::move(b.p);
+}
+
+TEST(OverallNpu, SideMetricsOracles) {
+  Profile p = MakeNpuProfile();
+  SideMetrics m = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
+  EXPECT_EQ(m.compute_ns, us(130));
+  EXPECT_EQ(m.comm_not_overlapped_ns, us(50));
+  EXPECT_EQ(m.e2e_ns, us(200));
+  EXPECT_EQ(m.lccl_ns, us(150));
+  EXPECT_EQ(m.lccl_count, 2);
+  EXPECT_EQ(m.sdma_stream_ns, us(30));
+  EXPECT_EQ(m.sdma_stream_count, 1);
+  EXPECT_DOUBLE_EQ(m.memory_gib, 2.0);
+  ASSERT_TRUE(m.rdma_bandwidth_gb_s.has_value());
+  EXPECT_DOUBLE_EQ(*m.rdma_bandwidth_gb_s, 10.0);
+  EXPECT_DOUBLE_EQ(*m.sdma_bandwidth_gb_s, 0.0);  // transit time 0
+  EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), 1);
+  EXPECT_EQ(m.categories.Count(KernelCategory::kVectorTrans), 1);
+  EXPECT_EQ(m.categories.Count(KernelCategory::kVectorNoTrans), 1);
+  EXPECT_EQ(m.categories.Count(KernelCategory::kMc2), 1);
+  ASSERT_EQ(m.mc2.size(), 1u);
+  EXPECT_EQ(m.mc2[0].computing_ns, us(25));
+  EXPECT_EQ(m.mc2[0].communication_ns, us(10));
+  ASSERT_EQ(m.groups.size(), 2u);
+  EXPECT_EQ(m.groups[0].name, "Group 0 Communication");
+  EXPECT_EQ(m.groups[0].wait_ns, us(10));
+  EXPECT_EQ(m.groups[0].transmit_ns, us(40));
+  EXPECT_EQ(m.groups[1].wait_ns, 0);
+  EXPECT_EQ(m.groups[1].transmit_ns, us(30));
+  ASSERT_EQ(m.group_overlaps.size(), 1u);
+  EXPECT_EQ(m.group_overlaps[0].overlap_ns, us(30));
+  EXPECT_EQ(m.pg_names.at("Group 0 Communication"), "tp");
+
+  SideMetrics e = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  EXPECT_EQ(e.sdma_stream_ns, us(37));  // stream 0 counted
+  EXPECT_EQ(e.sdma_stream_count, 2);
+  EXPECT_EQ(e.group_overlaps[0].overlap_ns, us(30));
+}
+
+TEST(OverallNpu, MissingBandwidthBlockIsNotFatal) {
+  Profile p = MakeNpuProfile();
+  p.npu.communication.steps[0].has_collective_bandwidth = false;
+  SideMetrics m = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
+  EXPECT_FALSE(m.rdma_bandwidth_gb_s.has_value());
+  EXPECT_FALSE(m.sdma_bandwidth_gb_s.has_value());
+  ASSERT_FALSE(m.warnings.empty());
+  EXPECT_EQ(m.e2e_ns, us(200));  // everything else still computed
+}
+
+TEST(OverallNpu, HideOpDetailsAndTraceLevel) {
+  Profile p = MakeNpuProfile();
+  p.npu.kernel_details.has_aiv_vec_time = false;  // neither mac_time nor aiv_vec_time column
+  SideMetrics h = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  EXPECT_TRUE(h.hide_op_details);
+  EXPECT_EQ(h.categories.Count(KernelCategory::kMatmulCube), 0);
+
+  Profile t = MakeNpuProfile();
+  t.meta.path_level = "trace";
+  SideMetrics m = ComputeNpuSideMetrics(t, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  EXPECT_TRUE(m.trace_level);
+  EXPECT_FALSE(m.hide_op_details);
+  EXPECT_EQ(m.memory_gib, 0);
+  EXPECT_FALSE(m.rdma_bandwidth_gb_s.has_value());
+  EXPECT_EQ(std::accumulate(m.categories.count.begin(), m.categories.count.end(), int64_t{0}), 0);
+  EXPECT_EQ(m.compute_ns, us(130));
+}
+
+TEST(OverallNpu, NoOverlapLaneMeansNoRows) {
+  ProfileBuilder b(DeviceKind::kNpu);
+  SideMetrics m = ComputeNpuSideMetrics(b.p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  EXPECT_EQ(m.e2e_ns, 0);
+  ASSERT_FALSE(m.warnings.empty());
+  EXPECT_EQ(m.warnings[0], "Failed to get overlap analysis data.");
+  Profile other = MakeNpuProfile();
+  OverallComparison c = CompareOverall(b.p, other, {});
+  EXPECT_TRUE(c.rows.empty());
+  EXPECT_FALSE(c.base.has_overall);
+  EXPECT_TRUE(c.comparison.has_overall);
+}
+
+// ---- Rows (§7), screen (§6), summary ---------------------------------------------------------------
+
+std::vector<std::string> Labels(const OverallComparison& c) {
+  std::vector<std::string> out;
+  for (const auto& r : c.rows) out.push_back(r.label);
+  return out;
+}
+const OverallRow* FindRow(const OverallComparison& c, const std::string& label) {
+  for (const auto& r : c.rows) {
+    if (r.label == label) return &r;
+  }
+  return nullptr;
+}
+
+TEST(OverallRows, NpuVsNpuLabelsOrderAndValues) {
+  Profile base = MakeNpuProfile(0, true);
+  Profile comp = MakeNpuProfile(20, true);
+  OverallOptions opt;
+  opt.mode = ArithmeticMode::kReferenceCompat;
+  OverallComparison c = CompareOverall(base, comp, opt);
+  std::vector<std::string> expected = {
+      "Computing Time",
+      "\tMatmulAllReduce",
+      "\t\tComputing",
+      "\t\tCommunication",
+      "\tMatmul",
+      "\t\tMatmul (Cube)",
+      "\tVector",
+      "\t\tVector (Trans)",
+      "\t\tVector (No Trans)",
+      "\tOther",
+      "Uncovered Communication Time",
+      "\ttp: Communication",
+      "\t\tWait",
+      "\t\tTransmit",
+      "\tGroup 1 Communication",
+      "\t\tTransmit",
+      "\tUncovered Communication Overlapped",
+      "\t\ttp & Group 1 Communication",
+      "Free Time",
+      "\tSDMA",
+      "\tFree",
+      "E2E Time",
+  };
+  EXPECT_EQ(Labels(c), expected);
+  const OverallRow* computing = FindRow(c, "Computing Time");
+  ASSERT_NE(computing, nullptr);
+  EXPECT_EQ(computing->fill, RowFill::kBlue);
+  EXPECT_EQ(computing->base.number, 3);  // MC2 not counted
+  EXPECT_DOUBLE_EQ(computing->base.duration_ms, 0.13);
+  EXPECT_DOUBLE_EQ(computing->base.duration_ratio, 0.13 / 0.2);
+  const OverallRow* other = FindRow(c, "\tOther");
+  ASSERT_NE(other, nullptr);  // 130 - (4 + 2 + 1 + 25) = 98 µs
+  EXPECT_NEAR(other->base.duration_ms, 0.098, 1e-12);
+  EXPECT_FALSE(other->base.number.has_value());
+  const OverallRow* e2e = FindRow(c, "E2E Time");
+  EXPECT_DOUBLE_EQ(e2e->comparison.duration_ms, 0.22);
+  EXPECT_EQ(e2e->diff_ms, 0.02);
+  EXPECT_EQ(e2e->diff_ratio, 1.1);
+  EXPECT_EQ(e2e->base.duration_ratio, 1);
+  const OverallRow* free_row = FindRow(c, "\tFree");  // free 200-130-150-50 < 0 ... minus SDMA
+  EXPECT_DOUBLE_EQ(free_row->base.duration_ms, (200.0 - 130 - 150 - 50 - 30) / 1000);
+  const OverallRow* group = FindRow(c, "\ttp: Communication");
+  EXPECT_EQ(group->fill, RowFill::kLightBlue);
+  EXPECT_EQ(group->indent, 1);
+  EXPECT_DOUBLE_EQ(group->base.duration_ms, 0.05);
+  EXPECT_EQ(FindRow(c, "\t\tTransmit")->indent, 2);
+  EXPECT_EQ(FindRow(c, "\t\tTransmit")->fill, RowFill::kNone);
+}
+
+TEST(OverallRows, GroupsOnlyOnOneSideAndNamesWithoutPg) {
+  Profile base = MakeNpuProfile(0, false);
+  Profile comp = MakeNpuProfile(0, false);
+  // Rename the comparison's group 1 so it only exists there.
+  for (auto& t : comp.tracks) {
+    if (comp.str(t.name) == "Group 1 Communication") t.name = comp.strings.Intern("Group 7 Communication");
+  }
+  OverallComparison c = CompareOverall(base, comp, {});
+  auto labels = Labels(c);
+  auto pos = [&](const std::string& l) { return std::find(labels.begin(), labels.end(), l) - labels.begin(); };
+  ASSERT_LT(pos("\tGroup 0 Communication"), static_cast<long>(labels.size()));
+  ASSERT_LT(pos("\tGroup 1 Communication"), pos("\tGroup 7 Communication"));
+  const OverallRow* only_base = FindRow(c, "\tGroup 1 Communication");
+  EXPECT_FALSE(only_base->comparison.present);
+  EXPECT_EQ(only_base->comparison.duration_ms, 0);
+  EXPECT_EQ(only_base->diff_ratio, 0);
+  const OverallRow* only_comp = FindRow(c, "\tGroup 7 Communication");
+  EXPECT_FALSE(only_comp->base.present);
+  EXPECT_TRUE(std::isinf(only_comp->diff_ratio));
+  // Overlap rows: base pair and comparison-only pair.
+  EXPECT_NE(FindRow(c, "\t\tGroup 0 Communication & Group 1 Communication"), nullptr);
+  EXPECT_NE(FindRow(c, "\t\tGroup 0 Communication & Group 7 Communication"), nullptr);
+}
+
+TEST(OverallScreen, CompatQuirksVersusDefault) {
+  Profile base = MakeNpuProfile();
+  // Base without waits: drop the Notify_Wait.
+  for (auto& s : base.slices) {
+    if (base.str(s.name) == "Notify_Wait") s.name = base.strings.Intern("Memcpy");
+  }
+  Profile comp = MakeNpuProfile();
+  OverallOptions compat;
+  compat.mode = ArithmeticMode::kReferenceCompat;
+  OverallComparison c = CompareOverall(base, comp, compat);
+  std::map<std::string, std::pair<std::string, std::string>> cells;
+  std::vector<std::string> headers;
+  for (const auto& col : c.screen) {
+    cells[col.header] = {col.base_cell, col.comparison_cell};
+    headers.push_back(col.header);
+  }
+  EXPECT_EQ(cells["Uncovered Communication Time(Wait Time)"].first, " 0.000s( / )");
+  EXPECT_EQ(cells["Uncovered Communication Time(Wait Time)"].second, " 0.000s(0.000s)");
+  EXPECT_EQ(headers.back(), "E2E Time(Not minimal profiling)");
+  EXPECT_EQ(cells["Cube Time(Num)"].first, "0.000s(1)");
+  EXPECT_EQ(cells["Lccl Time(Num)"].first, "0.000s(2)");
+  EXPECT_EQ(cells["Mem Usage"].first, "2.00G");
+  EXPECT_EQ(cells["RDMA Bandwidth"].first, "10.000GB/s");
+  EXPECT_EQ(cells.count("SDMA Bandwidth"), 0u);  // zero on both sides
+  EXPECT_EQ(cells.count("Conv Time(Forward)(Num)"), 0u);
+  EXPECT_EQ(cells["Other Time"].first, "0.000s");
+  EXPECT_EQ(cells["SDMA Time(Num)"].first, "0.000s(1)");
+  EXPECT_EQ(headers.front(), "Cube Time(Num)");
+
+  OverallComparison d = CompareOverall(base, comp, {});
+  for (const auto& col : d.screen) {
+    if (col.header == "Uncovered Communication Time(Wait Time)") {
+      EXPECT_EQ(col.base_cell, "0.000s(0.000s)");
+      EXPECT_EQ(col.comparison_cell, "0.000s(0.000s)");
+    }
+  }
+}
+
+TEST(OverallScreen, GpuHeaderAndHiddenOpDetails) {
+  Profile g1 = MakeGpuProfile();
+  Profile g2 = MakeGpuProfile();
+  OverallComparison c = CompareOverall(g1, g2, {});
+  EXPECT_EQ(c.screen.back().header, "E2E Time");
+  EXPECT_EQ(c.screen.back().base_cell, "0.000s");
+  Profile n1 = MakeNpuProfile();
+  n1.npu.kernel_details.has_aiv_vec_time = false;
+  OverallComparison d = CompareOverall(g1, n1, {});
+  EXPECT_NE(d.screen.front().header, "Cube Time(Num)");  // hide_op_details on one side
+  EXPECT_EQ(d.screen.back().header, "E2E Time(Not minimal profiling)");
+}
+
+TEST(OverallSummary, CategoriesSumToE2e) {
+  for (auto mode : {ArithmeticMode::kExact, ArithmeticMode::kReferenceCompat}) {
+    OverallOptions opt;
+    opt.mode = mode;
+    OverallComparison c = CompareOverall(MakeGpuProfile(), MakeNpuProfile(), opt);
+    for (const SideSummary* s : {&c.base, &c.comparison}) {
+      EXPECT_TRUE(s->has_overall);
+      EXPECT_EQ(s->computing_ns + s->uncovered_communication_ns + s->free_ns, s->e2e_ns);
+    }
+    EXPECT_EQ(c.base.label, "GPU");
+    EXPECT_EQ(c.comparison.label, "NPU");
+    EXPECT_EQ(c.comparison.wait_ns, us(10));
+  }
+}
+
+TEST(OverallRows, CustomMasksChangeCategories) {
+  OverallOptions opt;
+  KernelMasks masks = KernelMasks::Defaults();
+  masks.matmul = {"nothing_matches"};
+  opt.masks = masks;
+  OverallComparison c = CompareOverall(MakeGpuProfile(), MakeGpuProfile(), opt);
+  EXPECT_EQ(FindRow(c, "\tMatmul"), nullptr);
+  EXPECT_NE(FindRow(c, "\tCube"), nullptr);  // sgemm is a cube kernel without its CPU op
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
