@@ -21,16 +21,14 @@
 #include <vector>
 
 #include "profdiff/analysis/timeline/op_tree.h"
+#include "profdiff/analysis/common/dual_sum.h"
 #include "profdiff/analysis/common/sequence_match.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
 
-// Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5()): Ascend writes
-// kernel durations with sub-ns digits and the reference sums them as written.
-inline double E5ToUs(int64_t v) { return static_cast<double>(v) / 1e8; }
-inline double E5ToMs(int64_t v) { return static_cast<double>(v) / 1e11; }
-inline int64_t E5ToNs(int64_t v) { return v >= 0 ? (v + 50000) / 100000 : -((-v + 50000) / 100000); }
+// Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5(); E5ToUs etc. in
+// common/dual_sum.h): Ascend writes kernel durations with sub-ns digits and the reference sums them as written.
 
 struct OperatorCompareOptions {
   MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // kReferenceCompat under --reference-compat

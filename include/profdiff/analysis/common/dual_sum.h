@@ -1,0 +1,55 @@
+// A duration sum kept two ways at once: exactly (int64, units of 1e-5 ns, so Ascend's sub-ns digits
+// are kept) and as the reference computes it (Python floats added in its order). Which one a result
+// shows is the policy's `float_us_sums`; callers never branch on the mode themselves.
+#pragma once
+
+#include <cstdint>
+
+#include "profdiff/analysis/common/reference_policy.h"
+
+namespace profdiff::analysis {
+
+// 1e-5 ns ("e5") conversions. E5ToNs rounds half away from zero.
+inline constexpr int64_t kE5PerNs = 100000;
+inline double E5ToUs(int64_t v) { return static_cast<double>(v) / 1e8; }
+inline double E5ToMs(int64_t v) { return static_cast<double>(v) / 1e11; }
+inline int64_t E5ToNs(int64_t v) { return v >= 0 ? (v + 50000) / 100000 : -((-v + 50000) / 100000); }
+
+struct DualSum {
+  int64_t e5 = 0;        // exact: Σ durations, 1e-5 ns
+  int64_t count = 0;     // number of durations added
+  double ref_us = 0;     // reference: Σ (duration in µs as a double), in the order added
+  double ref_ms = 0;     // reference: Σ (duration in µs / 1000), in the order added (its ms sums)
+
+  // Adds one duration given in 1e-5 ns (Slice::dur_e5()).
+  void AddE5(int64_t dur_e5) {
+    e5 += dur_e5;
+    ++count;
+    const double us = E5ToUs(dur_e5);
+    ref_us += us;
+    ref_ms += us / 1000;
+  }
+  // Adds one duration given in whole ns.
+  void AddNs(int64_t dur_ns) {
+    e5 += dur_ns * kE5PerNs;
+    ++count;
+    const double us = static_cast<double>(dur_ns) / 1e3;
+    ref_us += us;
+    ref_ms += us / 1000;
+  }
+  // Adds another sum (the reference adds its partial float sums the same way).
+  DualSum& operator+=(const DualSum& o) {
+    e5 += o.e5;
+    count += o.count;
+    ref_us += o.ref_us;
+    ref_ms += o.ref_ms;
+    return *this;
+  }
+
+  int64_t Ns() const { return E5ToNs(e5); }
+  // The value a result shows, per the policy: the reference's float sum, or the exact sum converted once.
+  double Us(const ReferencePolicy& p) const { return p.float_us_sums ? ref_us : E5ToUs(e5); }
+  double Ms(const ReferencePolicy& p) const { return p.float_us_sums ? ref_ms : E5ToMs(e5); }
+};
+
+}  // namespace profdiff::analysis

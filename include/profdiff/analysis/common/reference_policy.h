@@ -1,0 +1,72 @@
+// How far profdiff imitates the reference (msprof-analyze compare): one value, built once from the
+// mode (exact, or --reference-compat[=LINE]) and the reference's release line, with one named field
+// per behaviour that differs between profdiff's exact default and the reference. Analyses read these
+// fields; nothing else in the analyses looks at the mode. Each field is one row of docs/deviations.md
+// (the row's test proves the difference).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "profdiff/analysis/common/sequence_match.h"
+
+namespace profdiff::analysis {
+
+// The reference's release lines profdiff reproduces. 26.1 is the current line (Ascend/msprof-analyze
+// 26.1.0); 8.2 the 2025 line (mstt 8.2.0).
+enum class ReferenceLine : uint8_t { k8_2, k26_1 };
+inline constexpr ReferenceLine kCurrentReferenceLine = ReferenceLine::k26_1;
+
+std::string_view ReferenceLineName(ReferenceLine line);  // "8.2", "26.1"
+// "26.1" / "8.2" (also "26.1.0", "8.2.0"); nullopt for anything else.
+std::optional<ReferenceLine> ParseReferenceLine(std::string_view text);
+
+struct ReferencePolicy {
+  // For labelling results only ("mode" in the JSON result); analyses read the fields below.
+  bool reference_compat = false;
+  ReferenceLine line = kCurrentReferenceLine;
+
+  // ---- Overall comparison -----------------------------------------------------------------------
+  // GPU computing / uncovered communication counted on the integer-microsecond grid (deviation 1).
+  bool gpu_integer_us_grid = false;
+  // GPU E2E ignores kernels on stream 0 and kernels without a stream (deviation 2).
+  bool gpu_e2e_ignores_stream0 = false;
+  // NPU SDMA-stream time skips tasks on stream 0 (deviation 3).
+  bool npu_sdma_ignores_stream0 = false;
+  // A GPU kernel is linked to any flow ending at its start timestamp, whatever the track (deviation 4).
+  bool gpu_flow_links_by_ts_only = false;
+  // Communication wait/transmit and group overlap by the reference's single-cursor walk (deviation 5).
+  bool single_cursor_overlap = false;
+  // Durations shown as the reference's float µs sums in its order of additions, not exact int64 sums
+  // converted once (overall deviation 6, operator deviation 5).
+  bool float_us_sums = false;
+  // Screen table: base wait "( / )" when 0, Python's "{: .3f}" leading space (deviation 7).
+  bool screen_quirks = false;
+  // Op types containing "fusedinferattention" count as flash attention (26.1 rule for text input;
+  // profdiff's default applies it to every input).
+  bool fused_infer_attention_is_fa = true;
+
+  // ---- Operator and module comparison -----------------------------------------------------------
+  // Kernels attached to every torch op starting at the flow start's timestamp (operator deviation 2).
+  bool attach_kernels_by_start_ts = false;
+  // NPU HCCL ops attachable only when the overall or communication comparison also runs
+  // (operator deviation 3).
+  bool hccl_ops_attach_only_with_comm = false;
+  // Old Kineto "Memcpy" events (category "Memcpy") are not kernels (operator deviation 4).
+  bool old_memcpy_not_kernel = false;
+  // Sequence matching of operators and modules (deviation 9, operator deviation 1).
+  MatchAlgorithm matching = MatchAlgorithm::kLcs;
+};
+
+// The exact default (every field at profdiff's own behaviour).
+ReferencePolicy ExactPolicy();
+// --reference-compat=LINE: every field at the reference's behaviour on that release line.
+ReferencePolicy ReferenceCompatPolicy(ReferenceLine line);
+// The one place a policy is made from the command line's choice: nullopt = exact.
+ReferencePolicy MakeReferencePolicy(std::optional<ReferenceLine> compat_line);
+
+// "exact" or "reference-compat" (the JSON result's "mode"; the line is reported beside it).
+std::string_view PolicyModeName(const ReferencePolicy& policy);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,56 @@
+#include "profdiff/analysis/common/reference_policy.h"
+
+namespace profdiff::analysis {
+
+std::string_view ReferenceLineName(ReferenceLine line) {
+  switch (line) {
+    case ReferenceLine::k8_2: return "8.2";
+    case ReferenceLine::k26_1: return "26.1";
+  }
+  return "?";
+}
+
+std::optional<ReferenceLine> ParseReferenceLine(std::string_view text) {
+  if (text == "26.1" || text == "26.1.0") return ReferenceLine::k26_1;
+  if (text == "8.2" || text == "8.2.0") return ReferenceLine::k8_2;
+  return std::nullopt;
+}
+
+ReferencePolicy ExactPolicy() { return ReferencePolicy{}; }
+
+ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
+  ReferencePolicy p;
+  p.reference_compat = true;
+  p.line = line;
+  p.gpu_integer_us_grid = true;
+  p.gpu_e2e_ignores_stream0 = true;
+  p.npu_sdma_ignores_stream0 = true;
+  p.gpu_flow_links_by_ts_only = true;
+  p.single_cursor_overlap = true;
+  p.float_us_sums = true;
+  p.screen_quirks = true;
+  p.attach_kernels_by_start_ts = true;
+  p.hccl_ops_attach_only_with_comm = true;
+  p.old_memcpy_not_kernel = true;
+  switch (line) {
+    case ReferenceLine::k8_2:
+      p.fused_infer_attention_is_fa = false;
+      p.matching = MatchAlgorithm::kReferenceCompat;
+      break;
+    case ReferenceLine::k26_1:
+      p.fused_infer_attention_is_fa = true;  // text input; the DB path keeps the old rule
+      p.matching = MatchAlgorithm::kReferenceCompat;  // SequenceMatcher once it lands
+      break;
+  }
+  return p;
+}
+
+ReferencePolicy MakeReferencePolicy(std::optional<ReferenceLine> compat_line) {
+  return compat_line ? ReferenceCompatPolicy(*compat_line) : ExactPolicy();
+}
+
+std::string_view PolicyModeName(const ReferencePolicy& policy) {
+  return policy.reference_compat ? "reference-compat" : "exact";
+}
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,66 @@
+// One ReferencePolicy per run, built in one place from the mode and the reference's release line.
+#include "profdiff/analysis/common/reference_policy.h"
+
+#include <gtest/gtest.h>
+
+#include "profdiff/analysis/common/dual_sum.h"
+
+namespace profdiff::analysis {
+namespace {
+
+TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
+  ReferencePolicy p = MakeReferencePolicy(std::nullopt);
+  EXPECT_FALSE(p.reference_compat);
+  EXPECT_FALSE(p.gpu_integer_us_grid || p.gpu_e2e_ignores_stream0 || p.npu_sdma_ignores_stream0 ||
+               p.gpu_flow_links_by_ts_only || p.single_cursor_overlap || p.float_us_sums || p.screen_quirks ||
+               p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel);
+  EXPECT_TRUE(p.fused_infer_attention_is_fa);
+  EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
+  EXPECT_EQ(PolicyModeName(p), "exact");
+}
+
+TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
+  ReferencePolicy old_line = MakeReferencePolicy(ReferenceLine::k8_2);
+  ReferencePolicy current = MakeReferencePolicy(kCurrentReferenceLine);
+  EXPECT_TRUE(old_line.reference_compat && current.reference_compat);
+  EXPECT_EQ(current.line, ReferenceLine::k26_1);
+  EXPECT_FALSE(old_line.fused_infer_attention_is_fa);
+  EXPECT_TRUE(current.fused_infer_attention_is_fa);
+  EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
+  EXPECT_EQ(PolicyModeName(current), "reference-compat");
+}
+
+TEST(ReferencePolicy, ParsesLineNames) {
+  EXPECT_EQ(ParseReferenceLine("26.1"), ReferenceLine::k26_1);
+  EXPECT_EQ(ParseReferenceLine("26.1.0"), ReferenceLine::k26_1);
+  EXPECT_EQ(ParseReferenceLine("8.2"), ReferenceLine::k8_2);
+  EXPECT_EQ(ParseReferenceLine("8.1"), std::nullopt);
+  EXPECT_EQ(ParseReferenceLine(""), std::nullopt);
+  EXPECT_EQ(ReferenceLineName(ReferenceLine::k8_2), "8.2");
+}
+
+TEST(DualSum, ExactAndReferenceFloatSumsTogether) {
+  // 0.1 µs + 0.2 µs: the float sum is 0.30000000000000004 µs, the exact one 300 ns.
+  DualSum s;
+  s.AddNs(100);
+  s.AddNs(200);
+  EXPECT_EQ(s.e5, 300 * kE5PerNs);
+  EXPECT_EQ(s.count, 2);
+  EXPECT_EQ(s.Ns(), 300);
+  EXPECT_EQ(s.Us(ExactPolicy()), 0.3);
+  EXPECT_EQ(s.Us(ReferenceCompatPolicy(ReferenceLine::k26_1)), 0.1 + 0.2);
+  EXPECT_NE(s.Us(ReferenceCompatPolicy(ReferenceLine::k26_1)), 0.3);
+  // Sub-ns digits (Ascend "53.84109375" µs) are kept exactly.
+  DualSum k;
+  k.AddE5(5384109375);
+  EXPECT_EQ(k.Us(ExactPolicy()), 53.84109375);
+  EXPECT_EQ(k.Ns(), 53841);
+  DualSum t;
+  t += s;
+  t += k;
+  EXPECT_EQ(t.count, 3);
+  EXPECT_EQ(t.e5, 300 * kE5PerNs + 5384109375);
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
