@@ -1,0 +1,43 @@
+// Flow links (the 's' start and 'f' end events of one flow), paired once per profile and read by
+// every comparison: kernel-launch flows link a CPU op to the device kernel it launched, fwdbwd flows a
+// forward op to its backward op. See docs/reference/loading.md for the reference's rules.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+enum class FlowKind : uint8_t {
+  kOther,         // not used by any comparison
+  kKernelLaunch,  // CPU op -> device kernel (GPU: ac2g, async_cpu_to_gpu, async_gpu, async or
+                  // exactly --gpu_flow_cat; NPU: async_npu), compared lower-cased
+  kFwdBwd,        // forward op -> backward op ("fwdbwd")
+};
+
+// The kind of a flow category. `gpu_flow_cat` (already lower-case) replaces the GPU launch set.
+FlowKind ClassifyFlowCategory(std::string_view cat, DeviceKind device,
+                              const std::optional<std::string>& gpu_flow_cat);
+
+struct FlowLink {
+  uint32_t start = 0;  // index into Profile::flows of the 's' event
+  uint32_t end = 0;    // index into Profile::flows of the 'f' event
+};
+
+struct FlowLinks {
+  // Complete flows, in order of the first appearance of their id. Ids are paired within a kind; an
+  // integer id and a string id never collide; a later 's' or 'f' with the same id replaces the earlier.
+  std::vector<FlowLink> kernel_launch;
+  std::vector<FlowLink> fwd_bwd;
+  std::vector<uint32_t> fwd_bwd_ends;  // every fwdbwd 'f' event, in file order
+  uint64_t incomplete = 0;             // ids of a used kind with only a start or only an end
+};
+
+FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gpu_flow_cat);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,48 @@
+// The timeline facts of one profile, derived once per run and read by every comparison (in the
+// manner of trace_processor's trackers: one owner per derived fact). A comparison never re-pairs
+// flows, re-parses step names or guesses the backward thread on its own.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profdiff/analysis/timeline/flows.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+// One host "ProfilerStep#N" marker (the loader marks them SliceKind::kStepMarker).
+struct Step {
+  int64_t id = 0;
+  SliceId slice = 0;  // the marker slice
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+// The step markers of a profile, stably sorted by start.
+std::vector<Step> FindSteps(const Profile& profile);
+
+struct TimelineOptions {
+  std::optional<std::string> gpu_flow_cat;  // --gpu_flow_cat, lower-case as given
+};
+
+struct Timeline {
+  const Profile* profile = nullptr;
+  FlowLinks flows;
+  std::vector<Step> steps;        // sorted by start
+  std::vector<int64_t> step_ids;  // distinct ids, in order of first appearance in the file
+  // The backward thread (tid) of the fwdbwd flows: the tid of the first fwdbwd flow end on a GPU side,
+  // of the last on an NPU side (the reference's two parsers differ); kNoNumber without fwdbwd flows.
+  int64_t backward_tid = kNoNumber;
+
+  const Profile& p() const { return *profile; }
+  bool HasStep(int64_t id) const;
+  const Step* FindStep(int64_t id) const;  // the first marker with that id, or nullptr
+};
+
+// `profile` must outlive the result.
+Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options);
+
+}  // namespace profdiff::analysis

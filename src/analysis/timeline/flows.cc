@@ -1,0 +1,89 @@
+#include "profdiff/analysis/timeline/flows.h"
+
+#include <unordered_map>
+
+namespace profdiff::analysis {
+namespace {
+
+bool EqualsLower(std::string_view s, std::string_view lower) {
+  if (s.size() != lower.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char ch = s[i];
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    if (ch != lower[i]) return false;
+  }
+  return true;
+}
+
+struct FlowKey {
+  uint64_t id;
+  bool is_string;
+  bool operator==(const FlowKey&) const = default;
+};
+struct FlowKeyHash {
+  size_t operator()(const FlowKey& k) const {
+    return static_cast<size_t>((k.id * 0x9E3779B97F4A7C15ULL) ^ (k.is_string ? 0x5bd1e995ULL : 0));
+  }
+};
+
+// Pairs 's'/'f' events of one kind by id, in order of first appearance.
+class FlowPairer {
+ public:
+  void Add(const FlowEvent& e, uint32_t index) {
+    auto [it, inserted] = index_.try_emplace(FlowKey{e.id, e.id_is_string}, static_cast<uint32_t>(ends_.size()));
+    if (inserted) ends_.push_back({-1, -1});
+    (e.phase == 's' ? ends_[it->second].start : ends_[it->second].end) = index;
+  }
+  void Finish(std::vector<FlowLink>& out, uint64_t& incomplete) const {
+    for (const Ends& e : ends_) {
+      if (e.start < 0 || e.end < 0) {
+        ++incomplete;
+        continue;
+      }
+      out.push_back({static_cast<uint32_t>(e.start), static_cast<uint32_t>(e.end)});
+    }
+  }
+
+ private:
+  struct Ends {
+    int64_t start, end;
+  };
+  std::unordered_map<FlowKey, uint32_t, FlowKeyHash> index_;
+  std::vector<Ends> ends_;
+};
+
+}  // namespace
+
+FlowKind ClassifyFlowCategory(std::string_view cat, DeviceKind device,
+                              const std::optional<std::string>& gpu_flow_cat) {
+  if (EqualsLower(cat, "fwdbwd")) return FlowKind::kFwdBwd;
+  if (device == DeviceKind::kNpu) return EqualsLower(cat, "async_npu") ? FlowKind::kKernelLaunch : FlowKind::kOther;
+  if (gpu_flow_cat) return EqualsLower(cat, *gpu_flow_cat) ? FlowKind::kKernelLaunch : FlowKind::kOther;
+  for (std::string_view c : {"ac2g", "async_cpu_to_gpu", "async_gpu", "async"})
+    if (EqualsLower(cat, c)) return FlowKind::kKernelLaunch;
+  return FlowKind::kOther;
+}
+
+FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gpu_flow_cat) {
+  FlowLinks out;
+  std::unordered_map<StringId, FlowKind> kind_of;  // per distinct category string
+  FlowPairer launch, fwd_bwd;
+  for (size_t f = 0; f < profile.flows.size(); ++f) {
+    const FlowEvent& e = profile.flows[f];
+    if (e.phase != 's' && e.phase != 'f') continue;
+    auto it = kind_of.find(e.cat);
+    if (it == kind_of.end())
+      it = kind_of.emplace(e.cat, ClassifyFlowCategory(profile.str(e.cat), profile.meta.device, gpu_flow_cat)).first;
+    const auto index = static_cast<uint32_t>(f);
+    if (it->second == FlowKind::kKernelLaunch) launch.Add(e, index);
+    if (it->second == FlowKind::kFwdBwd) {
+      fwd_bwd.Add(e, index);
+      if (e.phase == 'f') out.fwd_bwd_ends.push_back(index);
+    }
+  }
+  launch.Finish(out.kernel_launch, out.incomplete);
+  fwd_bwd.Finish(out.fwd_bwd, out.incomplete);
+  return out;
+}
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,48 @@
+#include "profdiff/analysis/timeline/timeline.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace profdiff::analysis {
+
+std::vector<Step> FindSteps(const Profile& profile) {
+  std::vector<Step> steps;
+  for (SliceId s = 0; s < profile.slices.size(); ++s) {
+    const Slice& sl = profile.slices[s];
+    if (sl.kind != SliceKind::kStepMarker) continue;
+    int64_t id = StepIdFromName(profile.str(sl.name));
+    if (id == kNoNumber) continue;
+    steps.push_back({id, s, sl.ts_ns, sl.end_ns()});
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.start_ns < b.start_ns; });
+  return steps;
+}
+
+bool Timeline::HasStep(int64_t id) const { return FindStep(id) != nullptr; }
+
+const Step* Timeline::FindStep(int64_t id) const {
+  const Step* first = nullptr;
+  for (const Step& s : steps)
+    if (s.id == id && (first == nullptr || s.slice < first->slice)) first = &s;
+  return first;
+}
+
+Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {
+  Timeline t;
+  t.profile = &profile;
+  t.flows = LinkFlows(profile, options.gpu_flow_cat);
+  t.steps = FindSteps(profile);
+  std::vector<Step> by_file = t.steps;
+  std::sort(by_file.begin(), by_file.end(), [](const Step& a, const Step& b) { return a.slice < b.slice; });
+  std::unordered_set<int64_t> seen;
+  for (const Step& s : by_file)
+    if (seen.insert(s.id).second) t.step_ids.push_back(s.id);
+  if (!t.flows.fwd_bwd_ends.empty()) {
+    const bool npu = profile.meta.device == DeviceKind::kNpu;
+    uint32_t end = npu ? t.flows.fwd_bwd_ends.back() : t.flows.fwd_bwd_ends.front();
+    t.backward_tid = profile.tracks[profile.flows[end].track].tid;
+  }
+  return t;
+}
+
+}  // namespace profdiff::analysis

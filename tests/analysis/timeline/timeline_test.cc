@@ -1,0 +1,82 @@
+// Timeline facts derived once per profile: flow links, steps, the backward thread.
+#include "profdiff/analysis/timeline/timeline.h"
+
+#include <gtest/gtest.h>
+
+#include "../../common/profile_builder.h"
+
+namespace profdiff::analysis {
+namespace {
+
+using testing::ProfileBuilder;
+
+TEST(Flows, PairsByKindAndIdInFirstSeenOrderLaterEventsReplace) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "10"), gpu = b.Track("0", "7");
+  b.Flow(5, "ac2g", 100, cpu, 200, gpu);
+  b.Flow(3, "AC2G", 110, cpu, 210, gpu);
+  b.Flow(5, "fwdbwd", 120, cpu, 220, cpu);  // same id, other kind: its own flow
+  b.Flow(5, "ac2g", 130, cpu, 230, gpu);    // replaces the first id-5 launch flow
+  b.Flow(9, "other", 140, cpu, 240, gpu);   // not a used kind
+  FlowEvent lone;
+  lone.id = 77;
+  lone.phase = 's';
+  lone.cat = b.p.strings.Intern("ac2g");
+  b.p.flows.push_back(lone);  // start without end
+  FlowLinks links = LinkFlows(b.p, std::nullopt);
+  ASSERT_EQ(links.kernel_launch.size(), 2u);
+  EXPECT_EQ(b.p.flows[links.kernel_launch[0].start].ts_ns, 130);  // id 5 first seen first
+  EXPECT_EQ(b.p.flows[links.kernel_launch[0].end].ts_ns, 230);
+  EXPECT_EQ(b.p.flows[links.kernel_launch[1].start].ts_ns, 110);  // id 3
+  ASSERT_EQ(links.fwd_bwd.size(), 1u);
+  EXPECT_EQ(b.p.flows[links.fwd_bwd[0].end].ts_ns, 220);
+  EXPECT_EQ(links.incomplete, 1u);
+}
+
+TEST(Flows, StringAndIntegerIdsNeverCollide) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "10"), gpu = b.Track("0", "7");
+  b.Flow(4, "ac2g", 100, cpu, 200, gpu);
+  b.Flow(4, "ac2g", 300, cpu, 400, gpu);
+  b.p.flows[2].id_is_string = true;
+  b.p.flows[3].id_is_string = true;
+  EXPECT_EQ(LinkFlows(b.p, std::nullopt).kernel_launch.size(), 2u);
+}
+
+TEST(Flows, GpuFlowCatReplacesTheLaunchSetNpuUsesAsyncNpu) {
+  ProfileBuilder g(DeviceKind::kGpu);
+  TrackId cpu = g.Track("1", "10"), gpu = g.Track("0", "7");
+  g.Flow(1, "ac2g", 100, cpu, 200, gpu);
+  g.Flow(2, "MyCat", 100, cpu, 200, gpu);
+  EXPECT_EQ(LinkFlows(g.p, std::nullopt).kernel_launch.size(), 1u);
+  auto custom = LinkFlows(g.p, std::string("mycat"));
+  ASSERT_EQ(custom.kernel_launch.size(), 1u);
+  EXPECT_EQ(g.p.flows[custom.kernel_launch[0].start].id, 2u);
+  EXPECT_EQ(ClassifyFlowCategory("async_npu", DeviceKind::kNpu, std::nullopt), FlowKind::kKernelLaunch);
+  EXPECT_EQ(ClassifyFlowCategory("ac2g", DeviceKind::kNpu, std::nullopt), FlowKind::kOther);
+  EXPECT_EQ(ClassifyFlowCategory("FwdBwd", DeviceKind::kNpu, std::nullopt), FlowKind::kFwdBwd);
+}
+
+TEST(Timeline, StepsSortedByStartIdsInFileOrderBackwardThreadFirstOnGpuLastOnNpu) {
+  for (DeviceKind device : {DeviceKind::kGpu, DeviceKind::kNpu}) {
+    ProfileBuilder b(device);
+    TrackId host = b.Track("1", "10"), bwd1 = b.Track("1", "11"), bwd2 = b.Track("1", "12");
+    b.Add(host, SliceKind::kStepMarker, "ProfilerStep#8", "user_annotation", 500, 100);
+    b.Add(host, SliceKind::kStepMarker, "ProfilerStep#7", "user_annotation", 100, 100);
+    b.Add(host, SliceKind::kCpuOp, "aten::mm", "cpu_op", 120, 10);
+    b.Add(host, SliceKind::kStepMarker, "ProfilerStep#x", "user_annotation", 900, 10);  // no id
+    b.Flow(1, "fwdbwd", 120, host, 700, bwd1);
+    b.Flow(2, "fwdbwd", 130, host, 800, bwd2);
+    Timeline t = BuildTimeline(b.p, {});
+    ASSERT_EQ(t.steps.size(), 2u);
+    EXPECT_EQ(t.steps[0].id, 7);
+    EXPECT_EQ(t.steps[0].end_ns, 200);
+    EXPECT_EQ(t.step_ids, (std::vector<int64_t>{8, 7}));
+    EXPECT_TRUE(t.HasStep(8));
+    EXPECT_FALSE(t.HasStep(9));
+    EXPECT_EQ(t.backward_tid, device == DeviceKind::kGpu ? 11 : 12);
+  }
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
