@@ -100,20 +100,32 @@ std::string ResolveInput(const fs::path& case_dir, const std::string& value) {
   return (kRepo / value).string();
 }
 
-// The case's arguments with input paths made absolute ("--opt VALUE" and "--opt=VALUE" forms).
-std::vector<std::string> ResolveArgs(const fs::path& case_dir, const std::vector<std::string>& args) {
+// The case's arguments with input paths made absolute ("--opt VALUE" and "--opt=VALUE" forms); the
+// resolved input paths are also appended to `inputs`.
+std::vector<std::string> ResolveArgs(const fs::path& case_dir, const std::vector<std::string>& args,
+                                     std::vector<std::string>* inputs) {
   std::vector<std::string> out;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const size_t eq = a.find('=');
     if (a.rfind("-", 0) == 0 && eq != std::string::npos && IsPathOption(std::string_view(a).substr(0, eq))) {
-      out.push_back(a.substr(0, eq + 1) + ResolveInput(case_dir, a.substr(eq + 1)));
+      inputs->push_back(ResolveInput(case_dir, a.substr(eq + 1)));
+      out.push_back(a.substr(0, eq + 1) + inputs->back());
       continue;
     }
     out.push_back(a);
-    if (IsPathOption(a) && i + 1 < args.size()) out.push_back(ResolveInput(case_dir, args[++i]));
+    if (IsPathOption(a) && i + 1 < args.size()) {
+      inputs->push_back(ResolveInput(case_dir, args[++i]));
+      out.push_back(inputs->back());
+    }
   }
   return out;
+}
+
+// A golden must run in a clean clone: its inputs are files of this repository (never ../shared).
+bool InsideRepository(const std::string& path) {
+  const std::string root = kRepo.lexically_normal().string() + "/";
+  return fs::path(path).lexically_normal().string().rfind(root, 0) == 0;
 }
 
 // "performance_comparison_result_<14 digits>.xlsx" -> "performance_comparison_result_<time>.xlsx".
@@ -169,12 +181,13 @@ class TempDir {
 };
 
 // Runs `profdiff compare ARGS --json OUT/result.json --csv OUT/sheets -o OUT/workbook --color never`
-// in-process and returns every output, normalised, by its golden file name.
-std::map<std::string, std::string> RunCase(const fs::path& case_dir, const std::vector<std::string>& args,
+// in-process (ARGS with resolved input paths) and returns every output, normalised, by its golden
+// file name.
+std::map<std::string, std::string> RunCase(const fs::path& case_dir, const std::vector<std::string>& resolved,
                                            const fs::path& out_dir) {
   std::vector<std::string> full = {"profdiff", "compare"};
-  for (const std::string& a : ResolveArgs(case_dir, args)) full.push_back(a);
-  const bool no_xlsx = std::find(args.begin(), args.end(), "--no-xlsx") != args.end();
+  full.insert(full.end(), resolved.begin(), resolved.end());
+  const bool no_xlsx = std::find(resolved.begin(), resolved.end(), "--no-xlsx") != resolved.end();
   for (const std::string& a : {std::string("--json"), (out_dir / "result.json").string(), std::string("--csv"),
                                (out_dir / kSheetsDir).string(), std::string("--color"), std::string("never")})
     full.push_back(a);
@@ -248,11 +261,15 @@ TEST_P(CompareGolden, MatchesFiles) {
   const std::vector<std::string> args = ReadArgs(case_dir / "args");
   for (const std::string& a : args)
     ASSERT_FALSE(IsHarnessOption(a)) << "`args` must not give " << a << ": the harness sets it";
+  std::vector<std::string> inputs;
+  const std::vector<std::string> resolved = ResolveArgs(case_dir, args, &inputs);
+  for (const std::string& in : inputs)
+    ASSERT_TRUE(InsideRepository(in)) << in << " is outside the repository: a golden must run in a clean clone";
 
   std::map<std::string, std::string> actual;
   {
     TempDir out(GetParam());
-    actual = RunCase(case_dir, args, out.path());
+    actual = RunCase(case_dir, resolved, out.path());
     for (const auto& [name, text] : actual) {
       EXPECT_EQ(text.find(kRepo.string()), std::string::npos) << name << ": an absolute path is left";
       EXPECT_EQ(text.find(out.path().string()), std::string::npos) << name << ": a temporary path is left";
