@@ -63,13 +63,13 @@ void Synthetic(size_t n) {
   std::vector<MatchKey> base = MakeBase(n, rng);
   std::vector<MatchKey> comp = Edit(base, rng);
   auto t0 = Clock::now();
-  std::vector<profdiff::analysis::MatchPair> lcs = profdiff::analysis::MatchLcs(base, comp);
+  std::vector<profdiff::analysis::MatchPair> lcs = profdiff::analysis::MatchLcs(base, comp, profdiff::analysis::GapOrder::kComparisonFirst);
   auto t1 = Clock::now();
   std::printf("synthetic: base %zu x comparison %zu keys\n", base.size(), comp.size());
   std::printf("  true LCS (default):          %8.3f s, %zu matched, %zu pairs\n", Secs(t0, t1),
               profdiff::analysis::CountMatched(lcs), lcs.size());
   t0 = Clock::now();
-  auto ref = profdiff::analysis::MatchReferenceCompat(base, comp);
+  auto ref = profdiff::analysis::MatchReferenceCompat(base, comp, profdiff::analysis::GapOrder::kComparisonFirst);
   t1 = Clock::now();
   std::printf("  reference recurrence (--reference-compat): %8.3f s, %zu matched, %zu pairs\n", Secs(t0, t1),
               profdiff::analysis::CountMatched(ref), ref.size());
