@@ -548,7 +548,7 @@ class SuffixAutomaton {
     is_prefix_.reserve(cap);
     edge_head_.reserve(cap);
     size_t slots = 16;
-    while (slots < 2 * (3 * text.size() + 4)) slots *= 2;
+    while (slots < 4 * text.size() + 8) slots *= 2;  // at most 3m transitions: load <= 3/4
     table_keys_.assign(slots, 0);
     table_targets_.assign(slots, kAbsent);
     shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
@@ -562,6 +562,12 @@ class SuffixAutomaton {
   uint32_t link(uint32_t s) const { return link_[s]; }
   uint32_t first_end(uint32_t s) const { return first_end_[s]; }  // smallest e in E(s)
   bool is_prefix(uint32_t s) const { return is_prefix_[s]; }      // E(s) holds first_end itself
+
+  template <typename F>
+  void ForEachEdge(uint32_t s, F&& f) const {
+    for (uint32_t e = edge_head_[s]; e != kAbsent; e = edge_next_[e])
+      f(edge_key_[e], Next(s, edge_key_[e]));
+  }
 
   uint32_t Next(uint32_t s, uint32_t key) const {
     const uint64_t k = Pack(s, key);
@@ -632,6 +638,15 @@ class SuffixAutomaton {
   unsigned shift_ = 0;
 };
 
+// Set bits of a word, branch-free. __builtin_popcountll becomes a libgcc call in the generic x86-64
+// build (no POPCNT), which cost a quarter of the matching time in the wavelet ranks.
+inline uint32_t PopCount64(uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ULL;
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<uint32_t>((x * 0x0101010101010101ULL) >> 56);
+}
+
 // Wavelet matrix over an array of values < 2^bits: counts and order statistics in any index range.
 class WaveletMatrix {
  public:
@@ -653,8 +668,7 @@ class WaveletMatrix {
         }
       }
       for (size_t w = 1; w < lv.words.size(); ++w)
-        lv.ranks[w] =
-            lv.ranks[w - 1] + static_cast<uint32_t>(__builtin_popcountll(lv.words[w - 1]));
+        lv.ranks[w] = lv.ranks[w - 1] + PopCount64(lv.words[w - 1]);
       lv.zeros = static_cast<uint32_t>(zeros_part.size());
       std::copy(ones_part.begin(), ones_part.end(),
                 std::copy(zeros_part.begin(), zeros_part.end(), values.begin()));
@@ -708,51 +722,125 @@ class WaveletMatrix {
   };
   static uint32_t Rank1(const Level& lv, uint32_t i) {
     const uint64_t below = lv.words[i / 64] & ((uint64_t{1} << (i % 64)) - 1);
-    return lv.ranks[i / 64] + static_cast<uint32_t>(__builtin_popcountll(below));
+    return lv.ranks[i / 64] + PopCount64(below);
   }
   size_t size_;
   std::vector<Level> levels_;
 };
 
-// The end sets E(s) of all automaton states: E(s) is the run [run_begin, run_begin + run_size) of
-// `ends` (suffix-link tree preorder), with its smallest (first_end) and largest element at hand.
-class EndSets {
+// The automaton frozen for the scans, with the end sets E(s) of all states: E(s) is the run
+// [run_begin, run_begin + run_size) of the wavelet matrix's array (suffix-link tree preorder). A
+// state's fields share one record and its transitions one sorted run of `edges_`, so a scan step
+// touches a few cache lines instead of a hash table spread over megabytes.
+class ComparisonIndex {
  public:
-  explicit EndSets(const SuffixAutomaton& sam) : sam_(sam), wavelet_({}, 0) {
+  explicit ComparisonIndex(const SuffixAutomaton& sam) : wavelet_({}, 0) {
     const uint32_t states = sam.size();
-    // Suffix-link tree children (CSR).
-    std::vector<uint32_t> child_start(states + 1, 0), children(states > 0 ? states - 1 : 0);
+    states_.resize(states + 1);  // plus a sentinel closing the last edge run
+    for (uint32_t s = 0; s < states; ++s) {
+      State& st = states_[s];
+      st.len = sam.len(s);
+      st.link = sam.link(s);
+      st.link_len = s == 0 ? 0 : sam.len(sam.link(s));
+      st.first_end = sam.first_end(s);
+      st.edge_begin = static_cast<uint32_t>(edges_.size());
+      sam.ForEachEdge(s, [&](uint32_t key, uint32_t target) { edges_.push_back({key, target}); });
+      std::sort(edges_.begin() + st.edge_begin, edges_.end(),
+                [](const Edge& x, const Edge& y) { return x.key < y.key; });
+    }
+    states_[states].edge_begin = static_cast<uint32_t>(edges_.size());
+    BuildEndRuns(sam);
+  }
+
+  uint32_t len(uint32_t s) const { return states_[s].len; }
+  uint32_t link(uint32_t s) const { return states_[s].link; }
+  uint32_t link_len(uint32_t s) const { return states_[s].link_len; }
+
+  uint32_t Next(uint32_t s, uint32_t key) const {
+    const Edge* b = edges_.data() + states_[s].edge_begin;
+    const Edge* e = edges_.data() + states_[s + 1].edge_begin;
+    if (e - b > 8) {
+      b = std::lower_bound(b, e, key, [](const Edge& x, uint32_t k) { return x.key < k; });
+      return b != e && b->key == key ? b->target : kAbsent;
+    }
+    for (; b != e; ++b)
+      if (b->key == key) return b->target;
+    return kAbsent;
+  }
+
+  // The longest l <= len such that the state's string of length l occurs inside [blo, bhi), or 0
+  // when none of the state's strings (lengths link_len+1 .. len(s)) does. The string of length l
+  // ending at e starts at e-l+1, so the largest end e <= bhi-1 decides: l <= e - blo + 1.
+  uint32_t UsableLength(uint32_t s, uint32_t len, uint32_t blo, uint32_t bhi) const {
+    const State& st = states_[s];
+    int64_t last;  // largest end <= bhi-1
+    if (st.last_end < bhi) {
+      last = st.last_end;
+    } else if (st.first_end >= bhi) {
+      return 0;
+    } else if (uint64_t{st.first_end} + 1 >= uint64_t{blo} + len) {
+      return len;  // the first end already leaves room for the whole length
+    } else {
+      const uint32_t b = st.run_begin, e = b + st.run_size;
+      last = wavelet_.KthSmallest(b, e, wavelet_.CountLess(b, e, bhi) - 1);
+    }
+    const int64_t cap = last - int64_t{blo} + 1;
+    if (cap <= int64_t{st.link_len}) return 0;
+    return static_cast<uint32_t>(std::min<int64_t>(len, cap));
+  }
+
+  // Smallest e in E(s) with e >= x, or kAbsent.
+  uint32_t FirstAtLeast(uint32_t s, uint32_t x) const {
+    const State& st = states_[s];
+    if (st.first_end >= x) return st.first_end;
+    if (st.last_end < x) return kAbsent;
+    const uint32_t b = st.run_begin, e = b + st.run_size;
+    return wavelet_.KthSmallest(b, e, wavelet_.CountLess(b, e, x));
+  }
+
+ private:
+  struct State {
+    uint32_t len = 0, link = kAbsent, link_len = 0;
+    uint32_t first_end = 0, last_end = 0;  // smallest and largest element of E(s)
+    uint32_t run_begin = 0, run_size = 0;  // E(s) in the wavelet matrix
+    uint32_t edge_begin = 0;               // transitions: edges_[edge_begin, next state's)
+  };
+  struct Edge {
+    uint32_t key, target;
+  };
+
+  // Run sizes and largest ends (children before parents: a link is always shorter), then the
+  // preorder array of ends in which every subtree's prefix states are consecutive.
+  void BuildEndRuns(const SuffixAutomaton& sam) {
+    const uint32_t states = sam.size();
+    std::vector<uint32_t> child_start(states + 1, 0), children(states - 1);
     for (uint32_t s = 1; s < states; ++s) ++child_start[sam.link(s) + 1];
     for (uint32_t s = 0; s < states; ++s) child_start[s + 1] += child_start[s];
     std::vector<uint32_t> fill(child_start.begin(), child_start.end() - 1);
     for (uint32_t s = 1; s < states; ++s) children[fill[sam.link(s)]++] = s;
-    // Run sizes and largest ends, children before parents (a link is always shorter).
     uint32_t max_len = 0;
     for (uint32_t s = 0; s < states; ++s) max_len = std::max(max_len, sam.len(s));
     std::vector<uint32_t> by_len(max_len + 2, 0), order(states);
     for (uint32_t s = 0; s < states; ++s) ++by_len[sam.len(s) + 1];
     for (uint32_t k = 0; k <= max_len; ++k) by_len[k + 1] += by_len[k];
     for (uint32_t s = 0; s < states; ++s) order[by_len[sam.len(s)]++] = s;
-    run_size_.assign(states, 0);
-    last_end_.assign(states, 0);
     for (uint32_t s = 0; s < states; ++s)
       if (sam.is_prefix(s)) {
-        run_size_[s] = 1;
-        last_end_[s] = sam.first_end(s);
+        states_[s].run_size = 1;
+        states_[s].last_end = sam.first_end(s);
       }
     for (uint32_t k = states; k-- > 1;) {
-      const uint32_t s = order[k], up = sam.link(s);
-      run_size_[up] += run_size_[s];
-      last_end_[up] = std::max(last_end_[up], last_end_[s]);
+      const State& st = states_[order[k]];
+      State& up = states_[st.link];
+      up.run_size += st.run_size;
+      up.last_end = std::max(up.last_end, st.last_end);
     }
-    // Preorder: a subtree's prefix states are consecutive.
-    run_begin_.assign(states, 0);
     std::vector<uint32_t> ends, stack{0};
-    ends.reserve(run_size_[0]);
+    ends.reserve(states_[0].run_size);
     while (!stack.empty()) {
       const uint32_t s = stack.back();
       stack.pop_back();
-      run_begin_[s] = static_cast<uint32_t>(ends.size());
+      states_[s].run_begin = static_cast<uint32_t>(ends.size());
       if (sam.is_prefix(s)) ends.push_back(sam.first_end(s));
       stack.insert(stack.end(), children.begin() + child_start[s],
                    children.begin() + child_start[s + 1]);
@@ -762,25 +850,8 @@ class EndSets {
     wavelet_ = WaveletMatrix(std::move(ends), bits);
   }
 
-  // Largest e in E(s) with e <= x, or -1.
-  int64_t LastAtMost(uint32_t s, uint32_t x) const {
-    if (last_end_[s] <= x) return last_end_[s];
-    if (sam_.first_end(s) > x) return -1;
-    const uint32_t b = run_begin_[s], e = b + run_size_[s];
-    return wavelet_.KthSmallest(b, e, wavelet_.CountLess(b, e, uint64_t{x} + 1) - 1);
-  }
-
-  // Smallest e in E(s) with e >= x, or kAbsent.
-  uint32_t FirstAtLeast(uint32_t s, uint32_t x) const {
-    if (sam_.first_end(s) >= x) return sam_.first_end(s);
-    if (last_end_[s] < x) return kAbsent;
-    const uint32_t b = run_begin_[s], e = b + run_size_[s];
-    return wavelet_.KthSmallest(b, e, wavelet_.CountLess(b, e, x));
-  }
-
- private:
-  const SuffixAutomaton& sam_;
-  std::vector<uint32_t> run_begin_, run_size_, last_end_;
+  std::vector<State> states_;
+  std::vector<Edge> edges_;
   WaveletMatrix wavelet_;
 };
 
@@ -788,16 +859,12 @@ class EndSets {
 class LongestBlockFinder {
  public:
   LongestBlockFinder(std::span<const MatchKey> base, std::span<const MatchKey> comparison)
-      : base_ids_(base.size(), kAbsent), sam_(ComparisonIds(comparison)), ends_(sam_) {
-    // ends_ keeps a reference to sam_: the finder is neither copied nor moved (see below).
+      : base_ids_(base.size(), kAbsent), index_(SuffixAutomaton(ComparisonIds(comparison))) {
     for (size_t p = 0; p < base.size(); ++p) {
       auto it = ids_.find(base[p]);
       if (it != ids_.end()) base_ids_[p] = it->second;
     }
   }
-
-  LongestBlockFinder(const LongestBlockFinder&) = delete;
-  LongestBlockFinder& operator=(const LongestBlockFinder&) = delete;
 
   // The longest block of base[alo,ahi) x comparison[blo,bhi) with difflib's tie-break, knowing that
   // none is longer than `bound`; size 0 when there is none.
@@ -812,9 +879,9 @@ class LongestBlockFinder {
         continue;
       }
       uint32_t t;
-      while ((t = sam_.Next(s, x)) == kAbsent) {  // the root has every comparison key
-        s = sam_.link(s);
-        len = sam_.len(s);
+      while ((t = index_.Next(s, x)) == kAbsent) {  // the root has every comparison key
+        len = index_.link_len(s);
+        s = index_.link(s);
       }
       s = t;
       ++len;
@@ -826,7 +893,7 @@ class LongestBlockFinder {
       }
     }
     if (best == 0) return {alo, blo, 0};
-    const uint32_t end = ends_.FirstAtLeast(best_state, blo + best - 1);
+    const uint32_t end = index_.FirstAtLeast(best_state, blo + best - 1);
     return {best_end + 1 - best, end + 1 - best, best};
   }
 
@@ -843,21 +910,19 @@ class LongestBlockFinder {
   // comparison[blo,bhi).
   void KeepInside(uint32_t blo, uint32_t bhi, uint32_t* s, uint32_t* len) const {
     while (*len > 0) {
-      const int64_t cap = ends_.LastAtMost(*s, bhi - 1) - int64_t{blo} + 1;
-      if (cap > int64_t{sam_.len(sam_.link(*s))}) {  // reaches the state's shortest string
-        *len = static_cast<uint32_t>(std::min<int64_t>(*len, cap));
+      const uint32_t usable = index_.UsableLength(*s, *len, blo, bhi);
+      if (usable > 0) {
+        *len = usable;
         return;
       }
-      *s = sam_.link(*s);
-      *len = sam_.len(*s);
+      *len = index_.link_len(*s);  // all suffixes of the state's shortest string are in its link
+      *s = index_.link(*s);
     }
   }
 
-  std::unordered_map<MatchKey, uint32_t>
-      ids_;  // comparison key -> dense id (declared first: used by sam_)
+  std::unordered_map<MatchKey, uint32_t> ids_;  // comparison key -> dense id (used by index_)
   std::vector<uint32_t> base_ids_;
-  SuffixAutomaton sam_;
-  EndSets ends_;
+  ComparisonIndex index_;
 };
 
 }  // namespace
