@@ -26,6 +26,8 @@
 #include "profdiff/report/csv_writer.h"
 #include "profdiff/report/json_report.h"
 #include "profdiff/report/operators/operator_sheets.h"
+#include "profdiff/report/operators/operators_json.h"
+#include "profdiff/report/overall/overall_json.h"
 #include "profdiff/report/output_file.h"
 #include "profdiff/report/screen.h"
 #include "profdiff/report/sheet.h"
@@ -256,18 +258,19 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   if (!opts.json_path.empty() || opts.format == OutputFormat::kJson) {
     report::JsonReportContext ctx;
     ctx.tool_version = PROFDIFF_VERSION;
+    ctx.mode = opts.reference_compat ? "reference-compat" : "exact";
     ctx.base = report::JsonInputFromProfile(**base);
     ctx.base.path = opts.base_path;
     ctx.comparison = report::JsonInputFromProfile(**comp);
     ctx.comparison.path = opts.comparison_path;
-    ctx.gate = &gate;
+    ctx.overall = report::OverallJsonSection(cmp);
     ctx.warnings = opts.warnings;
     ctx.base_diagnostics = &(*base)->diagnostics;
     ctx.comparison_diagnostics = &(*comp)->diagnostics;
     ctx.outputs = written;
-    ctx.operators = operators ? &*operators : nullptr;
+    ctx.sections.push_back({"operators", operators ? report::OperatorsJsonSection(*operators) : report::OrderedJson(nullptr)});
     if (!opts.json_path.empty()) ctx.outputs.push_back(fs::absolute(opts.json_path).string());
-    json_text = report::RenderJsonReport(cmp, ctx);
+    json_text = report::RenderJsonReport(ctx, gate);
     if (!opts.json_path.empty()) {
       Status s = report::WriteFileAtomically(opts.json_path, json_text, opts.force);
       if (!s.ok()) return fail(s, s.code() == StatusCode::kAlreadyExists ? kExitUsage : kExitInputError);
