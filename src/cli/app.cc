@@ -11,6 +11,7 @@
 
 #include "profdiff/cli/commands.h"
 #include "profdiff/cli/options.h"
+#include "profdiff/pipeline/comparisons.h"
 
 namespace profdiff::cli {
 namespace {
@@ -36,6 +37,7 @@ struct RawCompare {
   double gate_e2e = 0, gate_compute = 0, gate_comm = 0, gate_free = 0;
   std::string format = "text";
   std::string color = "auto";
+  bool reference_compat = false;
   CLI::Option* max_kernel_opt = nullptr;
   CLI::Option* gate_opts[4] = {nullptr, nullptr, nullptr, nullptr};
 };
@@ -47,18 +49,12 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_option("--benchmark_profiling_path", o.base_path,
                "(also -bp) Path of the benchmark data (base side)")
       ->required();
-  c.add_flag("--enable_profiling_compare", o.requested.profiling,
-             "Enable overall performance comparison");
-  c.add_flag("--enable_operator_compare", o.requested.operators,
-             "Enable operator performance comparison");
-  c.add_flag("--enable_memory_compare", o.requested.memory,
-             "Enable operator memory comparison (not available yet: exit 2)");
-  c.add_flag("--enable_communication_compare", o.requested.communication,
-             "Enable communication performance comparison (not available yet: exit 2)");
-  c.add_flag("--enable_api_compare", o.requested.api,
-             "Enable API performance comparison (not available yet: exit 2)");
-  c.add_flag("--enable_kernel_compare", o.requested.kernel,
-             "Enable kernel performance comparison (not available yet: exit 2)");
+  // One --enable_* flag per row of the table of comparisons.
+  for (const pipeline::ComparisonEntry& e : pipeline::Comparisons()) {
+    std::string help(e.help);
+    if (!e.available()) help += " (not available yet: exit 2)";
+    c.add_flag(std::string(e.flag), o.requested.*e.enabled, help);
+  }
   c.add_flag("--disable_details", o.disable_details, "Hide detailed comparison");
   c.add_flag("--disable_module", o.disable_module, "Hide module comparison");
   c.add_option("-o,--output_path", o.output_path,
@@ -84,7 +80,7 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_flag("--no-xlsx", o.no_xlsx, "Do not write the workbook");
   c.add_option("--csv", o.csv_dir, "Write one CSV file per sheet into DIR (created if missing)")
       ->type_name("DIR");
-  c.add_flag("--reference-compat", o.reference_compat,
+  c.add_flag("--reference-compat", r.reference_compat,
              "Reproduce the reference's arithmetic (integer-us grid, float sums, same-start kernel attachment, "
              "stream 0 ignored); default: exact ns (docs/deviations.md)");
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
@@ -115,6 +111,7 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   o.output_path = PreprocessPathArg(o.output_path);
   o.config_path = PreprocessPathArg(o.config_path);
   if (r.max_kernel_opt->count() > 0) o.max_kernel_num = r.max_kernel_num;
+  if (r.reference_compat) o.reference_line = analysis::kCurrentReferenceLine;
   o.format = r.format == "json" ? OutputFormat::kJson : OutputFormat::kText;
   o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;
   std::optional<double>* gates[4] = {&o.gate_e2e_pct, &o.gate_compute_pct, &o.gate_comm_pct,
@@ -154,6 +151,7 @@ std::string VersionText() { return std::string("profdiff ") + PROFDIFF_VERSION +
 
 }  // namespace
 
+// The one mapping from an outcome to the exit code (README "Exit codes").
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
     case StatusCode::kOk: return kExitOk;
@@ -161,6 +159,10 @@ int ExitCodeFor(const Status& status) {
     case StatusCode::kAlreadyExists: return kExitUsage;
     default: return kExitInputError;
   }
+}
+
+int ExitCodeFor(const analysis::GateResult& gate) {
+  return gate.ran ? analysis::GateExitCode(gate.verdict) : kExitOk;
 }
 
 StatusOr<CompareOptions> ParseCompareArgs(const std::vector<std::string>& args) {
@@ -245,7 +247,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     Status s = Finish(raw, opts);
     if (!s.ok()) {
       err << "profdiff: error: " << s.message() << "\n";
-      return kExitUsage;
+      return ExitCodeFor(s);
     }
     return RunCompare(opts, out, err);
   }

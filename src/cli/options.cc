@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "profdiff/pipeline/comparisons.h"
+
 namespace profdiff::cli {
 namespace {
 
@@ -365,7 +367,7 @@ Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step
   // 6. default comparison set, then the --use_kernel_type warning.
   opts.enabled = opts.requested.any()
                      ? opts.requested
-                     : EnabledComparisons{true, true, true, true, true, true};
+                     : pipeline::AllComparisons();
   if (opts.use_kernel_type && !opts.enabled.kernel)
     opts.warnings.push_back(
         "The use_kernel_type parameter is invalid because it only takes effect when "

@@ -46,7 +46,8 @@ json Diags(const Diagnostics* d) {
     if (e.count == 0) continue;
     const DiagInfo& info = GetDiagInfo(id);
     json ex = json::array();
-    for (const auto& x : e.examples) ex.push_back({{"where", x.where.ToString()}, {"detail", x.detail}});
+    for (const auto& x : e.examples)
+      ex.push_back({{"where", x.where.ToString()}, {"detail", x.detail}});
     arr.push_back({{"id", std::string(info.name)},
                    {"severity", std::string(SeverityName(info.severity))},
                    {"description", std::string(info.description)},

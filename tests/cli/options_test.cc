@@ -49,7 +49,7 @@ TEST(CompareArgs, Defaults) {
   EXPECT_EQ(o.color, ColorMode::kAuto);
   EXPECT_FALSE(o.any_gate());
   EXPECT_DOUBLE_EQ(o.noise_floor_ms, 0.05);
-  EXPECT_FALSE(o.no_xlsx || o.reference_compat || o.strict || o.quiet);
+  EXPECT_FALSE(o.no_xlsx || o.reference_line || o.strict || o.quiet);
   EXPECT_TRUE(o.warnings.empty());
 }
 
@@ -76,7 +76,7 @@ TEST(CompareArgs, LongNamesAndAllFlags) {
   EXPECT_EQ(o.format, OutputFormat::kJson);
   EXPECT_EQ(o.json_path, "r.json");
   EXPECT_EQ(o.csv_dir, "csvdir");
-  EXPECT_TRUE(o.no_xlsx && o.reference_compat && o.strict && o.quiet);
+  EXPECT_TRUE(o.no_xlsx && o.reference_line && o.strict && o.quiet);
   EXPECT_EQ(o.color, ColorMode::kNever);
   EXPECT_EQ(o.gate_e2e_pct, 5.0);
   EXPECT_EQ(o.gate_compute_pct, 1.5);

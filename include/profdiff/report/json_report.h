@@ -1,7 +1,8 @@
-// Machine-readable result (`--json FILE`, `--format json`), schema "profdiff.compare/1", documented in
-// docs/json-schema.md. This is the envelope (schema, tool, mode, inputs, gate, warnings, diagnostics,
-// outputs); each comparison renders its own section (report/<comparison>/<comparison>_json.h) and the
-// pipeline hands the sections in, in the order of its table of comparisons.
+// Machine-readable result (`--json FILE`, `--format json`), schema "profdiff.compare/1", documented
+// in docs/json-schema.md. This is the envelope (schema, tool, mode, inputs, gate, warnings,
+// diagnostics, outputs); each comparison renders its own section
+// (report/<comparison>/<comparison>_json.h) and the pipeline hands the sections in, in the order of
+// its table of comparisons.
 #pragma once
 
 #include <string>
@@ -41,7 +42,7 @@ struct JsonReportContext {
   std::vector<std::string> warnings;  // run-level warnings (option warnings, ...)
   const Diagnostics* base_diagnostics = nullptr;
   const Diagnostics* comparison_diagnostics = nullptr;
-  std::vector<std::string> outputs;  // files written (workbook, CSVs, this JSON), for the record
+  std::vector<std::string> outputs;   // files written (workbook, CSVs, this JSON), for the record
   std::vector<JsonSection> sections;  // after "outputs", in this order
 };
 

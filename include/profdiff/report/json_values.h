@@ -1,5 +1,5 @@
-// Value helpers shared by the JSON result's envelope (json_report.cc) and the per-comparison sections
-// (report/<comparison>/<comparison>_json.cc).
+// Value helpers shared by the JSON result's envelope (json_report.cc) and the per-comparison
+// sections (report/<comparison>/<comparison>_json.cc).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -18,18 +18,24 @@ constexpr size_t kTopByDiff = 10;
 
 std::string_view AlgorithmName(analysis::MatchAlgorithm a) {
   switch (a) {
-    case analysis::MatchAlgorithm::kLcs: return "lcs";
-    case analysis::MatchAlgorithm::kReferenceCompat: return "reference-compat";
-    case analysis::MatchAlgorithm::kNone: return "none";
+    case analysis::MatchAlgorithm::kLcs:
+      return "lcs";
+    case analysis::MatchAlgorithm::kReferenceCompat:
+      return "reference-compat";
+    case analysis::MatchAlgorithm::kNone:
+      return "none";
   }
   return "none";
 }
 
 std::string_view KindName(analysis::OperatorCompareKind k) {
   switch (k) {
-    case analysis::OperatorCompareKind::kModule: return "module";
-    case analysis::OperatorCompareKind::kOperator: return "operator";
-    case analysis::OperatorCompareKind::kNone: return "none";
+    case analysis::OperatorCompareKind::kModule:
+      return "module";
+    case analysis::OperatorCompareKind::kOperator:
+      return "operator";
+    case analysis::OperatorCompareKind::kNone:
+      return "none";
   }
   return "none";
 }
@@ -46,12 +52,9 @@ json OpSide(const Profile& p, const analysis::OperatorSide& s) {
 
 json ModSide(const analysis::ModuleSide& m) {
   if (!m.present) return nullptr;
-  return {{"module_class", m.module_class},
-          {"module_level", m.level},
-          {"module_name", m.display_name},
-          {"self_ns", analysis::E5ToNs(m.self_e5)},
-          {"self_us", JsonNumber(m.self_us)},
-          {"total_ns", analysis::E5ToNs(m.total_e5)},
+  return {{"module_class", m.module_class},    {"module_level", m.level},
+          {"module_name", m.display_name},     {"self_ns", analysis::E5ToNs(m.self_e5)},
+          {"self_us", JsonNumber(m.self_us)},  {"total_ns", analysis::E5ToNs(m.total_e5)},
           {"total_us", JsonNumber(m.total_us)}};
 }
 
@@ -134,7 +137,8 @@ void PutModuleRows(const analysis::OperatorComparison& oc, json& j, json& top) {
     order.push_back({b.total_diff_ms, stats.size()});
     stats.push_back(ModuleStatistic(b));
   }
-  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t i = 0; i < order.size() && i < kTopByDiff; ++i) {
     json t = stats[order[i].second];
     t.erase("operators");

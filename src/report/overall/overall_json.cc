@@ -12,9 +12,12 @@ using json = OrderedJson;
 
 std::string_view FillName(analysis::RowFill f) {
   switch (f) {
-    case analysis::RowFill::kBlue: return "blue";
-    case analysis::RowFill::kLightBlue: return "light_blue";
-    case analysis::RowFill::kNone: return "none";
+    case analysis::RowFill::kBlue:
+      return "blue";
+    case analysis::RowFill::kLightBlue:
+      return "light_blue";
+    case analysis::RowFill::kNone:
+      return "none";
   }
   return "none";
 }
@@ -33,7 +36,8 @@ json ComputingSplit(const analysis::SideSummary& s) {
   for (const auto& [ckey, count] : s.computing_split_count) {
     bool found = false;
     for (const auto& [key, ns] : s.computing_split_ns) found = found || key == ckey;
-    if (!found) split.push_back({{"category", ckey}, {"ns", nullptr}, {"ms", nullptr}, {"count", count}});
+    if (!found)
+      split.push_back({{"category", ckey}, {"ns", nullptr}, {"ms", nullptr}, {"count", count}});
   }
   return split;
 }
@@ -56,8 +60,10 @@ json Side(const analysis::SideSummary& s) {
   put("sdma", s.sdma_ns);
   j["computing_split"] = ComputingSplit(s);
   j["memory_used_gib"] = JsonNumber(s.memory_used_gib);
-  j["rdma_bandwidth_gb_s"] = s.rdma_bandwidth_gb_s ? JsonNumber(*s.rdma_bandwidth_gb_s) : json(nullptr);
-  j["sdma_bandwidth_gb_s"] = s.sdma_bandwidth_gb_s ? JsonNumber(*s.sdma_bandwidth_gb_s) : json(nullptr);
+  j["rdma_bandwidth_gb_s"] =
+      s.rdma_bandwidth_gb_s ? JsonNumber(*s.rdma_bandwidth_gb_s) : json(nullptr);
+  j["sdma_bandwidth_gb_s"] =
+      s.sdma_bandwidth_gb_s ? JsonNumber(*s.sdma_bandwidth_gb_s) : json(nullptr);
   j["warnings"] = s.warnings;
   return j;
 }
@@ -89,17 +95,17 @@ json Deltas(const analysis::OverallComparison& cmp) {
   add("computing", b.computing_ns, c.computing_ns);
   add("uncovered_communication", b.uncovered_communication_ns, c.uncovered_communication_ns);
   add("free", b.free_ns, c.free_ns);
-  // Whatever the three categories do not explain (0 whenever each side's categories sum to its e2e),
-  // so that the categories always add up to the e2e delta exactly.
+  // Whatever the three categories do not explain (0 whenever each side's categories sum to its
+  // e2e), so that the categories always add up to the e2e delta exactly.
   const int64_t rest_b = b.e2e_ns - b.computing_ns - b.uncovered_communication_ns - b.free_ns;
   const int64_t rest_c = c.e2e_ns - c.computing_ns - c.uncovered_communication_ns - c.free_ns;
   add("unattributed", rest_b, rest_c);
   json j;
   j["e2e_delta_ns"] = e2e_delta;
   j["e2e_delta_ms"] = NsToMs(e2e_delta);
-  j["e2e_delta_pct"] = b.e2e_ns != 0 ? json(100.0 * static_cast<double>(e2e_delta) /
-                                            static_cast<double>(b.e2e_ns))
-                                      : json(nullptr);
+  j["e2e_delta_pct"] =
+      b.e2e_ns != 0 ? json(100.0 * static_cast<double>(e2e_delta) / static_cast<double>(b.e2e_ns))
+                    : json(nullptr);
   j["categories"] = std::move(cats);
   j["categories_sum_ns"] = sum;
   return j;
@@ -122,7 +128,8 @@ json MetricRows(const analysis::OverallComparison& cmp) {
 json Screen(const analysis::OverallComparison& cmp) {
   json columns = json::array();
   for (const analysis::ScreenColumn& c : cmp.screen) {
-    columns.push_back({{"header", c.header}, {"base", c.base_cell}, {"comparison", c.comparison_cell}});
+    columns.push_back(
+        {{"header", c.header}, {"base", c.base_cell}, {"comparison", c.comparison_cell}});
   }
   return {{"title", cmp.screen_title}, {"columns", std::move(columns)}};
 }
