@@ -28,6 +28,15 @@ constexpr const char* kExitCodeHelp =
     "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n"
     "     (e.g. no kernels or device tasks); never reported as a pass\n";
 
+constexpr const char* kReferenceCompatHelp =
+    "Reproduce the reference's numbers and quirks (integer-us grid for GPU computing and "
+    "communication, float us sums, kernels attached to every op with the same start, stream 0 "
+    "ignored, its operator/module pairing). LINE is the reference's release line: 26.1 (the "
+    "default, the current line: pairing by SequenceMatcher matching blocks with base-only items "
+    "first in each gap; FusedInferAttention op types count as flash attention in text input) or "
+    "8.2 (the 2025 line: its LCS-like recurrence; no FusedInferAttention rule). Without the flag: "
+    "exact int64 ns, each kernel once, a true LCS (docs/deviations.md)";
+
 // Everything CLI11 binds to for `compare`, before validation.
 struct RawCompare {
   CompareOptions opts;
@@ -37,7 +46,8 @@ struct RawCompare {
   double gate_e2e = 0, gate_compute = 0, gate_comm = 0, gate_free = 0;
   std::string format = "text";
   std::string color = "auto";
-  bool reference_compat = false;
+  std::string reference_line;  // --reference-compat's LINE ("" when given without one)
+  CLI::Option* reference_compat_opt = nullptr;
   CLI::Option* max_kernel_opt = nullptr;
   CLI::Option* gate_opts[4] = {nullptr, nullptr, nullptr, nullptr};
 };
@@ -80,9 +90,12 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_flag("--no-xlsx", o.no_xlsx, "Do not write the workbook");
   c.add_option("--csv", o.csv_dir, "Write one CSV file per sheet into DIR (created if missing)")
       ->type_name("DIR");
-  c.add_flag("--reference-compat", r.reference_compat,
-             "Reproduce the reference's arithmetic (integer-us grid, float sums, same-start kernel attachment, "
-             "stream 0 ignored); default: exact ns (docs/deviations.md)");
+  // An optional value: "--reference-compat" alone or "--reference-compat=8.2"; a flag after it is
+  // never taken as its value. Given twice (as a flag could be before), the last one counts.
+  r.reference_compat_opt = c.add_option("--reference-compat", r.reference_line, kReferenceCompatHelp)
+                               ->expected(0, 1)
+                               ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+                               ->type_name("[=LINE]");
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
   c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr");
   c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
@@ -111,7 +124,6 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   o.output_path = PreprocessPathArg(o.output_path);
   o.config_path = PreprocessPathArg(o.config_path);
   if (r.max_kernel_opt->count() > 0) o.max_kernel_num = r.max_kernel_num;
-  if (r.reference_compat) o.reference_line = analysis::kCurrentReferenceLine;
   o.format = r.format == "json" ? OutputFormat::kJson : OutputFormat::kText;
   o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;
   std::optional<double>* gates[4] = {&o.gate_e2e_pct, &o.gate_compute_pct, &o.gate_comm_pct,
@@ -120,6 +132,10 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   for (int i = 0; i < 4; ++i)
     if (r.gate_opts[i]->count() > 0) *gates[i] = values[i];
   PD_RETURN_IF_ERROR(ValidateCompareOptions(o, r.base_step, r.comparison_step));
+  if (r.reference_compat_opt->count() > 0) {
+    PD_ASSIGN_OR_RETURN(analysis::ReferenceLine line, ParseReferenceCompatLine(r.reference_line));
+    o.reference_line = line;
+  }
   out = o;
   return Status::Ok();
 }

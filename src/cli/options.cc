@@ -350,6 +350,14 @@ std::string PreprocessPathArg(std::string_view path) {
   return p;
 }
 
+StatusOr<analysis::ReferenceLine> ParseReferenceCompatLine(std::string_view text) {
+  if (text.empty()) return analysis::kCurrentReferenceLine;
+  if (std::optional<analysis::ReferenceLine> line = analysis::ParseReferenceLine(text)) return *line;
+  return InvalidArgument("Invalid param, --reference-compat=" + std::string(text) +
+                         ": unknown release line of the reference; valid lines: 26.1 (the current "
+                         "line, also the bare --reference-compat) and 8.2");
+}
+
 Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step_text,
                               const std::string& comparison_step_text) {
   // 1. --max_kernel_num

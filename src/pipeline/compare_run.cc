@@ -243,6 +243,8 @@ Status WriteJson(const CompareRequest& request, const LoadedSides& sides,
   report::JsonReportContext context;
   context.tool_version = PROFDIFF_VERSION;
   context.mode = std::string(analysis::PolicyModeName(policy));
+  if (policy.reference_compat)
+    context.reference_line = std::string(analysis::ReferenceLineName(policy.line));
   context.base = report::JsonInputFromProfile(*sides.base);
   context.base.path = request.base_path;
   context.comparison = report::JsonInputFromProfile(*sides.comparison);

@@ -76,6 +76,7 @@ std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateR
   j["schema"] = kJsonSchema;
   j["tool"] = {{"name", "profdiff"}, {"version", ctx.tool_version}};
   j["mode"] = ctx.mode;
+  j["reference_line"] = ctx.reference_line ? json(*ctx.reference_line) : json(nullptr);
   j["inputs"] = {{"base", Input(ctx.base)}, {"comparison", Input(ctx.comparison)}};
   for (const auto& [key, value] : ctx.overall.items()) j[key] = value;
   j["verdict"] = gate.ran ? Verdict(gate) : json(nullptr);

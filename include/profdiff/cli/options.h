@@ -51,6 +51,10 @@ Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step
 // longer than 200 characters -> "... exceeded the maximum value 200".
 StatusOr<std::map<std::string, std::string>> ParseOpNameMap(std::string_view text);
 
+// The LINE of --reference-compat[=LINE]: "" (the bare flag) is the current line (26.1); "26.1" and
+// "8.2" (also "26.1.0", "8.2.0") name a line; anything else is kInvalidArgument naming the valid lines.
+StatusOr<analysis::ReferenceLine> ParseReferenceCompatLine(std::string_view text);
+
 // The reference's path pre-processing: strips a leading run of '=' and expands a leading '~'.
 std::string PreprocessPathArg(std::string_view path);
 

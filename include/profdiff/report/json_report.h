@@ -5,6 +5,7 @@
 // its table of comparisons.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct JsonSection {
 struct JsonReportContext {
   std::string tool_version;  // e.g. "0.1.0"
   std::string mode;          // "exact" or "reference-compat" (analysis::PolicyModeName)
+  std::optional<std::string> reference_line;  // "26.1" / "8.2" with reference-compat; else null
   JsonInput base;
   JsonInput comparison;
   // The overall comparison's keys (OverallJsonSection), copied to the top level after "inputs".
