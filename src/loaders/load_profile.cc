@@ -26,17 +26,10 @@ constexpr std::string_view kTraceViewJson = "trace_view.json";
 constexpr std::string_view kDbPrefixes[] = {"ascend_pytorch_profiler", "ascend_mindspore_profiler",
                                             "msmonitor"};
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
-}
-
 bool IsProfilerDbName(std::string_view file_name) {
-  if (!EndsWith(file_name, ".db")) return false;
+  if (!file_name.ends_with(".db")) return false;
   for (std::string_view p : kDbPrefixes)
-    if (StartsWith(file_name, p)) return true;
+    if (file_name.starts_with(p)) return true;
   return false;
 }
 
@@ -86,7 +79,7 @@ std::string DescribeByte(char c) {
 std::string NotAProfileHint(const fs::path& p) {
   std::error_code ec;
   const std::string name = p.filename().string();
-  if (StartsWith(name, "PROF_") || fs::is_directory(p / "timeline", ec) ||
+  if (name.starts_with("PROF_") || fs::is_directory(p / "timeline", ec) ||
       fs::is_directory(p / "device_0" / "timeline", ec))
     return "; this looks like a raw CANN msprof PROF_* directory: pass one of its timeline/*.json files, "
            "or the *_ascend_pt directory of a torch_npu export";
@@ -112,7 +105,7 @@ StatusOr<ResolvedInput> ResolveFile(const fs::path& p, ResolvedInput r, bool acc
   const std::string name = p.filename().string();
   const std::string file = p.string();
   if (SideFileLoaderForName(name) != nullptr) return ResolveSideFile(p, std::move(r), accept_side_files);
-  if (EndsWith(name, ".json") || EndsWith(name, ".json.gz")) {
+  if (name.ends_with(".json") || name.ends_with(".json.gz")) {
     auto first = FirstJsonByte(file);
     if (!first.ok()) return first.status();
     if (!first->found) {
@@ -133,7 +126,7 @@ StatusOr<ResolvedInput> ResolveFile(const fs::path& p, ResolvedInput r, bool acc
     if (r.format == SourceFormat::kAscendTraceView) r.path_level = "trace";
     return r;
   }
-  if (EndsWith(name, ".db")) {
+  if (name.ends_with(".db")) {
     if (IsProfilerDbName(name)) {
       r.format = SourceFormat::kAscendDb;
       r.device = DeviceKind::kNpu;

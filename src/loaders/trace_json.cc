@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "profdiff/base/ascii.h"
 #include "profdiff/base/time.h"
 #include "profdiff/io/json_reader.h"
 
@@ -21,16 +22,6 @@ namespace profdiff {
 namespace {
 
 // ---- small helpers ---------------------------------------------------------------------------------
-
-bool EqualsLower(std::string_view s, std::string_view lower) {
-  if (s.size() != lower.size()) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != lower[i]) return false;
-  }
-  return true;
-}
 
 bool ParseInt64(std::string_view s, int64_t* out) {
   if (s.empty()) return false;
@@ -187,7 +178,7 @@ SliceKind KindFromCategory(std::string_view cat) {
       {"dequeue", SliceKind::kDequeue},
   };
   for (const Entry& e : kTable) {
-    if (EqualsLower(cat, e.lower)) return e.kind;
+    if (ascii::EqualsLower(cat, e.lower)) return e.kind;
   }
   return SliceKind::kOther;
 }
@@ -524,7 +515,7 @@ void TraceParser::Commit(uint64_t offset) {
     case 'i':
     case 'I':
     case 'R': {
-      if (ph != 'X' && ph != 'B' && EqualsLower(p_.str(name), "[memory]")) {
+      if (ph != 'X' && ph != 'B' && ascii::EqualsLower(p_.str(name), "[memory]")) {
         MemoryEvent m;
         m.ts_ns = ts_ns;
         m.track = track;
@@ -607,7 +598,7 @@ void TraceParser::Commit(uint64_t offset) {
       f.cat = cat;
       f.name = name;
       f.binds_enclosing = ev_.bp.kind == ValueKind::kString && ev_.bp.text == "e";
-      if (cat != kEmptyString && EqualsLower(p_.str(cat), "async_npu")) ++ascend_signals_;
+      if (cat != kEmptyString && ascii::EqualsLower(p_.str(cat), "async_npu")) ++ascend_signals_;
       if (ev_.id.kind == ValueKind::kNumber) {
         uint64_t u = 0;
         int64_t i = 0;
