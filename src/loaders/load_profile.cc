@@ -204,11 +204,13 @@ StatusOr<ResolvedInput> ResolveDirectory(const fs::path& p, ResolvedInput r, boo
       out.string(), kTraceViewJson, NotAProfileHint(p)));
 }
 
+bool IsAscendDirectory(SourceFormat f) {
+  return f == SourceFormat::kAscendProfileDir || f == SourceFormat::kAscendOutputDir;
+}
+
 // inspect of side files without a trace: each file must load (it is the whole input).
-StatusOr<std::unique_ptr<Profile>> LoadSideFilesOnly(const ResolvedInput& r, const LoadOptions& options) {
-  auto profile = std::make_unique<Profile>();
-  ProfileMeta& m = profile->meta;
-  m.input_path = r.input_path;
+Status LoadSideFilesOnly(const ResolvedInput& r, Profile& profile, const LoadOptions& options) {
+  ProfileMeta& m = profile.meta;
   m.format = SourceFormat::kAscendSideFiles;
   m.device = DeviceKind::kNpu;
   m.path_level = r.path_level;
@@ -223,14 +225,23 @@ StatusOr<std::unique_ptr<Profile>> LoadSideFilesOnly(const ResolvedInput& r, con
                             ? fmt::format("{}@byte 0: the file is empty", file)
                             : fmt::format("{}@byte {}: the file holds only white space", file, first.offset));
     }
-    PD_RETURN_IF_ERROR(loader->Load(file, *profile, options));
+    PD_RETURN_IF_ERROR(loader->Load(file, profile, options));
     m.files.push_back(file);
     std::error_code ec;
     const auto size = fs::file_size(file, ec);
     if (!ec) m.input_bytes += size;
   }
-  if (options.strict) PD_RETURN_IF_ERROR(profile->diagnostics.CheckStrict());
-  return profile;
+  return Status::Ok();
+}
+
+// The trace (Kineto JSON or trace_view.json) and, when it reads as Ascend, the side files beside it.
+Status LoadTraceAndSideFiles(const ResolvedInput& r, Profile& profile, const LoadOptions& options) {
+  PD_RETURN_IF_ERROR(LoadTraceJson(r.trace_file, profile, options));
+  ProfileMeta& m = profile.meta;
+  if (m.device != DeviceKind::kNpu) return Status::Ok();
+  if (IsAscendDirectory(r.format)) m.format = r.format;
+  m.path_level = r.path_level.empty() ? "trace" : r.path_level;
+  return LoadAscendSideFiles(r, profile, options);
 }
 
 }  // namespace
@@ -253,10 +264,7 @@ StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_fil
 }
 
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options) {
-  auto resolved = ResolveInput(path, options.accept_side_files);
-  if (!resolved.ok()) return resolved.status();
-  const ResolvedInput& r = *resolved;
-  if (r.format == SourceFormat::kAscendSideFiles) return LoadSideFilesOnly(r, options);
+  PD_ASSIGN_OR_RETURN(const ResolvedInput r, ResolveInput(path, options.accept_side_files));
   if (r.format == SourceFormat::kAscendDb) {
     return Unsupported(fmt::format(
         "{}: Ascend DB export ({}) is not supported yet; export the profile as text "
@@ -264,24 +272,15 @@ StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const Load
         r.input_path, r.db_file));
   }
   auto profile = std::make_unique<Profile>();
-  Status s = LoadTraceJson(r.trace_file, *profile, options);
-  if (!s.ok()) return s;
-  ProfileMeta& m = profile->meta;
-  m.input_path = r.input_path;
-  if (r.format == SourceFormat::kAscendProfileDir || r.format == SourceFormat::kAscendOutputDir) {
-    if (m.device != DeviceKind::kNpu)
-      return ParseError(fmt::format("{}: {} is not an Ascend trace_view.json (it reads as a Kineto trace)",
-                                    r.input_path, r.trace_file));
-    m.format = r.format;
-  }
-  if (m.device == DeviceKind::kNpu) m.path_level = r.path_level.empty() ? "trace" : r.path_level;
-  if (m.device == DeviceKind::kNpu) {
-    s = LoadAscendSideFiles(r, *profile, options);
-    if (!s.ok()) return s;
-  }
-  if (options.strict) {
-    s = profile->diagnostics.CheckStrict();
-    if (!s.ok()) return s;
+  profile->meta.input_path = r.input_path;
+  PD_RETURN_IF_ERROR(r.format == SourceFormat::kAscendSideFiles ? LoadSideFilesOnly(r, *profile, options)
+                                                                : LoadTraceAndSideFiles(r, *profile, options));
+  // The one place --strict is enforced, for every kind of input: the file loaders only count.
+  if (options.strict) PD_RETURN_IF_ERROR(profile->diagnostics.CheckStrict());
+  // After --strict, so that a malformed trace is reported as such first.
+  if (IsAscendDirectory(r.format) && profile->meta.device != DeviceKind::kNpu) {
+    return ParseError(fmt::format("{}: {} is not an Ascend trace_view.json (it reads as a Kineto trace)",
+                                  r.input_path, r.trace_file));
   }
   return profile;
 }

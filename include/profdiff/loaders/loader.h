@@ -13,7 +13,7 @@
 namespace profdiff {
 
 struct LoadOptions {
-  bool strict = false;        // any kError diagnostic fails the load
+  bool strict = false;        // any kError diagnostic fails LoadProfile (the file loaders ignore it)
   bool read_side_files = true;  // kernel_details.csv etc. (off = trace only)
   // `profdiff inspect` only: also accept a single Ascend side file (kernel_details.csv, ...) or an
   // Ascend output directory that holds side files but no trace_view.json. `compare` keeps the
@@ -41,7 +41,9 @@ struct ResolvedInput {
 // `accept_side_files` (inspect), side files resolve to SourceFormat::kAscendSideFiles.
 StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files = false);
 
-// Resolves and loads. A DB-only export is refused with kUnsupported and a clear message.
+// Resolves and loads. A DB-only export is refused with kUnsupported and a clear message. With
+// options.strict, a kError diagnostic from any file of the input (trace or side file) fails the load;
+// this is the only place --strict is checked.
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options);
 
 // One loader per file format, all behind this interface.
