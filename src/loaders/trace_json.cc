@@ -867,18 +867,6 @@ void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, Prof
   }
 }
 
-class TraceJsonLoader final : public FileLoader {
- public:
-  explicit TraceJsonLoader(std::string_view name) : name_(name) {}
-  std::string_view name() const override { return name_; }
-  Status Load(const std::string& file, Profile& profile, const LoadOptions& options) const override {
-    return LoadTraceJson(file, profile, options);
-  }
-
- private:
-  std::string_view name_;
-};
-
 }  // namespace
 
 Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options) {
@@ -943,16 +931,6 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   meta.files.push_back(file);
   meta.input_bytes += stream.bytes_read();
   return Status::Ok();
-}
-
-const FileLoader& KinetoJsonLoader() {
-  static const TraceJsonLoader loader("kineto-json");
-  return loader;
-}
-
-const FileLoader& AscendTraceViewLoader() {
-  static const TraceJsonLoader loader("ascend-trace-view");
-  return loader;
 }
 
 }  // namespace profdiff

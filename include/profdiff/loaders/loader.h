@@ -46,7 +46,8 @@ StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_fil
 // this is the only place --strict is checked.
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options);
 
-// One loader per file format, all behind this interface.
+// The interface of the Ascend side-file loaders (ascend_side_files.h), one per file format. The trace
+// itself is read by LoadTraceJson (trace_json.h).
 class FileLoader {
  public:
   virtual ~FileLoader() = default;
@@ -55,10 +56,5 @@ class FileLoader {
   // an unreadable or malformed file is an error naming the file and line/byte offset.
   virtual Status Load(const std::string& file, Profile& profile, const LoadOptions& options) const = 0;
 };
-
-// The trace loaders (Kineto JSON object or bare array, plain or .gz; Ascend trace_view.json).
-// Both recognise their input by content; see trace_json.h.
-const FileLoader& KinetoJsonLoader();
-const FileLoader& AscendTraceViewLoader();
 
 }  // namespace profdiff
