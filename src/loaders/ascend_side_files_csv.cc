@@ -105,7 +105,8 @@ class Cells {
 StatusOr<int> RequiredColumn(const CsvReader& r, std::string_view column) {
   const int c = r.ColumnIndex(column);
   if (c < 0) {
-    return ParseError(fmt::format("{}:{}: required column '{}' not in the header", r.file(), r.header_line(), column));
+    return ParseError(fmt::format("{}:{}: required column '{}' not in the header", r.file(),
+                                  r.header_line(), column));
   }
   return c;
 }
@@ -251,7 +252,8 @@ Status LoadMemoryRecord(CsvReader& r, Cells& cells, Profile& profile) {
 
   auto fill = [&](const CsvRecord& rec, MemoryRecordRow& row) {
     row.component = cells.Str(rec, c_component);
-    row.ts_ns = cells.MetricNs(rec, c_ts);  // kAbsentNs when empty/bad; the row is kept for the peak
+    // kAbsentNs when empty or bad; the row is kept for the peak.
+    row.ts_ns = cells.MetricNs(rec, c_ts);
     row.total_allocated_mb = cells.Double(rec, c_allocated);
     row.total_reserved_mb = cells.Double(rec, c_reserved);
     row.total_active_mb = cells.Double(rec, c_active);
@@ -272,7 +274,9 @@ Status LoadStepTraceTime(CsvReader& r, Cells& cells, Profile& profile) {
   auto fill = [&](const CsvRecord& rec, std::vector<int64_t>& values) {
     t.steps.emplace_back(TrimCell(rec[0]));
     values.reserve(t.columns.size());
-    for (size_t c = 1; c < rec.size(); ++c) values.push_back(cells.MetricNs(rec, static_cast<int>(c)));
+    for (size_t c = 1; c < rec.size(); ++c) {
+      values.push_back(cells.MetricNs(rec, static_cast<int>(c)));
+    }
     return true;
   };
   PD_ASSIGN_OR_RETURN(t.values_ns, ReadRows<std::vector<int64_t>>(r, fill));
@@ -281,8 +285,8 @@ Status LoadStepTraceTime(CsvReader& r, Cells& cells, Profile& profile) {
   return Status::Ok();
 }
 
-// A CSV side file's loader: opens the file, then hands the reader to the file's Load function, which
-// looks up its columns, reads the rows (ReadRows) and moves its table into the profile.
+// A CSV side file's loader: opens the file, then hands the reader to the file's Load function,
+// which looks up its columns, reads the rows (ReadRows) and moves its table into the profile.
 class CsvSideFileLoader final : public FileLoader {
  public:
   using LoadFn = Status (*)(CsvReader& reader, Cells& cells, Profile& profile);

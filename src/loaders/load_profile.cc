@@ -234,7 +234,8 @@ Status LoadSideFilesOnly(const ResolvedInput& r, Profile& profile, const LoadOpt
   return Status::Ok();
 }
 
-// The trace (Kineto JSON or trace_view.json) and, when it reads as Ascend, the side files beside it.
+// The trace (Kineto JSON or trace_view.json) and, when it reads as Ascend, the side files beside
+// it.
 Status LoadTraceAndSideFiles(const ResolvedInput& r, Profile& profile, const LoadOptions& options) {
   PD_RETURN_IF_ERROR(LoadTraceJson(r.trace_file, profile, options));
   ProfileMeta& m = profile.meta;
@@ -273,14 +274,16 @@ StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const Load
   }
   auto profile = std::make_unique<Profile>();
   profile->meta.input_path = r.input_path;
-  PD_RETURN_IF_ERROR(r.format == SourceFormat::kAscendSideFiles ? LoadSideFilesOnly(r, *profile, options)
-                                                                : LoadTraceAndSideFiles(r, *profile, options));
+  PD_RETURN_IF_ERROR(r.format == SourceFormat::kAscendSideFiles
+                         ? LoadSideFilesOnly(r, *profile, options)
+                         : LoadTraceAndSideFiles(r, *profile, options));
   // The one place --strict is enforced, for every kind of input: the file loaders only count.
   if (options.strict) PD_RETURN_IF_ERROR(profile->diagnostics.CheckStrict());
   // After --strict, so that a malformed trace is reported as such first.
   if (IsAscendDirectory(r.format) && profile->meta.device != DeviceKind::kNpu) {
-    return ParseError(fmt::format("{}: {} is not an Ascend trace_view.json (it reads as a Kineto trace)",
-                                  r.input_path, r.trace_file));
+    return ParseError(
+        fmt::format("{}: {} is not an Ascend trace_view.json (it reads as a Kineto trace)",
+                    r.input_path, r.trace_file));
   }
   return profile;
 }

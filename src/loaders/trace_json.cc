@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <system_error>
 #include <memory>
+#include <system_error>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -86,11 +86,12 @@ bool MicrosToNs(std::string_view s, int64_t* out, bool* rounded) {
 // Digits of a µs text that make whole ns.
 constexpr int kMicrosToNsDigits = static_cast<int>(TimeUnit::kMicroseconds);
 
-// The part of a µs duration text below `dur_ns` (its value rounded to ns) in Slice::dur_sub_e5 units
-// of 1e-5 ns. 0 when the text does not fit int64 at that scale.
+// The part of a µs duration text below `dur_ns` (its value rounded to ns) in Slice::dur_sub_e5
+// units of 1e-5 ns. 0 when the text does not fit int64 at that scale.
 int32_t SubNsRemainderE5(std::string_view micros_text, int64_t dur_ns) {
   if (dur_ns > INT64_MAX / Slice::kE5PerNs) return 0;
-  StatusOr<ExactDecimal> fine = ParseScaledDecimal(micros_text, kMicrosToNsDigits + Slice::kE5Digits);
+  StatusOr<ExactDecimal> fine =
+      ParseScaledDecimal(micros_text, kMicrosToNsDigits + Slice::kE5Digits);
   if (!fine.ok()) return 0;
   const int64_t rem = fine->value - dur_ns * Slice::kE5PerNs;
   constexpr int64_t kHalfNs = Slice::kE5PerNs / 2;  // rounding to ns leaves at most half a ns
@@ -566,17 +567,22 @@ void TraceParser::Commit(uint64_t offset) {
 }
 
 StringId TraceParser::InternText(const Value& v) {
-  return v.kind == ValueKind::kString || v.kind == ValueKind::kNumber ? p_.strings.Intern(v.text) : kEmptyString;
+  return v.kind == ValueKind::kString || v.kind == ValueKind::kNumber ? p_.strings.Intern(v.text)
+                                                                      : kEmptyString;
 }
 
 bool TraceParser::ReadTimestamp(uint64_t offset, int64_t* ts_ns) {
   bool rounded = false;
   if (!TimeValue(ev_.ts, ts_ns, &rounded)) {
     Diag(DiagId::bad_timestamp, offset,
-         ev_.ts.kind == ValueKind::kAbsent ? std::string("no 'ts'") : fmt::format("ts = {}", Clip(ev_.ts.text)));
+         ev_.ts.kind == ValueKind::kAbsent ? std::string("no 'ts'")
+                                           : fmt::format("ts = {}", Clip(ev_.ts.text)));
     return false;
   }
-  if (rounded) DiagLazy(DiagId::sub_ns_rounded, offset, [&] { return fmt::format("ts = {}", Clip(ev_.ts.text)); });
+  if (rounded) {
+    DiagLazy(DiagId::sub_ns_rounded, offset,
+             [&] { return fmt::format("ts = {}", Clip(ev_.ts.text)); });
+  }
   return true;
 }
 
@@ -584,7 +590,8 @@ bool TraceParser::ReadTimestamp(uint64_t offset, int64_t* ts_ns) {
 void TraceParser::CommitMeta(StringId name, uint64_t offset) {
   const std::string_view what = p_.str(name);
   if (what == "process_name" || what == "process_labels" || what == "process_sort_index") {
-    std::string_view pid = ev_.pid.kind == ValueKind::kAbsent ? std::string_view("0") : ev_.pid.text;
+    std::string_view pid =
+        ev_.pid.kind == ValueKind::kAbsent ? std::string_view("0") : ev_.pid.text;
     Process& proc = p_.processes[p_.GetOrCreateProcess(pid)];
     if (what == "process_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
       proc.name = p_.strings.Intern(ev_.meta_name.text);
@@ -741,8 +748,9 @@ void TraceParser::CommitCounter(const EventHead& h) {
 // Any other phase (or none): kept as an instant, with a diagnostic.
 void TraceParser::CommitUnknown(const EventHead& h, uint64_t offset) {
   Diag(DiagId::unknown_phase, offset,
-       fmt::format("ph = \"{}\"", ev_.ph.kind == ValueKind::kAbsent ? std::string_view("(none)")
-                                                                    : Clip(ev_.ph.text, kDetailPhaseBytes)));
+       fmt::format("ph = \"{}\"", ev_.ph.kind == ValueKind::kAbsent
+                                      ? std::string_view("(none)")
+                                      : Clip(ev_.ph.text, kDetailPhaseBytes)));
   PushInstant(h, h.ph == 0 ? '?' : h.ph);
 }
 

@@ -11,7 +11,8 @@ TEST(Ascii, FoldsOnlyUpperCaseLetters) {
   EXPECT_EQ(ascii::ToLower('@'), '@');  // the byte before 'A'
   EXPECT_EQ(ascii::ToLower('['), '[');  // the byte after 'Z'
   EXPECT_EQ(ascii::ToLower(static_cast<char>(0xC3)), static_cast<char>(0xC3));  // UTF-8 lead byte
-  EXPECT_EQ(ascii::ToLower("Async_NPU [Memory] \xC3\x89"), "async_npu [memory] \xC3\x89");  // "É" stays
+  // "É" (two UTF-8 bytes) stays as it is.
+  EXPECT_EQ(ascii::ToLower("Async_NPU [Memory] \xC3\x89"), "async_npu [memory] \xC3\x89");
 }
 
 TEST(Ascii, EqualsLowerFoldsOnlyTheFirstArgument) {

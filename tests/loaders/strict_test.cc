@@ -63,7 +63,8 @@ class Strict : public ::testing::Test {
 TEST_F(Strict, TheTraceLoaderOnlyCountsLoadProfileFails) {
   const std::string path = Write("bad.json", AscendTrace(/*bad=*/true));
   Profile p;
-  ASSERT_TRUE(LoadTraceJson(path, p, Options(true)).ok());  // the loader leaves --strict to LoadProfile
+  // The trace loader leaves --strict to LoadProfile.
+  ASSERT_TRUE(LoadTraceJson(path, p, Options(true)).ok());
   EXPECT_EQ(p.diagnostics.count(DiagId::bad_timestamp), 1u);
   const Status expected = p.diagnostics.CheckStrict();
   ASSERT_FALSE(expected.ok());
@@ -73,7 +74,8 @@ TEST_F(Strict, TheTraceLoaderOnlyCountsLoadProfileFails) {
   ASSERT_FALSE(strict.ok());
   EXPECT_EQ(strict.status().code(), StatusCode::kParseError);
   EXPECT_EQ(strict.status().message(), expected.message());
-  EXPECT_NE(strict.status().message().find(path + ":1 (byte "), std::string::npos) << strict.status().message();
+  EXPECT_NE(strict.status().message().find(path + ":1 (byte "), std::string::npos)
+      << strict.status().message();
 }
 
 TEST_F(Strict, SideFileLoadersIgnoreTheOption) {
@@ -93,7 +95,9 @@ TEST_F(Strict, AscendDirectoryChecksTheSideFilesToo) {
   auto strict = LoadProfile(dir, Options(true));
   ASSERT_FALSE(strict.ok());
   const std::string& m = strict.status().message();
-  EXPECT_NE(m.find("kernel_details.csv:2: CSV time cell is not a decimal number"), std::string::npos) << m;
+  EXPECT_NE(m.find("kernel_details.csv:2: CSV time cell is not a decimal number"),
+            std::string::npos)
+      << m;
   EXPECT_NE(m.find("--strict"), std::string::npos) << m;
 
   ASSERT_TRUE(LoadProfile(AscendDir(AscendTrace(false), kGoodKernels), Options(true)).ok());
@@ -117,11 +121,12 @@ TEST_F(Strict, InspectSideFileMode) {
       << strict.status().message();
 }
 
-// A directory whose trace_view.json reads as Kineto is refused; under --strict a malformed event in it
-// is reported first, as the trace loader did when it checked --strict itself.
+// A directory whose trace_view.json reads as Kineto is refused; under --strict a malformed event in
+// it is reported first, as the trace loader did when it checked --strict itself.
 TEST_F(Strict, MalformedTraceIsReportedBeforeTheFormatMismatch) {
-  const std::string kineto_bad = R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},)"
-                                 R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":"x"}]})";
+  const std::string kineto_bad =
+      R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},)"
+      R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":"x"}]})";
   const std::string dir = AscendDir(kineto_bad, kGoodKernels);
   auto lenient = LoadProfile(dir, Options(false));
   ASSERT_FALSE(lenient.ok());

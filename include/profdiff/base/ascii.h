@@ -8,7 +8,9 @@
 
 namespace profdiff::ascii {
 
-constexpr char ToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr char ToLower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // A lower-cased copy of `s`.
 inline std::string ToLower(std::string_view s) {
@@ -28,7 +30,8 @@ constexpr bool EqualsLower(std::string_view s, std::string_view lower) {
 }
 
 constexpr bool StartsWithLower(std::string_view s, std::string_view lower_prefix) {
-  return s.size() >= lower_prefix.size() && EqualsLower(s.substr(0, lower_prefix.size()), lower_prefix);
+  return s.size() >= lower_prefix.size() &&
+         EqualsLower(s.substr(0, lower_prefix.size()), lower_prefix);
 }
 
 constexpr bool EndsWithLower(std::string_view s, std::string_view lower_suffix) {
