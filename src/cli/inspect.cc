@@ -276,20 +276,15 @@ std::string InspectJson(const Profile& p) {
 }
 
 int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
-  LoadOptions lo;
-  lo.strict = options.strict;
-  lo.accept_side_files = true;  // inspect also reads one side file (kernel_details.csv, ...)
-  auto loaded = LoadProfile(options.path, lo);
+  LoadOptions load_options;
+  load_options.strict = options.strict;  // LoadProfile is the one place --strict is enforced
+  load_options.accept_side_files = true;  // inspect also reads one side file (kernel_details.csv, ...)
+  auto loaded = LoadProfile(options.path, load_options);
   if (!loaded.ok()) {
     err << "profdiff: error: " << loaded.status().ToString() << "\n";
     return ExitCodeFor(loaded.status());
   }
   const Profile& p = **loaded;
-  // TEMPORARY, remove at the h8-loaders merge (LoadProfile then checks --strict for every input):
-  if (Status s = options.strict ? p.diagnostics.CheckStrict() : Status::Ok(); !s.ok()) {
-    err << "profdiff: error: --strict: " << s.ToString() << "\n";
-    return ExitCodeFor(s);
-  }
   out << (options.json ? InspectJson(p) : InspectText(p));
   out.flush();
   return kExitOk;

@@ -124,7 +124,7 @@ struct LoadedSides {
 // base first.
 StatusOr<LoadedSides> LoadSides(const CompareRequest& request) {
   LoadOptions load_options;
-  load_options.strict = request.strict;
+  load_options.strict = request.strict;  // LoadProfile is the one place --strict is enforced
   using Loaded = StatusOr<std::unique_ptr<Profile>>;
   auto load_comparison = [&] { return LoadProfile(request.comparison_path, load_options); };
   std::future<Loaded> comparison_future;
@@ -137,10 +137,6 @@ StatusOr<LoadedSides> LoadSides(const CompareRequest& request) {
   Loaded comparison = comparison_future.get();
   if (!base.ok()) return AsInputError(base.status());
   if (!comparison.ok()) return AsInputError(comparison.status());
-  // TEMPORARY, remove at the h8-loaders merge (LoadProfile then checks --strict for every input):
-  for (const Loaded* p : {&base, &comparison})
-    if (request.strict)
-      PD_RETURN_IF_ERROR((**p)->diagnostics.CheckStrict().WithContext("--strict"));
   return LoadedSides{std::move(*base), std::move(*comparison)};
 }
 
