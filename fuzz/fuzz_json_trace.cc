@@ -11,16 +11,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string& path = profdiff::fuzz::WriteTempFile(data, size, ".json");
-  for (bool strict : {false, true}) {
+  {
     profdiff::Profile profile;
-    profdiff::LoadOptions options;
-    options.strict = strict;
     // Default chunking, then tiny chunks so tokens straddle chunk boundaries.
-    profdiff::Status s = profdiff::LoadTraceJson(path, profile, options);
+    profdiff::Status s = profdiff::LoadTraceJson(path, profile, profdiff::LoadOptions{});
     (void)s;
-    if (strict) break;
     profdiff::Profile small;
-    profdiff::Status s2 = profdiff::LoadTraceJson(path, small, options, 64);
+    profdiff::Status s2 = profdiff::LoadTraceJson(path, small, profdiff::LoadOptions{}, 64);
     (void)s2;
     // The model's helpers must be safe on whatever the loader produced.
     (void)small.CountByKind();
@@ -29,6 +26,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       (void)small.ArgText(slice, profdiff::ArgKey::kInputDims);
       (void)small.ArgInt(slice, profdiff::ArgKey::kCorrelation);
     }
+  }
+  {
+    // --strict is applied by LoadProfile (the ".json" path resolves to this trace).
+    profdiff::LoadOptions strict;
+    strict.strict = true;
+    auto loaded = profdiff::LoadProfile(path, strict);
+    (void)loaded;
   }
   const profdiff::FileLoader* side[] = {&profdiff::CommunicationJsonLoader(), &profdiff::ProfilerInfoJsonLoader(),
                                        &profdiff::ProfilerMetadataJsonLoader()};

@@ -11,6 +11,7 @@
 
 #include "profdiff/cli/commands.h"
 #include "profdiff/cli/options.h"
+#include "profdiff/pipeline/comparisons.h"
 
 namespace profdiff::cli {
 namespace {
@@ -27,6 +28,15 @@ constexpr const char* kExitCodeHelp =
     "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n"
     "     (e.g. no kernels or device tasks); never reported as a pass\n";
 
+constexpr const char* kReferenceCompatHelp =
+    "Reproduce the reference's numbers and quirks (integer-us grid for GPU computing and "
+    "communication, float us sums, kernels attached to every op with the same start, stream 0 "
+    "ignored, its operator/module pairing). LINE is the reference's release line: 26.1 (the "
+    "default, the current line: pairing by SequenceMatcher matching blocks with base-only items "
+    "first in each gap; FusedInferAttention op types count as flash attention in text input) or "
+    "8.2 (the 2025 line: its LCS-like recurrence; no FusedInferAttention rule). Without the flag: "
+    "exact int64 ns, each kernel once, a true LCS (docs/deviations.md)";
+
 // Everything CLI11 binds to for `compare`, before validation.
 struct RawCompare {
   CompareOptions opts;
@@ -36,6 +46,8 @@ struct RawCompare {
   double gate_e2e = 0, gate_compute = 0, gate_comm = 0, gate_free = 0;
   std::string format = "text";
   std::string color = "auto";
+  std::string reference_line;  // --reference-compat's LINE ("" when given without one)
+  CLI::Option* reference_compat_opt = nullptr;
   CLI::Option* max_kernel_opt = nullptr;
   CLI::Option* gate_opts[4] = {nullptr, nullptr, nullptr, nullptr};
 };
@@ -47,18 +59,12 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_option("--benchmark_profiling_path", o.base_path,
                "(also -bp) Path of the benchmark data (base side)")
       ->required();
-  c.add_flag("--enable_profiling_compare", o.requested.profiling,
-             "Enable overall performance comparison");
-  c.add_flag("--enable_operator_compare", o.requested.operators,
-             "Enable operator performance comparison");
-  c.add_flag("--enable_memory_compare", o.requested.memory,
-             "Enable operator memory comparison (not available yet: exit 2)");
-  c.add_flag("--enable_communication_compare", o.requested.communication,
-             "Enable communication performance comparison (not available yet: exit 2)");
-  c.add_flag("--enable_api_compare", o.requested.api,
-             "Enable API performance comparison (not available yet: exit 2)");
-  c.add_flag("--enable_kernel_compare", o.requested.kernel,
-             "Enable kernel performance comparison (not available yet: exit 2)");
+  // One --enable_* flag per row of the table of comparisons.
+  for (const pipeline::ComparisonEntry& e : pipeline::Comparisons()) {
+    std::string help(e.help);
+    if (!e.available()) help += " (not available yet: exit 2)";
+    c.add_flag(std::string(e.flag), o.requested.*e.enabled, help);
+  }
   c.add_flag("--disable_details", o.disable_details, "Hide detailed comparison");
   c.add_flag("--disable_module", o.disable_module, "Hide module comparison");
   c.add_option("-o,--output_path", o.output_path,
@@ -84,9 +90,12 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_flag("--no-xlsx", o.no_xlsx, "Do not write the workbook");
   c.add_option("--csv", o.csv_dir, "Write one CSV file per sheet into DIR (created if missing)")
       ->type_name("DIR");
-  c.add_flag("--reference-compat", o.reference_compat,
-             "Reproduce the reference's arithmetic (integer-us grid, float sums, same-start kernel attachment, "
-             "stream 0 ignored); default: exact ns (docs/deviations.md)");
+  // An optional value: "--reference-compat" alone or "--reference-compat=8.2"; a flag after it is
+  // never taken as its value. Given twice (as a flag could be before), the last one counts.
+  r.reference_compat_opt = c.add_option("--reference-compat", r.reference_line, kReferenceCompatHelp)
+                               ->expected(0, 1)
+                               ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+                               ->type_name("[=LINE]");
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
   c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr");
   c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
@@ -123,6 +132,10 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   for (int i = 0; i < 4; ++i)
     if (r.gate_opts[i]->count() > 0) *gates[i] = values[i];
   PD_RETURN_IF_ERROR(ValidateCompareOptions(o, r.base_step, r.comparison_step));
+  if (r.reference_compat_opt->count() > 0) {
+    PD_ASSIGN_OR_RETURN(analysis::ReferenceLine line, ParseReferenceCompatLine(r.reference_line));
+    o.reference_line = line;
+  }
   out = o;
   return Status::Ok();
 }
@@ -154,6 +167,7 @@ std::string VersionText() { return std::string("profdiff ") + PROFDIFF_VERSION +
 
 }  // namespace
 
+// The one mapping from an outcome to the exit code (README "Exit codes").
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
     case StatusCode::kOk: return kExitOk;
@@ -161,6 +175,10 @@ int ExitCodeFor(const Status& status) {
     case StatusCode::kAlreadyExists: return kExitUsage;
     default: return kExitInputError;
   }
+}
+
+int ExitCodeFor(const analysis::GateResult& gate) {
+  return gate.ran ? analysis::GateExitCode(gate.verdict) : kExitOk;
 }
 
 StatusOr<CompareOptions> ParseCompareArgs(const std::vector<std::string>& args) {
@@ -245,7 +263,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     Status s = Finish(raw, opts);
     if (!s.ok()) {
       err << "profdiff: error: " << s.message() << "\n";
-      return kExitUsage;
+      return ExitCodeFor(s);
     }
     return RunCompare(opts, out, err);
   }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/base/time.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
@@ -17,31 +18,6 @@ namespace profdiff::cli {
 namespace {
 
 using nlohmann::ordered_json;
-
-struct StepSpan {
-  std::string name;
-  int64_t step = 0;
-  int64_t ts_ns = 0;
-  int64_t dur_ns = 0;
-  TrackId track = 0;
-};
-
-// Step markers on the host side: "ProfilerStep#N" slices that are not GPU-side annotation copies.
-std::vector<StepSpan> FindSteps(const Profile& p) {
-  std::vector<StepSpan> steps;
-  for (const Slice& s : p.slices) {
-    if (s.kind == SliceKind::kGpuAnnotation || s.kind == SliceKind::kKernel ||
-        s.kind == SliceKind::kInstant)
-      continue;
-    std::string_view name = p.str(s.name);
-    int64_t id = StepIdFromName(name);
-    if (id == kNoNumber) continue;
-    steps.push_back({std::string(name), id, s.ts_ns, s.dur_ns, s.track});
-  }
-  std::stable_sort(steps.begin(), steps.end(),
-                   [](const StepSpan& a, const StepSpan& b) { return a.ts_ns < b.ts_ns; });
-  return steps;
-}
 
 struct SpanInfo {
   bool any = false;
@@ -137,10 +113,11 @@ std::string InspectText(const Profile& p) {
   o += fmt::format("counter events: {}\n", p.counters.size());
   o += fmt::format("memory events:  {}\n", p.memory_events.size());
 
-  std::vector<StepSpan> steps = FindSteps(p);
+  std::vector<analysis::Step> steps = analysis::FindSteps(p);
   o += fmt::format("steps: {}\n", steps.size());
-  for (const StepSpan& s : steps)
-    o += fmt::format("  {:<20} ts_ns {}  dur_ns {}  ({} ms)\n", s.name, s.ts_ns, s.dur_ns, Ms(s.dur_ns));
+  for (const analysis::Step& s : steps)
+    o += fmt::format("  {:<20} ts_ns {}  dur_ns {}  ({} ms)\n", p.str(p.slices[s.slice].name), s.start_ns,
+                     s.end_ns - s.start_ns, Ms(s.end_ns - s.start_ns));
 
   SpanInfo span = ComputeSpan(p);
   if (span.any)
@@ -238,9 +215,12 @@ std::string InspectJson(const Profile& p) {
   j["memory_events"] = p.memory_events.size();
 
   ordered_json steps = ordered_json::array();
-  for (const StepSpan& s : FindSteps(p))
-    steps.push_back({{"name", s.name}, {"step", s.step}, {"ts_ns", s.ts_ns}, {"dur_ns", s.dur_ns},
-                     {"end_ns", s.ts_ns + s.dur_ns}});
+  for (const analysis::Step& s : analysis::FindSteps(p))
+    steps.push_back({{"name", std::string(p.str(p.slices[s.slice].name))},
+                     {"step", s.id},
+                     {"ts_ns", s.start_ns},
+                     {"dur_ns", s.end_ns - s.start_ns},
+                     {"end_ns", s.end_ns}});
   j["steps"] = std::move(steps);
 
   SpanInfo span = ComputeSpan(p);
@@ -296,22 +276,15 @@ std::string InspectJson(const Profile& p) {
 }
 
 int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
-  LoadOptions lo;
-  lo.strict = options.strict;
-  lo.accept_side_files = true;  // inspect also reads one side file (kernel_details.csv, ...)
-  auto loaded = LoadProfile(options.path, lo);
+  LoadOptions load_options;
+  load_options.strict = options.strict;  // LoadProfile is the one place --strict is enforced
+  load_options.accept_side_files = true;  // inspect also reads one side file (kernel_details.csv, ...)
+  auto loaded = LoadProfile(options.path, load_options);
   if (!loaded.ok()) {
     err << "profdiff: error: " << loaded.status().ToString() << "\n";
     return ExitCodeFor(loaded.status());
   }
   const Profile& p = **loaded;
-  if (options.strict) {
-    Status s = p.diagnostics.CheckStrict();
-    if (!s.ok()) {
-      err << "profdiff: error: --strict: " << s.ToString() << "\n";
-      return kExitInputError;
-    }
-  }
   out << (options.json ? InspectJson(p) : InspectText(p));
   out.flush();
   return kExitOk;

@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "profdiff/pipeline/comparisons.h"
+
 namespace profdiff::cli {
 namespace {
 
@@ -348,6 +350,14 @@ std::string PreprocessPathArg(std::string_view path) {
   return p;
 }
 
+StatusOr<analysis::ReferenceLine> ParseReferenceCompatLine(std::string_view text) {
+  if (text.empty()) return analysis::kCurrentReferenceLine;
+  if (std::optional<analysis::ReferenceLine> line = analysis::ParseReferenceLine(text)) return *line;
+  return InvalidArgument("Invalid param, --reference-compat=" + std::string(text) +
+                         ": unknown release line of the reference; valid lines: 26.1 (the current "
+                         "line, also the bare --reference-compat) and 8.2");
+}
+
 Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step_text,
                               const std::string& comparison_step_text) {
   // 1. --max_kernel_num
@@ -365,7 +375,7 @@ Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step
   // 6. default comparison set, then the --use_kernel_type warning.
   opts.enabled = opts.requested.any()
                      ? opts.requested
-                     : EnabledComparisons{true, true, true, true, true, true};
+                     : pipeline::AllComparisons();
   if (opts.use_kernel_type && !opts.enabled.kernel)
     opts.warnings.push_back(
         "The use_kernel_type parameter is invalid because it only takes effect when "

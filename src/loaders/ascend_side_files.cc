@@ -33,9 +33,10 @@ bool IsProfilerInfoFileName(std::string_view n) {
   if (n == "profiler_info.json") return true;
   constexpr std::string_view kPrefix = "profiler_info_";
   constexpr std::string_view kSuffix = ".json";
-  if (n.size() <= kPrefix.size() + kSuffix.size() || n.substr(0, kPrefix.size()) != kPrefix ||
-      n.substr(n.size() - kSuffix.size()) != kSuffix)
+  if (n.size() <= kPrefix.size() + kSuffix.size() || !n.starts_with(kPrefix) ||
+      !n.ends_with(kSuffix)) {
     return false;
+  }
   std::string_view digits = n.substr(kPrefix.size(), n.size() - kPrefix.size() - kSuffix.size());
   for (char c : digits)
     if (c < '0' || c > '9') return false;

@@ -6,6 +6,7 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "profdiff/base/time.h"
 #include "profdiff/io/csv_reader.h"
@@ -100,256 +101,228 @@ class Cells {
   const CsvReader& reader_;
 };
 
-Status MissingColumn(const CsvReader& r, std::string_view column) {
-  return ParseError(fmt::format("{}:{}: required column '{}' not in the header", r.file(),
-                                r.header_line(), column));
+// The index of a column the file cannot do without; an error naming the header line without it.
+StatusOr<int> RequiredColumn(const CsvReader& r, std::string_view column) {
+  const int c = r.ColumnIndex(column);
+  if (c < 0) {
+    return ParseError(fmt::format("{}:{}: required column '{}' not in the header", r.file(),
+                                  r.header_line(), column));
+  }
+  return c;
+}
+
+// The loop every loader below shares: `fill(record, row)` turns each record into a Row, or returns
+// false to skip it (having diagnosed why). The rows come back only when the whole file was read.
+template <typename Row, typename Fill>
+StatusOr<std::vector<Row>> ReadRows(CsvReader& reader, Fill&& fill) {
+  std::vector<Row> rows;
+  CsvRecord rec;
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool more, reader.Next(rec));
+    if (!more) return rows;
+    Row row;
+    if (fill(rec, row)) rows.push_back(std::move(row));
+  }
 }
 
 // ---- kernel_details.csv -------------------------------------------------------------------------
 
-class KernelDetailsLoader final : public FileLoader {
- public:
-  std::string_view name() const override { return "kernel_details.csv"; }
+Status LoadKernelDetails(CsvReader& r, Cells& cells, Profile& profile) {
+  PD_ASSIGN_OR_RETURN(const int c_name, RequiredColumn(r, "Name"));
+  PD_ASSIGN_OR_RETURN(const int c_start, RequiredColumn(r, "Start Time(us)"));
+  PD_ASSIGN_OR_RETURN(const int c_dur, RequiredColumn(r, "Duration(us)"));
+  const int c_type = r.ColumnIndex("Type");
+  const int c_shapes = r.ColumnIndex("Input Shapes");
+  const int c_core = r.ColumnIndexAny({"Accelerator Core", "Task Type"});
+  const int c_wait = r.ColumnIndex("Wait Time(us)");
+  const int c_step = r.ColumnIndexAny({"Step Id", "Step ID"});
+  const int c_task = r.ColumnIndexAny({"Task ID", "Task Id"});
+  const int c_stream = r.ColumnIndexAny({"Stream ID", "Stream Id"});
+  const int c_aicore = r.ColumnIndex("aicore_time(us)");
+  const int c_mac = r.ColumnIndex("mac_time(us)");
+  const int c_aiv_vec = r.ColumnIndex("aiv_vec_time(us)");
+  const int c_aic_mac = r.ColumnIndex("aic_mac_time(us)");
+  const int c_aic_mte2 = r.ColumnIndex("aic_mte2_time(us)");
+  const int c_aiv = r.ColumnIndex("aiv_time(us)");
+  const int c_aic_total = r.ColumnIndex("aic_total_time(us)");
 
-  Status Load(const std::string& file, Profile& profile, const LoadOptions&) const override {
-    PD_ASSIGN_OR_RETURN(std::unique_ptr<CsvReader> reader, CsvReader::Open(file, &profile.diagnostics));
-    const CsvReader& r = *reader;
-    const int c_name = r.ColumnIndex("Name");
-    const int c_start = r.ColumnIndex("Start Time(us)");
-    const int c_dur = r.ColumnIndex("Duration(us)");
-    if (c_name < 0) return MissingColumn(r, "Name");
-    if (c_start < 0) return MissingColumn(r, "Start Time(us)");
-    if (c_dur < 0) return MissingColumn(r, "Duration(us)");
-    const int c_type = r.ColumnIndex("Type");
-    const int c_shapes = r.ColumnIndex("Input Shapes");
-    const int c_core = r.ColumnIndexAny({"Accelerator Core", "Task Type"});
-    const int c_wait = r.ColumnIndex("Wait Time(us)");
-    const int c_step = r.ColumnIndexAny({"Step Id", "Step ID"});
-    const int c_task = r.ColumnIndexAny({"Task ID", "Task Id"});
-    const int c_stream = r.ColumnIndexAny({"Stream ID", "Stream Id"});
-    const int c_aicore = r.ColumnIndex("aicore_time(us)");
-    const int c_mac = r.ColumnIndex("mac_time(us)");
-    const int c_aiv_vec = r.ColumnIndex("aiv_vec_time(us)");
-    const int c_aic_mac = r.ColumnIndex("aic_mac_time(us)");
-    const int c_aic_mte2 = r.ColumnIndex("aic_mte2_time(us)");
-    const int c_aiv = r.ColumnIndex("aiv_time(us)");
-    const int c_aic_total = r.ColumnIndex("aic_total_time(us)");
-
-    KernelDetailsTable t;
-    t.file = file;
-    t.columns = r.header();
-    t.has_mac_time = c_mac >= 0;
-    t.has_aiv_vec_time = c_aiv_vec >= 0;
-
-    Cells cells(profile, r);
-    CsvRecord rec;
-    for (;;) {
-      PD_ASSIGN_OR_RETURN(bool more, reader->Next(rec));
-      if (!more) break;
-      KernelDetailRow row;
-      if (cells.MicrosNs(rec.Get(c_start), rec.line(), &row.start_ns) != Cells::Result::kOk) {
-        cells.BadTime(rec, c_start);
-        continue;
-      }
-      if (cells.MicrosNs(rec.Get(c_dur), rec.line(), &row.dur_ns) != Cells::Result::kOk) {
-        cells.BadTime(rec, c_dur);
-        continue;
-      }
-      row.type = cells.Str(rec, c_type);
-      row.name = cells.Str(rec, c_name);
-      row.input_shapes = cells.Str(rec, c_shapes);
-      row.accelerator_core = cells.Str(rec, c_core);
-      row.wait_ns = cells.MetricNs(rec, c_wait);
-      row.step_id = cells.Int(rec, c_step);
-      row.task_id = cells.Int(rec, c_task);
-      row.stream_id = cells.Int(rec, c_stream);
-      row.aicore_time_ns = cells.MetricNs(rec, c_aicore);
-      row.mac_time_ns = cells.MetricNs(rec, c_mac);
-      row.aiv_vec_time_ns = cells.MetricNs(rec, c_aiv_vec);
-      row.aic_mac_time_ns = cells.MetricNs(rec, c_aic_mac);
-      row.aic_mte2_time_ns = cells.MetricNs(rec, c_aic_mte2);
-      row.aiv_time_ns = cells.MetricNs(rec, c_aiv);
-      row.aic_total_time_ns = cells.MetricNs(rec, c_aic_total);
-      row.line = static_cast<uint32_t>(rec.line());
-      t.rows.push_back(row);
+  KernelDetailsTable t;
+  t.file = r.file();
+  t.columns = r.header();
+  t.has_mac_time = c_mac >= 0;
+  t.has_aiv_vec_time = c_aiv_vec >= 0;
+  auto fill = [&](const CsvRecord& rec, KernelDetailRow& row) {
+    if (cells.MicrosNs(rec.Get(c_start), rec.line(), &row.start_ns) != Cells::Result::kOk) {
+      cells.BadTime(rec, c_start);
+      return false;
     }
-    t.present = true;
-    profile.npu.kernel_details = std::move(t);
-    return Status::Ok();
-  }
-};
+    if (cells.MicrosNs(rec.Get(c_dur), rec.line(), &row.dur_ns) != Cells::Result::kOk) {
+      cells.BadTime(rec, c_dur);
+      return false;
+    }
+    row.type = cells.Str(rec, c_type);
+    row.name = cells.Str(rec, c_name);
+    row.input_shapes = cells.Str(rec, c_shapes);
+    row.accelerator_core = cells.Str(rec, c_core);
+    row.wait_ns = cells.MetricNs(rec, c_wait);
+    row.step_id = cells.Int(rec, c_step);
+    row.task_id = cells.Int(rec, c_task);
+    row.stream_id = cells.Int(rec, c_stream);
+    row.aicore_time_ns = cells.MetricNs(rec, c_aicore);
+    row.mac_time_ns = cells.MetricNs(rec, c_mac);
+    row.aiv_vec_time_ns = cells.MetricNs(rec, c_aiv_vec);
+    row.aic_mac_time_ns = cells.MetricNs(rec, c_aic_mac);
+    row.aic_mte2_time_ns = cells.MetricNs(rec, c_aic_mte2);
+    row.aiv_time_ns = cells.MetricNs(rec, c_aiv);
+    row.aic_total_time_ns = cells.MetricNs(rec, c_aic_total);
+    row.line = static_cast<uint32_t>(rec.line());
+    return true;
+  };
+  PD_ASSIGN_OR_RETURN(t.rows, ReadRows<KernelDetailRow>(r, fill));
+  t.present = true;
+  profile.npu.kernel_details = std::move(t);
+  return Status::Ok();
+}
 
 // ---- op_statistic.csv ---------------------------------------------------------------------------
 
-class OpStatisticLoader final : public FileLoader {
- public:
-  std::string_view name() const override { return "op_statistic.csv"; }
+Status LoadOpStatistic(CsvReader& r, Cells& cells, Profile& profile) {
+  PD_ASSIGN_OR_RETURN(const int c_type, RequiredColumn(r, "OP Type"));
+  PD_ASSIGN_OR_RETURN(const int c_core, RequiredColumn(r, "Core Type"));
+  const int c_count = r.ColumnIndex("Count");
+  const int c_total = r.ColumnIndex("Total Time(us)");
+  const int c_avg = r.ColumnIndex("Avg Time(us)");
+  const int c_max = r.ColumnIndex("Max Time(us)");
+  const int c_min = r.ColumnIndex("Min Time(us)");
 
-  Status Load(const std::string& file, Profile& profile, const LoadOptions&) const override {
-    PD_ASSIGN_OR_RETURN(std::unique_ptr<CsvReader> reader, CsvReader::Open(file, &profile.diagnostics));
-    const CsvReader& r = *reader;
-    const int c_type = r.ColumnIndex("OP Type");
-    const int c_core = r.ColumnIndex("Core Type");
-    if (c_type < 0) return MissingColumn(r, "OP Type");
-    if (c_core < 0) return MissingColumn(r, "Core Type");
-    const int c_count = r.ColumnIndex("Count");
-    const int c_total = r.ColumnIndex("Total Time(us)");
-    const int c_avg = r.ColumnIndex("Avg Time(us)");
-    const int c_max = r.ColumnIndex("Max Time(us)");
-    const int c_min = r.ColumnIndex("Min Time(us)");
-
-    std::vector<OpStatisticRow> rows;
-    Cells cells(profile, r);
-    CsvRecord rec;
+  auto fill = [&](const CsvRecord& rec, OpStatisticRow& row) {
     auto time0 = [&](int col) {  // absent or bad -> 0 (bad diagnosed)
       const int64_t v = cells.MetricNs(rec, col);
       return v == kAbsentNs ? int64_t{0} : v;
     };
-    for (;;) {
-      PD_ASSIGN_OR_RETURN(bool more, reader->Next(rec));
-      if (!more) break;
-      OpStatisticRow row;
-      row.op_type = cells.Str(rec, c_type);
-      row.core_type = cells.Str(rec, c_core);
-      const int64_t count = cells.Int(rec, c_count);
-      row.count = count == kNoNumber ? 0 : count;
-      row.total_ns = time0(c_total);
-      row.avg_ns = time0(c_avg);
-      row.max_ns = time0(c_max);
-      row.min_ns = time0(c_min);
-      rows.push_back(row);
-    }
-    profile.npu.op_statistic = std::move(rows);
-    profile.npu.has_op_statistic = true;
-    return Status::Ok();
-  }
-};
+    row.op_type = cells.Str(rec, c_type);
+    row.core_type = cells.Str(rec, c_core);
+    const int64_t count = cells.Int(rec, c_count);
+    row.count = count == kNoNumber ? 0 : count;
+    row.total_ns = time0(c_total);
+    row.avg_ns = time0(c_avg);
+    row.max_ns = time0(c_max);
+    row.min_ns = time0(c_min);
+    return true;
+  };
+  PD_ASSIGN_OR_RETURN(profile.npu.op_statistic, ReadRows<OpStatisticRow>(r, fill));
+  profile.npu.has_op_statistic = true;
+  return Status::Ok();
+}
 
 // ---- operator_memory.csv ------------------------------------------------------------------------
 
-class OperatorMemoryLoader final : public FileLoader {
- public:
-  std::string_view name() const override { return "operator_memory.csv"; }
+Status LoadOperatorMemory(CsvReader& r, Cells& cells, Profile& profile) {
+  PD_ASSIGN_OR_RETURN(const int c_name, RequiredColumn(r, "Name"));
+  const int c_size = r.ColumnIndex("Size(KB)");
+  const int c_alloc = r.ColumnIndex("Allocation Time(us)");
+  const int c_release = r.ColumnIndex("Release Time(us)");
+  const int c_dur = r.ColumnIndex("Duration(us)");
+  const int c_device = r.ColumnIndex("Device Type");
 
-  Status Load(const std::string& file, Profile& profile, const LoadOptions&) const override {
-    PD_ASSIGN_OR_RETURN(std::unique_ptr<CsvReader> reader, CsvReader::Open(file, &profile.diagnostics));
-    const CsvReader& r = *reader;
-    const int c_name = r.ColumnIndex("Name");
-    if (c_name < 0) return MissingColumn(r, "Name");
-    const int c_size = r.ColumnIndex("Size(KB)");
-    const int c_alloc = r.ColumnIndex("Allocation Time(us)");
-    const int c_release = r.ColumnIndex("Release Time(us)");
-    const int c_dur = r.ColumnIndex("Duration(us)");
-    const int c_device = r.ColumnIndex("Device Type");
-
-    std::vector<OperatorMemoryRow> rows;
-    Cells cells(profile, r);
-    CsvRecord rec;
-    for (;;) {
-      PD_ASSIGN_OR_RETURN(bool more, reader->Next(rec));
-      if (!more) break;
-      OperatorMemoryRow row;
-      row.name = cells.Str(rec, c_name);
-      row.size_kb = cells.Double(rec, c_size);
-      row.allocation_ns = cells.MetricNs(rec, c_alloc);
-      row.release_ns = cells.MetricNs(rec, c_release);
-      row.duration_ns = cells.MetricNs(rec, c_dur);
-      row.device_type = cells.Str(rec, c_device);
-      row.line = static_cast<uint32_t>(rec.line());
-      rows.push_back(row);
-    }
-    profile.npu.operator_memory = std::move(rows);
-    profile.npu.has_operator_memory = true;
-    return Status::Ok();
-  }
-};
+  auto fill = [&](const CsvRecord& rec, OperatorMemoryRow& row) {
+    row.name = cells.Str(rec, c_name);
+    row.size_kb = cells.Double(rec, c_size);
+    row.allocation_ns = cells.MetricNs(rec, c_alloc);
+    row.release_ns = cells.MetricNs(rec, c_release);
+    row.duration_ns = cells.MetricNs(rec, c_dur);
+    row.device_type = cells.Str(rec, c_device);
+    row.line = static_cast<uint32_t>(rec.line());
+    return true;
+  };
+  PD_ASSIGN_OR_RETURN(profile.npu.operator_memory, ReadRows<OperatorMemoryRow>(r, fill));
+  profile.npu.has_operator_memory = true;
+  return Status::Ok();
+}
 
 // ---- memory_record.csv --------------------------------------------------------------------------
 
-class MemoryRecordLoader final : public FileLoader {
- public:
-  std::string_view name() const override { return "memory_record.csv"; }
+Status LoadMemoryRecord(CsvReader& r, Cells& cells, Profile& profile) {
+  PD_ASSIGN_OR_RETURN(const int c_reserved, RequiredColumn(r, "Total Reserved(MB)"));
+  const int c_component = r.ColumnIndex("Component");
+  const int c_ts = r.ColumnIndex("Timestamp(us)");
+  const int c_allocated = r.ColumnIndex("Total Allocated(MB)");
+  const int c_active = r.ColumnIndex("Total Active(MB)");
+  const int c_device = r.ColumnIndex("Device Type");
 
-  Status Load(const std::string& file, Profile& profile, const LoadOptions&) const override {
-    PD_ASSIGN_OR_RETURN(std::unique_ptr<CsvReader> reader, CsvReader::Open(file, &profile.diagnostics));
-    const CsvReader& r = *reader;
-    const int c_reserved = r.ColumnIndex("Total Reserved(MB)");
-    if (c_reserved < 0) return MissingColumn(r, "Total Reserved(MB)");
-    const int c_component = r.ColumnIndex("Component");
-    const int c_ts = r.ColumnIndex("Timestamp(us)");
-    const int c_allocated = r.ColumnIndex("Total Allocated(MB)");
-    const int c_active = r.ColumnIndex("Total Active(MB)");
-    const int c_device = r.ColumnIndex("Device Type");
-
-    std::vector<MemoryRecordRow> rows;
-    Cells cells(profile, r);
-    CsvRecord rec;
-    for (;;) {
-      PD_ASSIGN_OR_RETURN(bool more, reader->Next(rec));
-      if (!more) break;
-      MemoryRecordRow row;
-      row.component = cells.Str(rec, c_component);
-      row.ts_ns = cells.MetricNs(rec, c_ts);  // kAbsentNs when empty/bad; the row is kept for the peak
-      row.total_allocated_mb = cells.Double(rec, c_allocated);
-      row.total_reserved_mb = cells.Double(rec, c_reserved);
-      row.total_active_mb = cells.Double(rec, c_active);
-      row.device_type = cells.Str(rec, c_device);
-      rows.push_back(row);
-    }
-    profile.npu.memory_record = std::move(rows);
-    profile.npu.has_memory_record = true;
-    return Status::Ok();
-  }
-};
+  auto fill = [&](const CsvRecord& rec, MemoryRecordRow& row) {
+    row.component = cells.Str(rec, c_component);
+    // kAbsentNs when empty or bad; the row is kept for the peak.
+    row.ts_ns = cells.MetricNs(rec, c_ts);
+    row.total_allocated_mb = cells.Double(rec, c_allocated);
+    row.total_reserved_mb = cells.Double(rec, c_reserved);
+    row.total_active_mb = cells.Double(rec, c_active);
+    row.device_type = cells.Str(rec, c_device);
+    return true;
+  };
+  PD_ASSIGN_OR_RETURN(profile.npu.memory_record, ReadRows<MemoryRecordRow>(r, fill));
+  profile.npu.has_memory_record = true;
+  return Status::Ok();
+}
 
 // ---- step_trace_time.csv ------------------------------------------------------------------------
 
-class StepTraceTimeLoader final : public FileLoader {
- public:
-  std::string_view name() const override { return "step_trace_time.csv"; }
+// A row is the step cell (into t.steps) and the µs values of the other columns.
+Status LoadStepTraceTime(CsvReader& r, Cells& cells, Profile& profile) {
+  StepTraceTable t;
+  t.columns.assign(r.header().begin() + 1, r.header().end());
+  auto fill = [&](const CsvRecord& rec, std::vector<int64_t>& values) {
+    t.steps.emplace_back(TrimCell(rec[0]));
+    values.reserve(t.columns.size());
+    for (size_t c = 1; c < rec.size(); ++c) {
+      values.push_back(cells.MetricNs(rec, static_cast<int>(c)));
+    }
+    return true;
+  };
+  PD_ASSIGN_OR_RETURN(t.values_ns, ReadRows<std::vector<int64_t>>(r, fill));
+  t.present = true;
+  profile.npu.step_trace = std::move(t);
+  return Status::Ok();
+}
 
+// A CSV side file's loader: opens the file, then hands the reader to the file's Load function,
+// which looks up its columns, reads the rows (ReadRows) and moves its table into the profile.
+class CsvSideFileLoader final : public FileLoader {
+ public:
+  using LoadFn = Status (*)(CsvReader& reader, Cells& cells, Profile& profile);
+  CsvSideFileLoader(std::string_view name, LoadFn load) : name_(name), load_(load) {}
+  std::string_view name() const override { return name_; }
   Status Load(const std::string& file, Profile& profile, const LoadOptions&) const override {
     PD_ASSIGN_OR_RETURN(std::unique_ptr<CsvReader> reader, CsvReader::Open(file, &profile.diagnostics));
-    const CsvReader& r = *reader;
-    StepTraceTable t;
-    t.columns.assign(r.header().begin() + 1, r.header().end());
-    Cells cells(profile, r);
-    CsvRecord rec;
-    for (;;) {
-      PD_ASSIGN_OR_RETURN(bool more, reader->Next(rec));
-      if (!more) break;
-      t.steps.emplace_back(TrimCell(rec[0]));
-      std::vector<int64_t> values;
-      values.reserve(t.columns.size());
-      for (size_t c = 1; c < rec.size(); ++c) values.push_back(cells.MetricNs(rec, static_cast<int>(c)));
-      t.values_ns.push_back(std::move(values));
-    }
-    t.present = true;
-    profile.npu.step_trace = std::move(t);
-    return Status::Ok();
+    Cells cells(profile, *reader);
+    return load_(*reader, cells, profile);
   }
+
+ private:
+  std::string_view name_;
+  LoadFn load_;
 };
 
 }  // namespace
 
 const FileLoader& KernelDetailsCsvLoader() {
-  static const KernelDetailsLoader loader;
+  static const CsvSideFileLoader loader(kKernelDetailsCsv, LoadKernelDetails);
   return loader;
 }
 const FileLoader& OpStatisticCsvLoader() {
-  static const OpStatisticLoader loader;
+  static const CsvSideFileLoader loader(kOpStatisticCsv, LoadOpStatistic);
   return loader;
 }
 const FileLoader& OperatorMemoryCsvLoader() {
-  static const OperatorMemoryLoader loader;
+  static const CsvSideFileLoader loader(kOperatorMemoryCsv, LoadOperatorMemory);
   return loader;
 }
 const FileLoader& MemoryRecordCsvLoader() {
-  static const MemoryRecordLoader loader;
+  static const CsvSideFileLoader loader(kMemoryRecordCsv, LoadMemoryRecord);
   return loader;
 }
 const FileLoader& StepTraceTimeCsvLoader() {
-  static const StepTraceTimeLoader loader;
+  static const CsvSideFileLoader loader(kStepTraceTimeCsv, LoadStepTraceTime);
   return loader;
 }
 

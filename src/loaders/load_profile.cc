@@ -26,17 +26,10 @@ constexpr std::string_view kTraceViewJson = "trace_view.json";
 constexpr std::string_view kDbPrefixes[] = {"ascend_pytorch_profiler", "ascend_mindspore_profiler",
                                             "msmonitor"};
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
-}
-
 bool IsProfilerDbName(std::string_view file_name) {
-  if (!EndsWith(file_name, ".db")) return false;
+  if (!file_name.ends_with(".db")) return false;
   for (std::string_view p : kDbPrefixes)
-    if (StartsWith(file_name, p)) return true;
+    if (file_name.starts_with(p)) return true;
   return false;
 }
 
@@ -86,7 +79,7 @@ std::string DescribeByte(char c) {
 std::string NotAProfileHint(const fs::path& p) {
   std::error_code ec;
   const std::string name = p.filename().string();
-  if (StartsWith(name, "PROF_") || fs::is_directory(p / "timeline", ec) ||
+  if (name.starts_with("PROF_") || fs::is_directory(p / "timeline", ec) ||
       fs::is_directory(p / "device_0" / "timeline", ec))
     return "; this looks like a raw CANN msprof PROF_* directory: pass one of its timeline/*.json files, "
            "or the *_ascend_pt directory of a torch_npu export";
@@ -112,7 +105,7 @@ StatusOr<ResolvedInput> ResolveFile(const fs::path& p, ResolvedInput r, bool acc
   const std::string name = p.filename().string();
   const std::string file = p.string();
   if (SideFileLoaderForName(name) != nullptr) return ResolveSideFile(p, std::move(r), accept_side_files);
-  if (EndsWith(name, ".json") || EndsWith(name, ".json.gz")) {
+  if (name.ends_with(".json") || name.ends_with(".json.gz")) {
     auto first = FirstJsonByte(file);
     if (!first.ok()) return first.status();
     if (!first->found) {
@@ -133,7 +126,7 @@ StatusOr<ResolvedInput> ResolveFile(const fs::path& p, ResolvedInput r, bool acc
     if (r.format == SourceFormat::kAscendTraceView) r.path_level = "trace";
     return r;
   }
-  if (EndsWith(name, ".db")) {
+  if (name.ends_with(".db")) {
     if (IsProfilerDbName(name)) {
       r.format = SourceFormat::kAscendDb;
       r.device = DeviceKind::kNpu;
@@ -211,11 +204,13 @@ StatusOr<ResolvedInput> ResolveDirectory(const fs::path& p, ResolvedInput r, boo
       out.string(), kTraceViewJson, NotAProfileHint(p)));
 }
 
+bool IsAscendDirectory(SourceFormat f) {
+  return f == SourceFormat::kAscendProfileDir || f == SourceFormat::kAscendOutputDir;
+}
+
 // inspect of side files without a trace: each file must load (it is the whole input).
-StatusOr<std::unique_ptr<Profile>> LoadSideFilesOnly(const ResolvedInput& r, const LoadOptions& options) {
-  auto profile = std::make_unique<Profile>();
-  ProfileMeta& m = profile->meta;
-  m.input_path = r.input_path;
+Status LoadSideFilesOnly(const ResolvedInput& r, Profile& profile, const LoadOptions& options) {
+  ProfileMeta& m = profile.meta;
   m.format = SourceFormat::kAscendSideFiles;
   m.device = DeviceKind::kNpu;
   m.path_level = r.path_level;
@@ -230,14 +225,24 @@ StatusOr<std::unique_ptr<Profile>> LoadSideFilesOnly(const ResolvedInput& r, con
                             ? fmt::format("{}@byte 0: the file is empty", file)
                             : fmt::format("{}@byte {}: the file holds only white space", file, first.offset));
     }
-    PD_RETURN_IF_ERROR(loader->Load(file, *profile, options));
+    PD_RETURN_IF_ERROR(loader->Load(file, profile, options));
     m.files.push_back(file);
     std::error_code ec;
     const auto size = fs::file_size(file, ec);
     if (!ec) m.input_bytes += size;
   }
-  if (options.strict) PD_RETURN_IF_ERROR(profile->diagnostics.CheckStrict());
-  return profile;
+  return Status::Ok();
+}
+
+// The trace (Kineto JSON or trace_view.json) and, when it reads as Ascend, the side files beside
+// it.
+Status LoadTraceAndSideFiles(const ResolvedInput& r, Profile& profile, const LoadOptions& options) {
+  PD_RETURN_IF_ERROR(LoadTraceJson(r.trace_file, profile, options));
+  ProfileMeta& m = profile.meta;
+  if (m.device != DeviceKind::kNpu) return Status::Ok();
+  if (IsAscendDirectory(r.format)) m.format = r.format;
+  m.path_level = r.path_level.empty() ? "trace" : r.path_level;
+  return LoadAscendSideFiles(r, profile, options);
 }
 
 }  // namespace
@@ -260,10 +265,7 @@ StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_fil
 }
 
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options) {
-  auto resolved = ResolveInput(path, options.accept_side_files);
-  if (!resolved.ok()) return resolved.status();
-  const ResolvedInput& r = *resolved;
-  if (r.format == SourceFormat::kAscendSideFiles) return LoadSideFilesOnly(r, options);
+  PD_ASSIGN_OR_RETURN(const ResolvedInput r, ResolveInput(path, options.accept_side_files));
   if (r.format == SourceFormat::kAscendDb) {
     return Unsupported(fmt::format(
         "{}: Ascend DB export ({}) is not supported yet; export the profile as text "
@@ -271,24 +273,17 @@ StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const Load
         r.input_path, r.db_file));
   }
   auto profile = std::make_unique<Profile>();
-  Status s = LoadTraceJson(r.trace_file, *profile, options);
-  if (!s.ok()) return s;
-  ProfileMeta& m = profile->meta;
-  m.input_path = r.input_path;
-  if (r.format == SourceFormat::kAscendProfileDir || r.format == SourceFormat::kAscendOutputDir) {
-    if (m.device != DeviceKind::kNpu)
-      return ParseError(fmt::format("{}: {} is not an Ascend trace_view.json (it reads as a Kineto trace)",
-                                    r.input_path, r.trace_file));
-    m.format = r.format;
-  }
-  if (m.device == DeviceKind::kNpu) m.path_level = r.path_level.empty() ? "trace" : r.path_level;
-  if (m.device == DeviceKind::kNpu) {
-    s = LoadAscendSideFiles(r, *profile, options);
-    if (!s.ok()) return s;
-  }
-  if (options.strict) {
-    s = profile->diagnostics.CheckStrict();
-    if (!s.ok()) return s;
+  profile->meta.input_path = r.input_path;
+  PD_RETURN_IF_ERROR(r.format == SourceFormat::kAscendSideFiles
+                         ? LoadSideFilesOnly(r, *profile, options)
+                         : LoadTraceAndSideFiles(r, *profile, options));
+  // The one place --strict is enforced, for every kind of input: the file loaders only count.
+  if (options.strict) PD_RETURN_IF_ERROR(profile->diagnostics.CheckStrict());
+  // After --strict, so that a malformed trace is reported as such first.
+  if (IsAscendDirectory(r.format) && profile->meta.device != DeviceKind::kNpu) {
+    return ParseError(
+        fmt::format("{}: {} is not an Ascend trace_view.json (it reads as a Kineto trace)",
+                    r.input_path, r.trace_file));
   }
   return profile;
 }

@@ -8,12 +8,13 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <system_error>
 #include <memory>
+#include <system_error>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "profdiff/base/ascii.h"
 #include "profdiff/base/time.h"
 #include "profdiff/io/json_reader.h"
 
@@ -22,17 +23,13 @@ namespace {
 
 // ---- small helpers ---------------------------------------------------------------------------------
 
-bool EqualsLower(std::string_view s, std::string_view lower) {
-  if (s.size() != lower.size()) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != lower[i]) return false;
-  }
-  return true;
+bool ParseInt64(std::string_view s, int64_t* out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && p == s.data() + s.size();
 }
 
-bool ParseInt64(std::string_view s, int64_t* out) {
+bool ParseUint64(std::string_view s, uint64_t* out) {
   if (s.empty()) return false;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
   return ec == std::errc() && p == s.data() + s.size();
@@ -84,6 +81,29 @@ bool MicrosToNs(std::string_view s, int64_t* out, bool* rounded) {
   *out = d->value;
   *rounded = d->rounded;
   return true;
+}
+
+// Digits of a µs text that make whole ns.
+constexpr int kMicrosToNsDigits = static_cast<int>(TimeUnit::kMicroseconds);
+
+// The part of a µs duration text below `dur_ns` (its value rounded to ns) in Slice::dur_sub_e5
+// units of 1e-5 ns. 0 when the text does not fit int64 at that scale.
+int32_t SubNsRemainderE5(std::string_view micros_text, int64_t dur_ns) {
+  if (dur_ns > INT64_MAX / Slice::kE5PerNs) return 0;
+  StatusOr<ExactDecimal> fine =
+      ParseScaledDecimal(micros_text, kMicrosToNsDigits + Slice::kE5Digits);
+  if (!fine.ok()) return 0;
+  const int64_t rem = fine->value - dur_ns * Slice::kE5PerNs;
+  constexpr int64_t kHalfNs = Slice::kE5PerNs / 2;  // rounding to ns leaves at most half a ns
+  return rem >= -kHalfNs && rem <= kHalfNs ? static_cast<int32_t>(rem) : 0;
+}
+
+// Input text quoted in a diagnostic's detail is cut to this many bytes (a phase to fewer).
+constexpr size_t kDetailTextBytes = 40;
+constexpr size_t kDetailPhaseBytes = 10;
+
+std::string_view Clip(std::string_view text, size_t max_bytes = kDetailTextBytes) {
+  return text.substr(0, max_bytes);
 }
 
 // Catalogued arg names bucketed by length (fast lookup on the hot path).
@@ -151,6 +171,25 @@ struct RawEvent {
   }
 };
 
+// What Commit reads once for every phase but 'M', shared by the phase handlers.
+struct EventHead {
+  int64_t ts_ns = 0;
+  StringId name = kEmptyString;
+  StringId cat = kEmptyString;
+  TrackId track = 0;
+  char ph = 0;
+};
+
+Slice SliceAt(const EventHead& h) {
+  Slice s;
+  s.ts_ns = h.ts_ns;
+  s.name = h.name;
+  s.cat = h.cat;
+  s.track = h.track;
+  s.phase = h.ph;
+  return s;
+}
+
 bool IsAscendProcessName(std::string_view n) {
   return n == "Ascend Hardware" || n == "HCCL" || n == "Overlap Analysis" || n == "CANN" || n == "AscendCL";
 }
@@ -187,7 +226,7 @@ SliceKind KindFromCategory(std::string_view cat) {
       {"dequeue", SliceKind::kDequeue},
   };
   for (const Entry& e : kTable) {
-    if (EqualsLower(cat, e.lower)) return e.kind;
+    if (ascii::EqualsLower(cat, e.lower)) return e.kind;
   }
   return SliceKind::kOther;
 }
@@ -230,7 +269,21 @@ class TraceParser {
   bool ReadEvent(JsonCursor& cur, bool whole_text = true);
   bool ReadArgs(JsonCursor& cur);
   bool ReadValue(JsonCursor& cur, Value* v);
+  // Commit and its per-phase handlers move the event read into ev_ into the profile.
   void Commit(uint64_t offset);
+  StringId InternText(const Value& v);
+  bool ReadTimestamp(uint64_t offset, int64_t* ts_ns);
+  void CommitMeta(StringId name, uint64_t offset);
+  void CommitSlice(const EventHead& h, uint64_t offset);
+  void CommitDuration(Slice& s, uint64_t offset);
+  void CommitEnd(const EventHead& h, uint64_t offset);
+  void CommitInstant(const EventHead& h);
+  void CommitMemory(const EventHead& h);
+  void CommitFlow(const EventHead& h, uint64_t offset);
+  bool ReadFlowId(FlowEvent& f);
+  void CommitCounter(const EventHead& h);
+  void CommitUnknown(const EventHead& h, uint64_t offset);
+  void PushInstant(const EventHead& h, char phase);
   TrackId TrackFor(uint64_t offset);
   SliceKind KindFor(StringId cat, StringId name);
   void CommitArgs(Slice& s);
@@ -471,192 +524,242 @@ void TraceParser::CommitArgs(Slice& s) {
   s.args_count = static_cast<uint16_t>(count);
 }
 
+// Dispatches on the phase, the way a trace-event parser handles one event: the fields every phase
+// shares (phase, name, category, time, track) are read once here, the rest by the phase's handler.
 void TraceParser::Commit(uint64_t offset) {
-  char ph = 0;
-  if (ev_.ph.kind == ValueKind::kString && ev_.ph.text.size() == 1) ph = ev_.ph.text[0];
-  StringId cat = ev_.cat.kind == ValueKind::kAbsent || ev_.cat.kind == ValueKind::kOther
-                     ? kEmptyString
-                     : p_.strings.Intern(ev_.cat.text);
-  StringId name = ev_.name.kind == ValueKind::kAbsent || ev_.name.kind == ValueKind::kOther
-                      ? kEmptyString
-                      : p_.strings.Intern(ev_.name.text);
+  const char ph = ev_.ph.kind == ValueKind::kString && ev_.ph.text.size() == 1 ? ev_.ph.text[0] : 0;
+  EventHead h;
+  h.ph = ph;
+  h.cat = InternText(ev_.cat);
+  h.name = InternText(ev_.name);
   if (ev_.ts.kind == ValueKind::kString) ++ascend_signals_;
-
   if (ph == 'M') {
-    std::string_view what = p_.str(name);
-    std::string_view pid = ev_.pid.kind == ValueKind::kAbsent ? std::string_view("0") : ev_.pid.text;
-    if (what == "process_name" || what == "process_labels" || what == "process_sort_index") {
-      Process& proc = p_.processes[p_.GetOrCreateProcess(pid)];
-      if (what == "process_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
-        proc.name = p_.strings.Intern(ev_.meta_name.text);
-        if (IsAscendProcessName(ev_.meta_name.text)) ++ascend_signals_;
-      } else if (what == "process_labels" && ev_.meta_labels.kind != ValueKind::kAbsent) {
-        proc.labels = p_.strings.Intern(ev_.meta_labels.text);
-      } else if (what == "process_sort_index") {
-        int64_t v;
-        if (ParseInt64(ev_.meta_sort_index.text, &v)) proc.sort_index = v;
-      }
-    } else if (what == "thread_name" || what == "thread_sort_index") {
-      Track& t = p_.tracks[TrackFor(offset)];
-      if (what == "thread_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
-        t.name = p_.strings.Intern(ev_.meta_name.text);
-      } else if (what == "thread_sort_index") {
-        int64_t v;
-        if (ParseInt64(ev_.meta_sort_index.text, &v)) t.sort_index = v;
-      }
-    }
+    CommitMeta(h.name, offset);
     return;
   }
-
-  int64_t ts_ns = 0;
-  bool rounded = false;
-  if (!TimeValue(ev_.ts, &ts_ns, &rounded)) {
-    Diag(DiagId::bad_timestamp, offset,
-         ev_.ts.kind == ValueKind::kAbsent ? std::string("no 'ts'") : fmt::format("ts = {}", ev_.ts.text.substr(0, 40)));
-    return;
-  }
-  if (rounded) DiagLazy(DiagId::sub_ns_rounded, offset, [&] { return fmt::format("ts = {}", ev_.ts.text.substr(0, 40)); });
-  TrackId track = TrackFor(offset);
-
+  if (!ReadTimestamp(offset, &h.ts_ns)) return;
+  h.track = TrackFor(offset);
   switch (ph) {
     case 'X':
     case 'B':
+      CommitSlice(h, offset);
+      return;
+    case 'E':
+      CommitEnd(h, offset);
+      return;
     case 'i':
     case 'I':
-    case 'R': {
-      if (ph != 'X' && ph != 'B' && EqualsLower(p_.str(name), "[memory]")) {
-        MemoryEvent m;
-        m.ts_ns = ts_ns;
-        m.track = track;
-        for (const PendingArg& a : ev_.args) {
-          int64_t v = a.i;
-          bool is_int = a.type == ArgType::kInt || (a.type == ArgType::kString && ParseInt64(a.text, &v));
-          if (!is_int) continue;
-          switch (a.key) {
-            case ArgKey::kBytes: m.bytes = v; break;
-            case ArgKey::kAddr: m.addr = static_cast<uint64_t>(v); break;
-            case ArgKey::kTotalReserved: m.total_reserved = v; break;
-            case ArgKey::kTotalAllocated: m.total_allocated = v; break;
-            case ArgKey::kDeviceId: m.device_id = v; break;
-            case ArgKey::kDeviceType: m.device_type = v; break;
-            default: break;
-          }
-        }
-        p_.memory_events.push_back(m);
-        return;
-      }
-      Slice s;
-      s.ts_ns = ts_ns;
-      s.name = name;
-      s.cat = cat;
-      s.track = track;
-      s.phase = ph;
-      if (ph == 'X') {
-        if (ev_.dur.kind != ValueKind::kAbsent) {
-          int64_t dur = 0;
-          bool r = false;
-          if (!TimeValue(ev_.dur, &dur, &r)) {
-            DiagLazy(DiagId::bad_duration, offset, [&] { return fmt::format("dur = {}", ev_.dur.text.substr(0, 40)); });
-          } else if (dur < 0) {
-            DiagLazy(DiagId::negative_duration, offset, [&] { return fmt::format("dur = {}", ev_.dur.text.substr(0, 40)); });
-          } else {
-            if (r) DiagLazy(DiagId::sub_ns_rounded, offset, [&] { return fmt::format("dur = {}", ev_.dur.text.substr(0, 40)); });
-            s.dur_ns = dur;
-            if (r) {  // keep the sub-ns remainder (units of 1e-5 ns) for exact duration sums
-              auto fine = ParseScaledDecimal(ev_.dur.text, 8);
-              if (fine.ok()) {
-                int64_t rem = fine->value - dur * 100000;
-                if (rem >= -50000 && rem <= 50000) s.dur_sub_e5 = static_cast<int32_t>(rem);
-              }
-            }
-          }
-        }
-      }
-      s.kind = (ph == 'X' || ph == 'B') ? KindFor(cat, name) : SliceKind::kInstant;
-      CommitArgs(s);
-      if (ph == 'B') {
-        if (track >= open_b_.size()) open_b_.resize(track + 1);
-        open_b_[track].push_back(static_cast<SliceId>(p_.slices.size()));
-      }
-      p_.slices.push_back(s);
+    case 'R':
+      CommitInstant(h);
       return;
-    }
-    case 'E': {
-      if (track < open_b_.size() && !open_b_[track].empty()) {
-        Slice& b = p_.slices[open_b_[track].back()];
-        open_b_[track].pop_back();
-        int64_t dur = ts_ns - b.ts_ns;
-        if (dur < 0) {
-          Diag(DiagId::negative_duration, offset, "'E' before its 'B'");
-          dur = 0;
-        }
-        b.dur_ns = dur;
-        b.phase = 'X';
-      } else {
-        Diag(DiagId::begin_end_unpaired, offset, "'E' without an open 'B' on its track");
-      }
-      return;
-    }
     case 's':
     case 'f':
-    case 't': {
-      FlowEvent f;
-      f.ts_ns = ts_ns;
-      f.phase = ph;
-      f.track = track;
-      f.cat = cat;
-      f.name = name;
-      f.binds_enclosing = ev_.bp.kind == ValueKind::kString && ev_.bp.text == "e";
-      if (cat != kEmptyString && EqualsLower(p_.str(cat), "async_npu")) ++ascend_signals_;
-      if (ev_.id.kind == ValueKind::kNumber) {
-        uint64_t u = 0;
-        int64_t i = 0;
-        auto [ptr, ec] = std::from_chars(ev_.id.text.data(), ev_.id.text.data() + ev_.id.text.size(), u);
-        if (ec == std::errc() && ptr == ev_.id.text.data() + ev_.id.text.size()) {
-          f.id = u;
-        } else if (ParseInt64(ev_.id.text, &i)) {
-          f.id = static_cast<uint64_t>(i);
-        } else {
-          f.id = p_.strings.Intern(ev_.id.text);  // non-integer number: keep its text
-          f.id_is_string = true;
-        }
-      } else if (ev_.id.kind == ValueKind::kString) {
-        f.id = p_.strings.Intern(ev_.id.text);
-        f.id_is_string = true;
-      } else {
-        Diag(DiagId::flow_missing_id, offset, {});
-        return;
-      }
-      p_.flows.push_back(f);
+    case 't':
+      CommitFlow(h, offset);
       return;
+    case 'C':
+      CommitCounter(h);
+      return;
+    default:
+      CommitUnknown(h, offset);
+      return;
+  }
+}
+
+StringId TraceParser::InternText(const Value& v) {
+  return v.kind == ValueKind::kString || v.kind == ValueKind::kNumber ? p_.strings.Intern(v.text)
+                                                                      : kEmptyString;
+}
+
+bool TraceParser::ReadTimestamp(uint64_t offset, int64_t* ts_ns) {
+  bool rounded = false;
+  if (!TimeValue(ev_.ts, ts_ns, &rounded)) {
+    Diag(DiagId::bad_timestamp, offset,
+         ev_.ts.kind == ValueKind::kAbsent ? std::string("no 'ts'")
+                                           : fmt::format("ts = {}", Clip(ev_.ts.text)));
+    return false;
+  }
+  if (rounded) {
+    DiagLazy(DiagId::sub_ns_rounded, offset,
+             [&] { return fmt::format("ts = {}", Clip(ev_.ts.text)); });
+  }
+  return true;
+}
+
+// 'M': process and thread names, labels and sort indexes.
+void TraceParser::CommitMeta(StringId name, uint64_t offset) {
+  const std::string_view what = p_.str(name);
+  if (what == "process_name" || what == "process_labels" || what == "process_sort_index") {
+    std::string_view pid =
+        ev_.pid.kind == ValueKind::kAbsent ? std::string_view("0") : ev_.pid.text;
+    Process& proc = p_.processes[p_.GetOrCreateProcess(pid)];
+    if (what == "process_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
+      proc.name = p_.strings.Intern(ev_.meta_name.text);
+      if (IsAscendProcessName(ev_.meta_name.text)) ++ascend_signals_;
+    } else if (what == "process_labels" && ev_.meta_labels.kind != ValueKind::kAbsent) {
+      proc.labels = p_.strings.Intern(ev_.meta_labels.text);
+    } else if (what == "process_sort_index") {
+      int64_t v;
+      if (ParseInt64(ev_.meta_sort_index.text, &v)) proc.sort_index = v;
     }
-    case 'C': {
-      for (const NumericArg& a : ev_.numeric_args) {
-        CounterEvent c;
-        c.ts_ns = ts_ns;
-        c.track = track;
-        c.name = name;
-        c.series = p_.strings.Intern(a.key);
-        if (!ParseDouble(a.raw, &c.value)) continue;
-        p_.counters.push_back(c);
-      }
-      return;
-    }
-    default: {
-      Diag(DiagId::unknown_phase, offset,
-           fmt::format("ph = \"{}\"", ev_.ph.kind == ValueKind::kAbsent ? std::string_view("(none)") : ev_.ph.text.substr(0, 10)));
-      Slice s;
-      s.ts_ns = ts_ns;
-      s.name = name;
-      s.cat = cat;
-      s.track = track;
-      s.phase = ph == 0 ? '?' : ph;
-      s.kind = SliceKind::kInstant;
-      CommitArgs(s);
-      p_.slices.push_back(s);
-      return;
+  } else if (what == "thread_name" || what == "thread_sort_index") {
+    Track& t = p_.tracks[TrackFor(offset)];
+    if (what == "thread_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
+      t.name = p_.strings.Intern(ev_.meta_name.text);
+    } else if (what == "thread_sort_index") {
+      int64_t v;
+      if (ParseInt64(ev_.meta_sort_index.text, &v)) t.sort_index = v;
     }
   }
+}
+
+// 'X' (complete) and 'B' (begin; its 'E' sets the duration later).
+void TraceParser::CommitSlice(const EventHead& h, uint64_t offset) {
+  Slice s = SliceAt(h);
+  if (h.ph == 'X') CommitDuration(s, offset);
+  s.kind = KindFor(h.cat, h.name);
+  CommitArgs(s);
+  if (h.ph == 'B') {
+    if (h.track >= open_b_.size()) open_b_.resize(h.track + 1);
+    open_b_[h.track].push_back(static_cast<SliceId>(p_.slices.size()));
+  }
+  p_.slices.push_back(s);
+}
+
+// An 'X' event's 'dur'. Absent: 0. Bad or negative: 0 with a diagnostic.
+void TraceParser::CommitDuration(Slice& s, uint64_t offset) {
+  if (ev_.dur.kind == ValueKind::kAbsent) return;
+  auto detail = [&] { return fmt::format("dur = {}", Clip(ev_.dur.text)); };
+  int64_t dur = 0;
+  bool rounded = false;
+  if (!TimeValue(ev_.dur, &dur, &rounded)) {
+    DiagLazy(DiagId::bad_duration, offset, detail);
+  } else if (dur < 0) {
+    DiagLazy(DiagId::negative_duration, offset, detail);
+  } else {
+    s.dur_ns = dur;
+    if (rounded) {
+      DiagLazy(DiagId::sub_ns_rounded, offset, detail);
+      s.dur_sub_e5 = SubNsRemainderE5(ev_.dur.text, dur);
+    }
+  }
+}
+
+// 'E': closes the innermost open 'B' of its track.
+void TraceParser::CommitEnd(const EventHead& h, uint64_t offset) {
+  if (h.track >= open_b_.size() || open_b_[h.track].empty()) {
+    Diag(DiagId::begin_end_unpaired, offset, "'E' without an open 'B' on its track");
+    return;
+  }
+  Slice& b = p_.slices[open_b_[h.track].back()];
+  open_b_[h.track].pop_back();
+  int64_t dur = h.ts_ns - b.ts_ns;
+  if (dur < 0) {
+    Diag(DiagId::negative_duration, offset, "'E' before its 'B'");
+    dur = 0;
+  }
+  b.dur_ns = dur;
+  b.phase = 'X';
+}
+
+// 'i'/'I'/'R': an instant slice, or a memory event for PyTorch's "[memory]" instants.
+void TraceParser::CommitInstant(const EventHead& h) {
+  if (ascii::EqualsLower(p_.str(h.name), "[memory]")) {
+    CommitMemory(h);
+    return;
+  }
+  PushInstant(h, h.ph);
+}
+
+void TraceParser::CommitMemory(const EventHead& h) {
+  MemoryEvent m;
+  m.ts_ns = h.ts_ns;
+  m.track = h.track;
+  for (const PendingArg& a : ev_.args) {
+    int64_t v = a.i;
+    bool is_int = a.type == ArgType::kInt || (a.type == ArgType::kString && ParseInt64(a.text, &v));
+    if (!is_int) continue;
+    switch (a.key) {
+      case ArgKey::kBytes: m.bytes = v; break;
+      case ArgKey::kAddr: m.addr = static_cast<uint64_t>(v); break;
+      case ArgKey::kTotalReserved: m.total_reserved = v; break;
+      case ArgKey::kTotalAllocated: m.total_allocated = v; break;
+      case ArgKey::kDeviceId: m.device_id = v; break;
+      case ArgKey::kDeviceType: m.device_type = v; break;
+      default: break;
+    }
+  }
+  p_.memory_events.push_back(m);
+}
+
+// 's'/'f'/'t': flow events; paired by the consumers (analysis/timeline), only counted here.
+void TraceParser::CommitFlow(const EventHead& h, uint64_t offset) {
+  FlowEvent f;
+  f.ts_ns = h.ts_ns;
+  f.phase = h.ph;
+  f.track = h.track;
+  f.cat = h.cat;
+  f.name = h.name;
+  f.binds_enclosing = ev_.bp.kind == ValueKind::kString && ev_.bp.text == "e";
+  if (h.cat != kEmptyString && ascii::EqualsLower(p_.str(h.cat), "async_npu")) ++ascend_signals_;
+  if (!ReadFlowId(f)) {
+    Diag(DiagId::flow_missing_id, offset, {});
+    return;
+  }
+  p_.flows.push_back(f);
+}
+
+// An integer id (unsigned, or negative) is kept as a number; a string, or a number that is not an
+// integer, by its interned text. False when the event has no usable 'id'.
+bool TraceParser::ReadFlowId(FlowEvent& f) {
+  const std::string_view text = ev_.id.text;
+  if (ev_.id.kind == ValueKind::kNumber) {
+    uint64_t u = 0;
+    int64_t i = 0;
+    if (ParseUint64(text, &u)) {
+      f.id = u;
+      return true;
+    }
+    if (ParseInt64(text, &i)) {
+      f.id = static_cast<uint64_t>(i);
+      return true;
+    }
+  } else if (ev_.id.kind != ValueKind::kString) {
+    return false;
+  }
+  f.id = p_.strings.Intern(text);
+  f.id_is_string = true;
+  return true;
+}
+
+// 'C': one counter row per numeric arg.
+void TraceParser::CommitCounter(const EventHead& h) {
+  for (const NumericArg& a : ev_.numeric_args) {
+    CounterEvent c;
+    c.ts_ns = h.ts_ns;
+    c.track = h.track;
+    c.name = h.name;
+    c.series = p_.strings.Intern(a.key);
+    if (!ParseDouble(a.raw, &c.value)) continue;
+    p_.counters.push_back(c);
+  }
+}
+
+// Any other phase (or none): kept as an instant, with a diagnostic.
+void TraceParser::CommitUnknown(const EventHead& h, uint64_t offset) {
+  Diag(DiagId::unknown_phase, offset,
+       fmt::format("ph = \"{}\"", ev_.ph.kind == ValueKind::kAbsent
+                                      ? std::string_view("(none)")
+                                      : Clip(ev_.ph.text, kDetailPhaseBytes)));
+  PushInstant(h, h.ph == 0 ? '?' : h.ph);
+}
+
+void TraceParser::PushInstant(const EventHead& h, char phase) {
+  Slice s = SliceAt(h);
+  s.phase = phase;
+  s.kind = SliceKind::kInstant;
+  CommitArgs(s);
+  p_.slices.push_back(s);
 }
 
 void TraceParser::Finalize() {
@@ -772,18 +875,6 @@ void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, Prof
   }
 }
 
-class TraceJsonLoader final : public FileLoader {
- public:
-  explicit TraceJsonLoader(std::string_view name) : name_(name) {}
-  std::string_view name() const override { return name_; }
-  Status Load(const std::string& file, Profile& profile, const LoadOptions& options) const override {
-    return LoadTraceJson(file, profile, options);
-  }
-
- private:
-  std::string_view name_;
-};
-
 }  // namespace
 
 Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options) {
@@ -796,7 +887,8 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   return LoadTraceJson(file, profile, options, chunk);
 }
 
-Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options,
+// No option changes how a trace is read (--strict is LoadProfile's), hence the unnamed LoadOptions.
+Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& /*options*/,
                      size_t chunk_bytes) {
   PD_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, ByteSource::Open(file, chunk_bytes));
   JsonArrayStream stream(*source);
@@ -846,18 +938,7 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   meta.trace_file = file;
   meta.files.push_back(file);
   meta.input_bytes += stream.bytes_read();
-  if (options.strict) return profile.diagnostics.CheckStrict();
   return Status::Ok();
-}
-
-const FileLoader& KinetoJsonLoader() {
-  static const TraceJsonLoader loader("kineto-json");
-  return loader;
-}
-
-const FileLoader& AscendTraceViewLoader() {
-  static const TraceJsonLoader loader("ascend-trace-view");
-  return loader;
 }
 
 }  // namespace profdiff

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../report/report_test_util.h"
@@ -288,11 +289,65 @@ TEST(CompareCli, NeverExitsZeroOnFailure) {
   EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--op_name_map", "[1]"}).rc, 2);
 }
 
+TEST(CompareCli, ReferenceLineInTheJsonResult) {
+  const std::pair<std::vector<std::string>, json> cases[] = {
+      {{}, nullptr}, {{"--reference-compat"}, "26.1"}, {{"--reference-compat=8.2"}, "8.2"}};
+  for (const auto& [extra, line] : cases) {
+    std::vector<std::string> args = {"compare", "-bp", kH100Before, "-d", kH100After, "--format", "json",
+                                     "--no-xlsx", "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Result r = RunCli(args);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    json j = ParseJson(r.out);
+    EXPECT_EQ(j["mode"], extra.empty() ? "exact" : "reference-compat");
+    EXPECT_EQ(j["reference_line"], line);
+  }
+}
+
+TEST(CompareCli, UnknownReferenceLineIsAUsageError) {
+  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "--reference-compat=9.0"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("valid lines: 26.1"), std::string::npos) << r.err;
+}
+
+TEST(CompareCli, ComparisonsNotAvailableYet) {
+  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "--enable_memory_compare"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--enable_memory_compare: the MemoryCompare/MemoryCompareStatistic sheet(s) are not "
+                       "available yet in profdiff; only --enable_profiling_compare and "
+                       "--enable_operator_compare are"),
+            std::string::npos)
+      << r.err;
+  r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.err.find("profdiff: note: not available yet: MemoryCompare/MemoryCompareStatistic, "
+                       "CommunicationCompare, ApiCompare, KernelCompare/KernelTypeCompare\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "-q"}).err, "");
+}
+
+TEST(CompareCli, StepIdsAndExistingOutputsExitCodes) {
+  TempDir d;
+  Result r = RunCli({"compare", "-bp", kTraceView, "-d", kTraceView, "--no-xlsx", "--base_step", "3",
+                     "--comparison_step", "1"});
+  EXPECT_EQ(r.rc, 3);  // input error: the step is not in the data
+  EXPECT_NE(r.err.find("Invalid step id: 3, please choose from the valid steps: 1"), std::string::npos) << r.err;
+  r = RunCli({"compare", "-bp", kTraceView, "-d", kTraceView, "--json", d / "r.json", "--no-xlsx", "-q",
+              "--base_step", "1", "--comparison_step", "1"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  r = RunCli({"compare", "-bp", kTraceView, "-d", kTraceView, "--json", d / "r.json", "--no-xlsx", "-q"});
+  EXPECT_EQ(r.rc, 2);  // the output exists and no --force
+  EXPECT_NE(r.err.find("already exists"), std::string::npos) << r.err;
+  EXPECT_EQ(RunCli({"compare", "-bp", "", "-d", kTraceView, "--no-xlsx", "-q"}).rc, 3);  // empty input path
+}
+
 TEST(CompareCli, HelpDocumentsExitCodesAndAddedFlags) {
   Result r = RunCli({"compare", "--help"});
   EXPECT_EQ(r.rc, 0);
   for (const char* s : {"--json", "--format", "--no-xlsx", "--csv", "--gate-e2e", "--noise-floor-ms", "--config",
-                        "--reference-compat", "1  a --gate-* found a regression", "4  incomparable"}) {
+                        "--reference-compat [=LINE]", "26.1 (the default", "8.2 (the 2025 line",
+                        "1  a --gate-* found a regression", "4  incomparable"}) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
   }
 }

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "profdiff/cli/options.h"
@@ -49,7 +50,7 @@ TEST(CompareArgs, Defaults) {
   EXPECT_EQ(o.color, ColorMode::kAuto);
   EXPECT_FALSE(o.any_gate());
   EXPECT_DOUBLE_EQ(o.noise_floor_ms, 0.05);
-  EXPECT_FALSE(o.no_xlsx || o.reference_compat || o.strict || o.quiet);
+  EXPECT_FALSE(o.no_xlsx || o.reference_line || o.strict || o.quiet);
   EXPECT_TRUE(o.warnings.empty());
 }
 
@@ -76,7 +77,7 @@ TEST(CompareArgs, LongNamesAndAllFlags) {
   EXPECT_EQ(o.format, OutputFormat::kJson);
   EXPECT_EQ(o.json_path, "r.json");
   EXPECT_EQ(o.csv_dir, "csvdir");
-  EXPECT_TRUE(o.no_xlsx && o.reference_compat && o.strict && o.quiet);
+  EXPECT_TRUE(o.no_xlsx && o.reference_line && o.strict && o.quiet);
   EXPECT_EQ(o.color, ColorMode::kNever);
   EXPECT_EQ(o.gate_e2e_pct, 5.0);
   EXPECT_EQ(o.gate_compute_pct, 1.5);
@@ -217,6 +218,46 @@ TEST(CompareArgs, GateValues) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->gate_e2e_pct, 0.0);
   EXPECT_FALSE(r->gate_comm_pct.has_value());
+}
+
+TEST(CompareArgs, ReferenceCompatLine) {
+  using analysis::ReferenceLine;
+  EXPECT_FALSE(ParseCompareArgs(Base())->reference_line.has_value());  // exact
+  const std::pair<std::vector<std::string>, ReferenceLine> cases[] = {
+      {{"--reference-compat"}, ReferenceLine::k26_1},  // the bare flag: the current line
+      {{"--reference-compat=26.1"}, ReferenceLine::k26_1},
+      {{"--reference-compat=8.2"}, ReferenceLine::k8_2},
+      {{"--reference-compat=8.2.0"}, ReferenceLine::k8_2},
+      {{"--reference-compat", "8.2"}, ReferenceLine::k8_2},
+  };
+  for (const auto& [args, line] : cases) {
+    auto r = ParseCompareArgs(Base(args));
+    ASSERT_TRUE(r.ok()) << args[0] << ": " << r.status().ToString();
+    EXPECT_EQ(r->reference_line, line) << args[0];
+  }
+}
+
+TEST(CompareArgs, ReferenceCompatDoesNotTakeTheNextFlagAsItsLine) {
+  auto r = ParseCompareArgs({"-d", "c", "--reference-compat", "-bp", "b", "--reference-compat", "--force"});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->reference_line, analysis::ReferenceLine::k26_1);
+  EXPECT_EQ(r->base_path, "b");
+  EXPECT_TRUE(r->force);
+  // Given twice, the last one counts.
+  r = ParseCompareArgs(Base({"--reference-compat=8.2", "--reference-compat"}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->reference_line, analysis::ReferenceLine::k26_1);
+}
+
+TEST(CompareArgs, ReferenceCompatUnknownLineNamesTheValidLines) {
+  for (const char* line : {"9.0", "26", "8.2.1", "latest"}) {
+    std::string msg = ErrorOf(Base({std::string("--reference-compat=") + line}));
+    EXPECT_NE(msg.find(std::string("--reference-compat=") + line), std::string::npos) << msg;
+    EXPECT_NE(msg.find("valid lines: 26.1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("and 8.2"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(ParseReferenceCompatLine("").value(), analysis::ReferenceLine::k26_1);
+  EXPECT_FALSE(ParseReferenceCompatLine("8").ok());
 }
 
 }  // namespace

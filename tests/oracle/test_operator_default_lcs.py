@@ -48,7 +48,7 @@ def main():
         json.dump(trace(["a", "a", "b"]), f)
     errors = []
     exact, exact_rows = run(tmp, base, comp, [], "default")
-    compat, compat_rows = run(tmp, base, comp, ["--reference-compat"], "compat")
+    compat, compat_rows = run(tmp, base, comp, ["--reference-compat=8.2"], "compat")
     if exact["matching"] != "lcs" or compat["matching"] != "reference-compat":
         errors.append(f"matching: {exact['matching']!r}, {compat['matching']!r}")
     if exact["match_rate"]["matched"] != 2:
@@ -77,7 +77,7 @@ def main():
                                       "worker0.1623143089861.pt.trace.json.gz")
         npu = os.path.join(ou.CORPUS, "msinsight_pt_text_2025_level1/rank0_ascend_pt")
         matched = {}
-        for tag, extra in (("default", []), ("compat", ["--reference-compat"])):
+        for tag, extra in (("default", []), ("compat", ["--reference-compat=8.2"])):
             rc, stdout, stderr = ou.run_profdiff(["compare", "-bp", gpu, "-d", npu, "--enable_operator_compare",
                                                   "--format", "json", "--no-xlsx", "-q"] + extra)
             if rc != 0:

@@ -92,7 +92,7 @@ def check_case(case, base, comparison, extra):
     out = os.path.join(ou.tmpdir(), "result.xlsx")
     # Run from ../shared with corpus-relative paths, so the row-1 banners read like the reference's.
     args = ["compare", "-bp", "corpus/" + base, "-d", "corpus/" + comparison,
-            "--reference-compat", "-o", out, "-q"] + extra
+            "--reference-compat=8.2", "-o", out, "-q"] + extra
     rc, stdout, stderr = ou.run_profdiff(args, cwd=ou.SHARED)
     if rc != 0:
         return [f"{case}: profdiff exited {rc}: {stderr.strip()[:500]}"]

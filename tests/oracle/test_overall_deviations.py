@@ -53,7 +53,7 @@ def exact_ns_vs_microsecond_grid(failures):
 def screen_wait_same_on_both_sides(failures):
     for compat in (True, False):
         rc, out, err = u.run_profdiff(["compare", "-bp", BEFORE, "-d", AFTER, "--no-xlsx", "-q"] +
-                                      (["--reference-compat"] if compat else []), cwd=DATA)
+                                      (["--reference-compat=8.2"] if compat else []), cwd=DATA)
         rows = [l for l in out.splitlines() if l.startswith("| GPU")]
         cells = [[c.strip() for c in r.strip("|").split("|")] for r in rows]
         header = [c.strip() for c in [l for l in out.splitlines() if l.startswith("|")][1].strip("|").split("|")]
@@ -82,7 +82,7 @@ def missing_bandwidth_not_fatal(failures):
         json.dump({"step50": {"collective": {}, "p2p": {}}}, f)  # exactly the oracle case q_bw
     r1 = os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1", "rank1_ascend_pt")
     orig = os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1", "rank0_ascend_pt")
-    for compat in (["--reference-compat"], []):
+    for compat in (["--reference-compat=8.2"], []):
         mod, err = run_json(["-bp", r0, "-d", r1] + compat, None, failures, "q_bw")
         ref, _ = run_json(["-bp", orig, "-d", r1] + compat, None, failures, "q_bw original")
         if mod is None or ref is None:

@@ -124,7 +124,7 @@ def check_case(case, base, comp, extra, failures):
     out_dir = u.tmpdir()
     xlsx = os.path.join(out_dir, "x.xlsx")
     csv_dir = os.path.join(out_dir, "csv")
-    args = ["compare", "-bp", base, "-d", comp, "-o", xlsx, "--csv", csv_dir, "--reference-compat", "-q",
+    args = ["compare", "-bp", base, "-d", comp, "-o", xlsx, "--csv", csv_dir, "--reference-compat=8.2", "-q",
             "--enable_profiling_compare"] + extra
     rc, stdout, stderr = u.run_profdiff(args, cwd=u.SHARED)
     if rc != 0:
@@ -185,7 +185,7 @@ def check_case(case, base, comp, extra, failures):
 def check_db_case(case, base, comp, failures):
     out_dir = u.tmpdir()
     rc, _, stderr = u.run_profdiff(["compare", "-bp", base, "-d", comp, "-o", os.path.join(out_dir, "x.xlsx"),
-                                    "--reference-compat", "--enable_profiling_compare"], cwd=u.SHARED)
+                                    "--reference-compat=8.2", "--enable_profiling_compare"], cwd=u.SHARED)
     if rc != 3 or not re.search(r"DB|\.db", stderr):
         failures.append(f"{case}: expected a clear refusal of the DB export (exit 3), got {rc}: {stderr.strip()}")
     if os.path.exists(os.path.join(out_dir, "x.xlsx")):

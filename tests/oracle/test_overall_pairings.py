@@ -46,7 +46,7 @@ def run(base, comp, compat, failures):
     d = u.tmpdir()
     xlsx, js = os.path.join(d, "x.xlsx"), os.path.join(d, "r.json")
     args = ["compare", "-bp", INPUTS[base][0], "-d", INPUTS[comp][0], "-o", xlsx, "--json", js, "-q",
-            "--enable_profiling_compare"] + (["--reference-compat"] if compat else [])
+            "--enable_profiling_compare"] + (["--reference-compat=8.2"] if compat else [])
     rc, stdout, stderr = u.run_profdiff(args, cwd=u.SHARED)
     where = f"{base} vs {comp} ({'compat' if compat else 'exact'})"
     if rc != 0:

@@ -4,14 +4,18 @@
 #include <iosfwd>
 #include <string>
 
+#include "profdiff/analysis/overall/gate.h"
 #include "profdiff/base/status.h"
 #include "profdiff/cli/options.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::cli {
 
-// Exit code for a failed Status: kInvalidArgument/kAlreadyExists -> 2 (usage), anything else -> 3.
+// The exit codes (app.cc, the only place that chooses them): a Status kOk -> 0,
+// kInvalidArgument/kAlreadyExists -> 2 (usage), anything else -> 3 (input or processing error); a
+// gate that ran -> its verdict's code (pass 0, regression 1, incomparable 4), no gate -> 0.
 int ExitCodeFor(const Status& status);
+int ExitCodeFor(const analysis::GateResult& gate);
 
 // What `inspect` prints for a loaded profile: human text, or the versioned JSON object
 // ({"schema": "profdiff.inspect/1", ...}, serialized with a 2-space indent and a final newline).

@@ -12,69 +12,20 @@
 #include <vector>
 
 #include "profdiff/base/status.h"
+#include "profdiff/pipeline/compare_request.h"
 
 namespace profdiff::cli {
 
-enum class OutputFormat { kText, kJson };
+using pipeline::EnabledComparisons;
+using pipeline::kVoidStep;
+using pipeline::OutputFormat;
+
 enum class ColorMode { kAuto, kAlways, kNever };
 
-// The comparisons of the reference (§1.3). When none is requested explicitly, all run.
-struct EnabledComparisons {
-  bool profiling = false;
-  bool operators = false;
-  bool memory = false;
-  bool communication = false;
-  bool api = false;
-  bool kernel = false;
-  bool any() const { return profiling || operators || memory || communication || api || kernel; }
-};
-
-inline constexpr int64_t kVoidStep = -1;  // the reference's "no step given"
-
-struct CompareOptions {
-  // Paths as given (a leading run of '=' stripped, '~' expanded; not made absolute).
-  std::string comparison_path;  // -d / --profiling_path
-  std::string base_path;        // -bp / --benchmark_profiling_path
-  std::string output_path;      // -o / --output_path; empty: the current directory
-
-  EnabledComparisons requested;  // the --enable_* flags as given
-  EnabledComparisons enabled;    // after defaulting: all six when none was given
-  bool disable_details = false;
-  bool disable_module = false;
-  std::optional<int64_t> max_kernel_num;
-  std::string op_name_map_text;                     // as given
-  std::map<std::string, std::string> op_name_map;   // parsed
-  bool use_input_shape = false;
-  std::string gpu_flow_cat;
-  bool use_kernel_type = false;
-  int64_t base_step = kVoidStep;
-  int64_t comparison_step = kVoidStep;
-  bool force = false;
-
-  // profdiff additions (spec §3, §5).
-  OutputFormat format = OutputFormat::kText;
-  std::string json_path;  // --json FILE
-  bool no_xlsx = false;
-  std::string csv_dir;    // --csv DIR
-  bool reference_compat = false;
-  bool strict = false;
+// What the command line of `compare` asks for: the pipeline's request plus what only the CLI uses.
+struct CompareOptions : pipeline::CompareRequest {
   bool quiet = false;
   ColorMode color = ColorMode::kAuto;
-  std::optional<double> gate_e2e_pct;
-  std::optional<double> gate_compute_pct;
-  std::optional<double> gate_comm_pct;
-  std::optional<double> gate_free_pct;
-  double noise_floor_ms = 0.05;
-  // --config FILE: kernel-categorisation masks ([OP_MASK] INI, like the reference's
-  // compare_config.ini); empty: the reference's shipped defaults.
-  std::string config_path;
-
-  // Non-fatal remarks from validation (e.g. the reference's --use_kernel_type warning, §1.4 rule 6).
-  std::vector<std::string> warnings;
-
-  bool any_gate() const {
-    return gate_e2e_pct || gate_compute_pct || gate_comm_pct || gate_free_pct;
-  }
 };
 
 struct InspectOptions {
@@ -99,6 +50,10 @@ Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step
 // "Invalid param, --op_name_map must be dict, ..."; non-string key/value -> "... must be string";
 // longer than 200 characters -> "... exceeded the maximum value 200".
 StatusOr<std::map<std::string, std::string>> ParseOpNameMap(std::string_view text);
+
+// The LINE of --reference-compat[=LINE]: "" (the bare flag) is the current line (26.1); "26.1" and
+// "8.2" (also "26.1.0", "8.2.0") name a line; anything else is kInvalidArgument naming the valid lines.
+StatusOr<analysis::ReferenceLine> ParseReferenceCompatLine(std::string_view text);
 
 // The reference's path pre-processing: strips a leading run of '=' and expands a leading '~'.
 std::string PreprocessPathArg(std::string_view path);

@@ -13,7 +13,7 @@
 namespace profdiff {
 
 struct LoadOptions {
-  bool strict = false;        // any kError diagnostic fails the load
+  bool strict = false;  // any kError diagnostic fails LoadProfile (the file loaders ignore it)
   bool read_side_files = true;  // kernel_details.csv etc. (off = trace only)
   // `profdiff inspect` only: also accept a single Ascend side file (kernel_details.csv, ...) or an
   // Ascend output directory that holds side files but no trace_view.json. `compare` keeps the
@@ -41,10 +41,13 @@ struct ResolvedInput {
 // `accept_side_files` (inspect), side files resolve to SourceFormat::kAscendSideFiles.
 StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files = false);
 
-// Resolves and loads. A DB-only export is refused with kUnsupported and a clear message.
+// Resolves and loads. A DB-only export is refused with kUnsupported and a clear message. With
+// options.strict, a kError diagnostic from any file of the input (trace or side file) fails the
+// load; this is the only place --strict is checked.
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options);
 
-// One loader per file format, all behind this interface.
+// The interface of the Ascend side-file loaders (ascend_side_files.h), one per file format. The
+// trace itself is read by LoadTraceJson (trace_json.h).
 class FileLoader {
  public:
   virtual ~FileLoader() = default;
@@ -53,10 +56,5 @@ class FileLoader {
   // an unreadable or malformed file is an error naming the file and line/byte offset.
   virtual Status Load(const std::string& file, Profile& profile, const LoadOptions& options) const = 0;
 };
-
-// The trace loaders (Kineto JSON object or bare array, plain or .gz; Ascend trace_view.json).
-// Both recognise their input by content; see trace_json.h.
-const FileLoader& KinetoJsonLoader();
-const FileLoader& AscendTraceViewLoader();
 
 }  // namespace profdiff

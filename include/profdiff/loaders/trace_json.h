@@ -35,8 +35,9 @@
 namespace profdiff {
 
 // Loads `file` (Kineto or Ascend trace_view, detected by content) into `profile` and fills
-// profile.meta (format, device, schema_version, base_time_ns, device_names, rank, trace_file, files,
-// input_bytes). With options.strict, any kError diagnostic fails the load.
+// profile.meta (format, device, schema_version, base_time_ns, device_names, rank, trace_file,
+// files, input_bytes). Malformed events only become diagnostics here: options.strict is enforced by
+// LoadProfile, once for the whole input.
 Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options);
 
 // Same, reading the file in chunks of `chunk_bytes` (tests use tiny chunks).

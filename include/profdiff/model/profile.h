@@ -71,9 +71,11 @@ struct Slice {
   // dur_ns + dur_sub_e5 / 1e5 ns (Ascend writes durations such as "53.84109375" µs, multiples of
   // 1/32 ns). Fits the struct's padding.
   int32_t dur_sub_e5 = 0;
+  static constexpr int64_t kE5PerNs = 100000;  // dur_sub_e5 units per ns
+  static constexpr int kE5Digits = 5;          // decimal digits they add below the ns
   int64_t end_ns() const { return ts_ns + dur_ns; }
   // The duration in units of 1e-5 ns (exact for up to 8 decimals of µs).
-  int64_t dur_e5() const { return dur_ns * 100000 + dur_sub_e5; }
+  int64_t dur_e5() const { return dur_ns * kE5PerNs + dur_sub_e5; }
 };
 
 struct FlowEvent {

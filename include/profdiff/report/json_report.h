@@ -1,15 +1,18 @@
-// Machine-readable result (`--json FILE`, `--format json`), schema "profdiff.compare/1", documented in
-// docs/json-schema.md.
+// Machine-readable result (`--json FILE`, `--format json`), schema "profdiff.compare/1", documented
+// in docs/json-schema.md. This is the envelope (schema, tool, mode, inputs, gate, warnings,
+// diagnostics, outputs); each comparison renders its own section
+// (report/<comparison>/<comparison>_json.h) and the pipeline hands the sections in, in the order of
+// its table of comparisons.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "profdiff/analysis/overall/gate.h"
-#include "profdiff/analysis/operators/operator_compare.h"
-#include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/diagnostics.h"
 #include "profdiff/model/profile.h"
+#include "profdiff/report/json_values.h"
 
 namespace profdiff::report {
 
@@ -20,24 +23,33 @@ struct JsonInput {
   std::string format;  // SourceFormat name ("kineto-json", ...)
   std::string device;  // DeviceKind name ("GPU", "NPU", "unknown")
 };
+
 // Fills a JsonInput from a loaded profile.
 JsonInput JsonInputFromProfile(const Profile& profile);
 
-struct JsonReportContext {
-  std::string tool_version;  // e.g. "0.1.0"
-  JsonInput base;
-  JsonInput comparison;
-  const analysis::GateResult* gate = nullptr;  // nullptr or !ran: "verdict" is null
-  std::vector<std::string> warnings;           // run-level warnings (loader messages, ...)
-  const Diagnostics* base_diagnostics = nullptr;
-  const Diagnostics* comparison_diagnostics = nullptr;
-  std::vector<std::string> outputs;  // files written (workbook, CSVs), for the record
-  // The operator/module comparison, when it ran ("operators" key; null otherwise).
-  const analysis::OperatorComparison* operators = nullptr;
+// One comparison's section: `value` is null when the comparison did not run.
+struct JsonSection {
+  std::string key;
+  OrderedJson value;
 };
 
-// The JSON document (pretty-printed with 2-space indent, ending in "\n"). Non-finite numbers (the
-// +inf of a ratio) are written as the string "INF".
-std::string RenderJsonReport(const analysis::OverallComparison& cmp, const JsonReportContext& ctx);
+struct JsonReportContext {
+  std::string tool_version;  // e.g. "0.1.0"
+  std::string mode;          // "exact" or "reference-compat" (analysis::PolicyModeName)
+  std::optional<std::string> reference_line;  // "26.1" / "8.2" with reference-compat; else null
+  JsonInput base;
+  JsonInput comparison;
+  // The overall comparison's keys (OverallJsonSection), copied to the top level after "inputs".
+  OrderedJson overall = OrderedJson::object();
+  std::vector<std::string> warnings;  // run-level warnings (option warnings, ...)
+  const Diagnostics* base_diagnostics = nullptr;
+  const Diagnostics* comparison_diagnostics = nullptr;
+  std::vector<std::string> outputs;   // files written (workbook, CSVs, this JSON), for the record
+  std::vector<JsonSection> sections;  // after "outputs", in this order
+};
+
+// The JSON document (pretty-printed with 2-space indent, ending in "\n"). `gate` gives "verdict"
+// (null when no gate ran) and "comparability_warnings".
+std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate);
 
 }  // namespace profdiff::report

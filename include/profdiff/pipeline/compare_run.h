@@ -1,0 +1,42 @@
+// One `profdiff compare` run as a library call: resolve and check both inputs and the outputs, load
+// both sides, build the reference policy and one Timeline per side, run the enabled comparisons of
+// the table (comparisons.h), evaluate the gate and write every requested output. The CLI parses the
+// arguments before and maps the result to an exit code and the screen after.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/analysis/overall/gate.h"
+#include "profdiff/analysis/overall/overall.h"
+#include "profdiff/base/status.h"
+#include "profdiff/pipeline/compare_request.h"
+
+namespace profdiff::pipeline {
+
+// Messages a run gives while it goes, in order (the CLI prints them to stderr at once, so they keep
+// their place before an error that ends the run).
+class RunMessages {
+ public:
+  virtual ~RunMessages() = default;
+  virtual void Warning(std::string_view text) = 0;  // always shown
+  virtual void Note(std::string_view text) = 0;     // informational (hidden by --quiet)
+};
+
+struct CompareRunResult {
+  analysis::OverallComparison overall;
+  analysis::GateResult gate;         // gate.ran: a --gate-* was given
+  std::vector<std::string> written;  // absolute paths of the workbook and the CSV files
+  std::string json_file;             // absolute path of --json FILE, when given
+  std::string json_text;             // the JSON result, when --json or --format json
+};
+
+// Every failure is a Status whose code says what kind it is: kInvalidArgument (a usage error: a
+// comparison not available yet, an invalid -o or output directory) and kAlreadyExists (an output
+// exists without --force) are the user's command line; any other code (kNotFound, kParseError,
+// kUnsupported, kIoError) is an input or processing error. An input that cannot be used is never
+// kInvalidArgument (an empty input path and an unknown step id are kNotFound).
+StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessages& messages);
+
+}  // namespace profdiff::pipeline

@@ -1,0 +1,78 @@
+// The table of comparisons: one row per comparison of the reference, in the order of its --enable_*
+// flags (§1.3). The pipeline runs the enabled rows in this order, writes their sheets in the
+// workbook order of §14 (`sheet_order`) and puts their JSON sections in the result in this order.
+//
+// Adding a comparison means: one analysis folder (src/analysis/<x>/), one report folder
+// (src/report/<x>/: its sheets and its JSON section), one row here (with its run function) and one
+// golden folder (tests/golden/compare/<case>/). Nothing else names the comparison: the CLI's
+// --enable_* flags, the "not available yet" checks and the explanatory sheet read this table.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/analysis/overall/overall.h"
+#include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/pipeline/compare_request.h"
+#include "profdiff/report/json_values.h"
+#include "profdiff/report/sheet.h"
+
+namespace profdiff::pipeline {
+
+// What a row's run function reads. Everything is built once per run, before any row runs.
+struct ComparisonInputs {
+  const analysis::Timeline& base;
+  const analysis::Timeline& comparison;
+  const analysis::ReferencePolicy& policy;
+  const CompareRequest& request;
+  // The overall comparison is first-class (the screen table and the gate read it): it is computed
+  // before the table runs, and its row only renders it.
+  const analysis::OverallComparison& overall;
+};
+
+struct ComparisonOutput {
+  std::vector<report::SheetSpec> sheets;  // workbook order; a sheet without rows is not written
+  report::OrderedJson json;               // the value of the row's JSON key
+  std::vector<std::string> warnings;      // shown on stderr as "profdiff: warning: ..."
+};
+
+using RunComparisonFn = ComparisonOutput (*)(const ComparisonInputs& inputs);
+
+struct ComparisonEntry {
+  std::string_view name;  // "overall", "operators", ...
+  std::string_view flag;  // "--enable_profiling_compare"
+  std::string_view help;  // the flag's --help text
+  bool EnabledComparisons::*enabled;
+  std::span<const std::string_view> sheets;  // the sheet names it can write
+  int sheet_order;                           // position of its sheets in the workbook (§14)
+  // Its key in the JSON result ("operators"); empty: no section of its own (the overall comparison,
+  // whose keys are part of every result, see report/overall/overall_json.h).
+  std::string_view json_key;
+  // Why its sheets can all be empty, for the explanatory sheet written when no sheet has rows.
+  std::string_view empty_reason;
+  RunComparisonFn run;  // nullptr: not available yet in profdiff
+
+  bool available() const { return run != nullptr; }
+};
+
+std::span<const ComparisonEntry> Comparisons();
+
+// The row's sheet names joined with '/' ("MemoryCompare/MemoryCompareStatistic").
+std::string SheetNames(const ComparisonEntry& entry);
+
+// The overall comparison of both sides. It is first-class (always computed: the screen table and
+// the gate read it); the "overall" row only decides whether its OverallMetrics sheet is written.
+analysis::OverallComparison RunOverallComparison(const analysis::Timeline& base,
+                                                 const analysis::Timeline& comparison,
+                                                 const analysis::ReferencePolicy& policy,
+                                                 const std::optional<analysis::KernelMasks>& masks);
+
+// Every comparison of the table enabled (the reference's default when no --enable_* flag is given).
+EnabledComparisons AllComparisons();
+
+}  // namespace profdiff::pipeline

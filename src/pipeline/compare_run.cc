@@ -1,0 +1,294 @@
+// RunComparison: the steps of one `profdiff compare` run, each a function, in the order the
+// reference checks things (§1.4): comparisons, inputs, --config, outputs (all before any expensive
+// work), then load, timelines, step ids, the overall comparison and the gate, the table's
+// comparisons, outputs.
+#include "profdiff/pipeline/compare_run.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/loaders/loader.h"
+#include "profdiff/pipeline/comparisons.h"
+#include "profdiff/report/csv_writer.h"
+#include "profdiff/report/json_report.h"
+#include "profdiff/report/output_file.h"
+#include "profdiff/report/overall/overall_json.h"
+#include "profdiff/report/xlsx_writer.h"
+
+namespace profdiff::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+// An input named on the command line that cannot be used is an input error, whatever code its
+// producer chose: kInvalidArgument would read as a usage error, so it is reported as kNotFound.
+Status AsInputError(const Status& status) {
+  if (status.code() != StatusCode::kInvalidArgument) return status;
+  return NotFound(status.message());
+}
+
+// "--enable_profiling_compare and --enable_operator_compare": the flags of the available rows.
+std::string AvailableFlags() {
+  std::vector<std::string_view> flags;
+  for (const ComparisonEntry& e : Comparisons())
+    if (e.available()) flags.push_back(e.flag);
+  std::string out;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    if (i > 0) out += i + 1 == flags.size() ? " and " : ", ";
+    out += flags[i];
+  }
+  return out;
+}
+
+// Comparisons not available yet: refused when asked for by name, noted when only implied.
+Status CheckAvailable(const CompareRequest& request, RunMessages& messages) {
+  std::string missing;
+  for (const ComparisonEntry& e : Comparisons()) {
+    if (e.available()) continue;
+    if (request.requested.*e.enabled)
+      return InvalidArgument(
+          fmt::format("{}: the {} sheet(s) are not available yet in profdiff; only {} are", e.flag,
+                      SheetNames(e), AvailableFlags()));
+    if (request.enabled.*e.enabled) missing += (missing.empty() ? "" : ", ") + SheetNames(e);
+  }
+  if (!missing.empty()) messages.Note("note: not available yet: " + missing);
+  return Status::Ok();
+}
+
+// Both inputs resolve to a profile, base first (reference §1.4 rule 8).
+Status CheckInputs(const CompareRequest& request) {
+  for (const std::string* path : {&request.base_path, &request.comparison_path}) {
+    auto resolved = ResolveInput(*path);
+    if (!resolved.ok()) return AsInputError(resolved.status());
+  }
+  return Status::Ok();
+}
+
+// Kernel-categorisation masks (--config); nullopt: the reference's shipped defaults.
+StatusOr<std::optional<analysis::KernelMasks>> LoadMasks(const CompareRequest& request) {
+  if (request.config_path.empty()) return std::optional<analysis::KernelMasks>();
+  auto masks = analysis::LoadKernelMasks(request.config_path);
+  if (!masks.ok()) return AsInputError(masks.status().WithContext("--config"));
+  return std::optional<analysis::KernelMasks>(std::move(*masks));
+}
+
+// `mkdir -p DIR` with mode 0750 (reference §1.4 rule 9).
+Status MakeDirs(const std::string& dir) {
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return Status::Ok();
+  if (fs::exists(dir, ec))
+    return InvalidArgument(fmt::format("Invalid output directory, it is a file: {}", dir));
+  fs::create_directories(dir, ec);
+  if (ec) return IoError(fmt::format("Failed to make directory: {}: {}", dir, ec.message()));
+  ::chmod(dir.c_str(), 0750);
+  return Status::Ok();
+}
+
+// Every output may be written (rule 9), checked before any expensive work. Returns the workbook
+// path (empty with --no-xlsx).
+StatusOr<std::string> CheckOutputs(const CompareRequest& request,
+                                   std::chrono::system_clock::time_point now) {
+  std::string workbook;
+  if (!request.no_xlsx) {
+    PD_ASSIGN_OR_RETURN(workbook, report::ResolveWorkbookPath(request.output_path, now));
+    fs::path parent = fs::path(workbook).parent_path();
+    if (!parent.empty()) PD_RETURN_IF_ERROR(MakeDirs(parent.string()));
+    PD_RETURN_IF_ERROR(report::CheckOutputPath(workbook, request.force));
+  }
+  if (!request.json_path.empty())
+    PD_RETURN_IF_ERROR(report::CheckOutputPath(request.json_path, request.force));
+  if (!request.csv_dir.empty()) PD_RETURN_IF_ERROR(MakeDirs(request.csv_dir));
+  return workbook;
+}
+
+struct LoadedSides {
+  std::unique_ptr<Profile> base;
+  std::unique_ptr<Profile> comparison;
+};
+
+// Loads both sides. The two inputs are independent: the comparison loads on a second thread while
+// this one loads the base (loaders only build their own Profile; the loader objects are immutable).
+// Loading dominates the run time, so this nearly halves it on two cores. Errors are still reported
+// base first.
+StatusOr<LoadedSides> LoadSides(const CompareRequest& request) {
+  LoadOptions load_options;
+  load_options.strict = request.strict;  // LoadProfile is the one place --strict is enforced
+  using Loaded = StatusOr<std::unique_ptr<Profile>>;
+  auto load_comparison = [&] { return LoadProfile(request.comparison_path, load_options); };
+  std::future<Loaded> comparison_future;
+  try {
+    comparison_future = std::async(std::launch::async, load_comparison);
+  } catch (const std::system_error&) {
+    comparison_future = std::async(std::launch::deferred, load_comparison);
+  }
+  Loaded base = LoadProfile(request.base_path, load_options);
+  Loaded comparison = comparison_future.get();
+  if (!base.ok()) return AsInputError(base.status());
+  if (!comparison.ok()) return AsInputError(comparison.status());
+  return LoadedSides{std::move(*base), std::move(*comparison)};
+}
+
+// Reference §1.4 / §11: a step id on a GPU side is only a warning; on an NPU side it must exist.
+Status CheckStep(const analysis::Timeline& timeline, int64_t step, RunMessages& messages) {
+  if (step == kVoidStep) return Status::Ok();
+  if (timeline.p().meta.device == DeviceKind::kGpu) {
+    messages.Note(
+        "warning: step id is invalid in GPU data, please use this when comparing between NPU "
+        "datas.");
+    return Status::Ok();
+  }
+  if (timeline.HasStep(step)) return Status::Ok();
+  std::string list;
+  for (size_t i = 0; i < timeline.step_ids.size(); ++i)
+    list += (i ? ", " : "") + std::to_string(timeline.step_ids[i]);
+  return NotFound(
+      fmt::format("Invalid step id: {}, please choose from the valid steps: {}", step, list));
+}
+
+// The CI gate and the comparability warnings (shown whether or not a gate was asked for).
+analysis::GateResult RunGate(const CompareRequest& request,
+                             const analysis::OverallComparison& overall, const Profile& base,
+                             const Profile& comparison, RunMessages& messages) {
+  analysis::GateOptions gate_options;
+  gate_options.e2e_pct = request.gate_e2e_pct;
+  gate_options.compute_pct = request.gate_compute_pct;
+  gate_options.comm_pct = request.gate_comm_pct;
+  gate_options.free_pct = request.gate_free_pct;
+  gate_options.noise_floor_ms = request.noise_floor_ms;
+  analysis::ComparabilityInputs comparability;
+  comparability.base_steps = analysis::CountProfilerSteps(base);
+  comparability.comparison_steps = analysis::CountProfilerSteps(comparison);
+  analysis::GateResult gate = analysis::EvaluateGate(overall, gate_options, comparability);
+  for (const std::string& w : gate.warnings) messages.Warning(w);
+  return gate;
+}
+
+// What the table's enabled comparisons produced.
+struct TableOutput {
+  std::vector<report::SheetSpec> sheets;      // in workbook order
+  std::vector<report::JsonSection> sections;  // one per available row with a JSON key, table order
+  std::string empty_reason;                   // for the explanatory sheet
+};
+
+TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
+  TableOutput table;
+  std::vector<std::pair<int, std::vector<report::SheetSpec>>> sheet_groups;
+  std::string why;
+  for (const ComparisonEntry& e : Comparisons()) {
+    if (!e.available()) continue;
+    const bool enabled = inputs.request.enabled.*e.enabled;
+    ComparisonOutput out;
+    if (enabled) {
+      out = e.run(inputs);
+      for (const std::string& w : out.warnings) messages.Warning(w);
+      sheet_groups.emplace_back(e.sheet_order, std::move(out.sheets));
+      if (!e.empty_reason.empty()) why += (why.empty() ? "" : "; ") + std::string(e.empty_reason);
+    }
+    if (!e.json_key.empty())
+      table.sections.push_back(
+          {std::string(e.json_key), enabled ? std::move(out.json) : report::OrderedJson()});
+  }
+  std::stable_sort(sheet_groups.begin(), sheet_groups.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& group : sheet_groups)
+    for (report::SheetSpec& s : group.second) table.sheets.push_back(std::move(s));
+  table.empty_reason =
+      "no sheet has rows: " + (why.empty() ? std::string("no comparison was run") : why);
+  return table;
+}
+
+// The workbook and the CSV files; returns the absolute paths written.
+StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
+                                               const std::string& workbook,
+                                               const TableOutput& table) {
+  std::vector<std::string> written;
+  if (!request.no_xlsx) {
+    report::WorkbookOptions workbook_options;
+    workbook_options.force = request.force;
+    workbook_options.base_path_arg = request.base_path;
+    workbook_options.comparison_path_arg = request.comparison_path;
+    workbook_options.empty_reason = table.empty_reason;
+    PD_RETURN_IF_ERROR(report::WriteWorkbook(table.sheets, workbook, workbook_options));
+    written.push_back(fs::absolute(workbook).string());
+  }
+  if (!request.csv_dir.empty()) {
+    PD_ASSIGN_OR_RETURN(std::vector<std::string> csvs,
+                        report::WriteCsvDir(table.sheets, request.csv_dir, request.force));
+    written.insert(written.end(), csvs.begin(), csvs.end());
+  }
+  return written;
+}
+
+// The JSON result, when --json FILE or --format json asks for it; written to FILE.
+Status WriteJson(const CompareRequest& request, const LoadedSides& sides,
+                 const analysis::ReferencePolicy& policy, TableOutput& table,
+                 CompareRunResult& result) {
+  if (request.json_path.empty() && request.format != OutputFormat::kJson) return Status::Ok();
+  report::JsonReportContext context;
+  context.tool_version = PROFDIFF_VERSION;
+  context.mode = std::string(analysis::PolicyModeName(policy));
+  if (policy.reference_compat)
+    context.reference_line = std::string(analysis::ReferenceLineName(policy.line));
+  context.base = report::JsonInputFromProfile(*sides.base);
+  context.base.path = request.base_path;
+  context.comparison = report::JsonInputFromProfile(*sides.comparison);
+  context.comparison.path = request.comparison_path;
+  context.overall = report::OverallJsonSection(result.overall);
+  context.warnings = request.warnings;
+  context.base_diagnostics = &sides.base->diagnostics;
+  context.comparison_diagnostics = &sides.comparison->diagnostics;
+  context.outputs = result.written;
+  if (!request.json_path.empty()) {
+    result.json_file = fs::absolute(request.json_path).string();
+    context.outputs.push_back(result.json_file);
+  }
+  context.sections = std::move(table.sections);
+  result.json_text = report::RenderJsonReport(context, result.gate);
+  if (request.json_path.empty()) return Status::Ok();
+  return report::WriteFileAtomically(request.json_path, result.json_text, request.force);
+}
+
+}  // namespace
+
+StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessages& messages) {
+  for (const std::string& w : request.warnings) messages.Warning(w);
+  PD_RETURN_IF_ERROR(CheckAvailable(request, messages));
+  PD_RETURN_IF_ERROR(CheckInputs(request));
+  PD_ASSIGN_OR_RETURN(std::optional<analysis::KernelMasks> masks, LoadMasks(request));
+  PD_ASSIGN_OR_RETURN(std::string workbook,
+                      CheckOutputs(request, std::chrono::system_clock::now()));
+  PD_ASSIGN_OR_RETURN(LoadedSides sides, LoadSides(request));
+
+  // Built once per run and read by every comparison.
+  const analysis::ReferencePolicy policy = analysis::MakeReferencePolicy(request.reference_line);
+  analysis::TimelineOptions timeline_options;
+  if (!request.gpu_flow_cat.empty()) timeline_options.gpu_flow_cat = request.gpu_flow_cat;
+  const analysis::Timeline base = analysis::BuildTimeline(*sides.base, timeline_options);
+  const analysis::Timeline comparison =
+      analysis::BuildTimeline(*sides.comparison, timeline_options);
+  PD_RETURN_IF_ERROR(CheckStep(base, request.base_step, messages));
+  PD_RETURN_IF_ERROR(CheckStep(comparison, request.comparison_step, messages));
+
+  CompareRunResult result;
+  result.overall = RunOverallComparison(base, comparison, policy, masks);
+  result.gate = RunGate(request, result.overall, *sides.base, *sides.comparison, messages);
+  TableOutput table =
+      RunTable(ComparisonInputs{base, comparison, policy, request, result.overall}, messages);
+  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, workbook, table));
+  PD_RETURN_IF_ERROR(WriteJson(request, sides, policy, table, result));
+  return result;
+}
+
+}  // namespace profdiff::pipeline

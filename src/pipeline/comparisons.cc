@@ -1,0 +1,142 @@
+#include "profdiff/pipeline/comparisons.h"
+
+#include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/report/operators/operator_sheets.h"
+#include "profdiff/report/operators/operators_json.h"
+
+namespace profdiff::pipeline {
+namespace {
+
+// ---- Temporary bridge
+// ---------------------------------------------------------------------------- CompareOverall and
+// CompareOperators still take their mode knobs (ArithmeticMode, MatchAlgorithm, KernelAttach,
+// reference_arithmetic, attach_hccl_ops) instead of the ReferencePolicy. Until they take (const
+// Timeline&, const Timeline&, const ReferencePolicy&, options), these two adapters are the only
+// places that turn the policy into those knobs; they go away when the analyses switch.
+
+analysis::OverallOptions OverallOptionsFor(const analysis::ReferencePolicy& policy,
+                                           const std::optional<analysis::KernelMasks>& masks) {
+  analysis::OverallOptions options;
+  options.mode = policy.reference_compat ? analysis::ArithmeticMode::kReferenceCompat
+                                         : analysis::ArithmeticMode::kExact;
+  options.masks = masks;
+  return options;
+}
+
+analysis::OperatorCompareOptions OperatorOptionsFor(const ComparisonInputs& in) {
+  const analysis::ReferencePolicy& policy = in.policy;
+  const CompareRequest& request = in.request;
+  analysis::OperatorCompareOptions options;
+  options.algorithm = policy.matching;
+  options.attach = policy.attach_kernels_by_start_ts ? analysis::KernelAttach::kReferenceCompat
+                                                     : analysis::KernelAttach::kExact;
+  options.reference_arithmetic = policy.float_us_sums;
+  options.attach_hccl_ops = !policy.hccl_ops_attach_only_with_comm ||
+                            request.enabled.communication || request.enabled.profiling;
+  options.disable_details = request.disable_details;
+  options.disable_module = request.disable_module;
+  options.max_kernel_num = request.max_kernel_num;
+  options.op_name_map = request.op_name_map;
+  options.use_input_shape = request.use_input_shape;
+  if (!request.gpu_flow_cat.empty()) options.gpu_flow_cat = request.gpu_flow_cat;
+  if (request.base_step != kVoidStep) options.base_step = request.base_step;
+  if (request.comparison_step != kVoidStep) options.comparison_step = request.comparison_step;
+  return options;
+}
+
+// ---- Run functions
+// -------------------------------------------------------------------------------
+
+// Overall (reference §5-§7): the comparison itself ran before the table; this renders its sheet.
+ComparisonOutput RunOverallRow(const ComparisonInputs& in) {
+  ComparisonOutput out;
+  out.sheets.push_back(report::BuildOverallMetricsSheet(in.overall, in.request.base_path,
+                                                        in.request.comparison_path));
+  return out;
+}
+
+// Operators and modules (reference §8, §9).
+ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
+  analysis::OperatorComparison cmp =
+      analysis::CompareOperators(in.base.p(), in.comparison.p(), OperatorOptionsFor(in));
+  ComparisonOutput out;
+  out.sheets = report::BuildOperatorSheets(cmp, in.request.base_path, in.request.comparison_path);
+  out.json = report::OperatorsJsonSection(cmp);
+  out.warnings = cmp.warnings;
+  return out;
+}
+
+// ---- The table
+// -----------------------------------------------------------------------------------
+
+constexpr std::string_view kOverallSheets[] = {"OverallMetrics"};
+constexpr std::string_view kOperatorSheets[] = {"ModuleCompareStatistic", "ModuleCompare",
+                                                "OperatorCompareStatistic", "OperatorCompare"};
+constexpr std::string_view kMemorySheets[] = {"MemoryCompare", "MemoryCompareStatistic"};
+constexpr std::string_view kCommunicationSheets[] = {"CommunicationCompare"};
+constexpr std::string_view kApiSheets[] = {"ApiCompare"};
+constexpr std::string_view kKernelSheets[] = {"KernelCompare", "KernelTypeCompare"};
+
+// `sheet_order` follows the workbook order of §14: OverallMetrics (0), CommunicationCompare (1),
+// Module*/Operator* (2), Memory* (3), ApiCompare (4), Kernel* (5).
+// clang-format off
+const ComparisonEntry kComparisons[] = {
+    {.name = "overall", .flag = "--enable_profiling_compare",
+     .help = "Enable overall performance comparison",
+     .enabled = &EnabledComparisons::profiling, .sheets = kOverallSheets, .sheet_order = 0,
+     .json_key = "",
+     .empty_reason = "the overall comparison needs an end-to-end time on both sides (no kernels or "
+                     "device tasks were found on a side)",
+     .run = &RunOverallRow},
+    {.name = "operators", .flag = "--enable_operator_compare",
+     .help = "Enable operator performance comparison",
+     .enabled = &EnabledComparisons::operators, .sheets = kOperatorSheets, .sheet_order = 2,
+     .json_key = "operators",
+     .empty_reason = "the operator comparison found no operators on either side",
+     .run = &RunOperatorsRow},
+    // Not available yet (run == nullptr); each gets its why-empty text when it lands.
+    {.name = "memory", .flag = "--enable_memory_compare",
+     .help = "Enable operator memory comparison",
+     .enabled = &EnabledComparisons::memory, .sheets = kMemorySheets, .sheet_order = 3,
+     .json_key = "memory", .empty_reason = "", .run = nullptr},
+    {.name = "communication", .flag = "--enable_communication_compare",
+     .help = "Enable communication performance comparison",
+     .enabled = &EnabledComparisons::communication, .sheets = kCommunicationSheets, .sheet_order = 1,
+     .json_key = "communication", .empty_reason = "", .run = nullptr},
+    {.name = "api", .flag = "--enable_api_compare",
+     .help = "Enable API performance comparison",
+     .enabled = &EnabledComparisons::api, .sheets = kApiSheets, .sheet_order = 4,
+     .json_key = "api", .empty_reason = "", .run = nullptr},
+    {.name = "kernel", .flag = "--enable_kernel_compare",
+     .help = "Enable kernel performance comparison",
+     .enabled = &EnabledComparisons::kernel, .sheets = kKernelSheets, .sheet_order = 5,
+     .json_key = "kernel", .empty_reason = "", .run = nullptr},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const ComparisonEntry> Comparisons() { return kComparisons; }
+
+std::string SheetNames(const ComparisonEntry& entry) {
+  std::string out;
+  for (std::string_view s : entry.sheets) {
+    if (!out.empty()) out += '/';
+    out += s;
+  }
+  return out;
+}
+
+EnabledComparisons AllComparisons() {
+  EnabledComparisons all;
+  for (const ComparisonEntry& e : Comparisons()) all.*e.enabled = true;
+  return all;
+}
+
+analysis::OverallComparison RunOverallComparison(
+    const analysis::Timeline& base, const analysis::Timeline& comparison,
+    const analysis::ReferencePolicy& policy, const std::optional<analysis::KernelMasks>& masks) {
+  return analysis::CompareOverall(base.p(), comparison.p(), OverallOptionsFor(policy, masks));
+}
+
+}  // namespace profdiff::pipeline

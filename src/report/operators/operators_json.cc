@@ -1,0 +1,185 @@
+#include "profdiff/report/operators/operators_json.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "profdiff/report/operators/operator_sheets.h"
+
+namespace profdiff::report {
+namespace {
+
+using json = OrderedJson;
+
+// How many statistic rows "top_by_diff" repeats.
+constexpr size_t kTopByDiff = 10;
+
+std::string_view AlgorithmName(analysis::MatchAlgorithm a) {
+  switch (a) {
+    case analysis::MatchAlgorithm::kLcs:
+      return "lcs";
+    case analysis::MatchAlgorithm::kReferenceCompat:
+      return "reference-compat";
+    case analysis::MatchAlgorithm::kSequenceMatcher:
+      return "sequence-matcher";
+    case analysis::MatchAlgorithm::kNone:
+      return "none";
+  }
+  return "none";
+}
+
+std::string_view KindName(analysis::OperatorCompareKind k) {
+  switch (k) {
+    case analysis::OperatorCompareKind::kModule:
+      return "module";
+    case analysis::OperatorCompareKind::kOperator:
+      return "operator";
+    case analysis::OperatorCompareKind::kNone:
+      return "none";
+  }
+  return "none";
+}
+
+json OpSide(const Profile& p, const analysis::OperatorSide& s) {
+  if (!s.present) return nullptr;
+  return {{"name", std::string(s.name)},
+          {"input_shape", OpArgText(p, s.slice, ArgKey::kInputDims)},
+          {"input_type", OpArgText(p, s.slice, ArgKey::kInputType)},
+          {"kernels", s.kernels.size()},
+          {"device_ns", analysis::E5ToNs(s.device_e5)},
+          {"device_us", JsonNumber(s.device_us)}};
+}
+
+json ModSide(const analysis::ModuleSide& m) {
+  if (!m.present) return nullptr;
+  return {{"module_class", m.module_class},    {"module_level", m.level},
+          {"module_name", m.display_name},     {"self_ns", analysis::E5ToNs(m.self_e5)},
+          {"self_us", JsonNumber(m.self_us)},  {"total_ns", analysis::E5ToNs(m.total_e5)},
+          {"total_us", JsonNumber(m.total_us)}};
+}
+
+json ModOpSide(const analysis::ModuleOpSide& s) {
+  if (!s.present) return nullptr;
+  return {{"name", std::string(s.name)},
+          {"kernels", s.kernels.size()},
+          {"self_ns", analysis::E5ToNs(s.device_e5)},
+          {"self_us", JsonNumber(s.device_us)}};
+}
+
+// "operator_statistic", "operator_rows" and the first rows of the statistic as "top_by_diff".
+void PutOperatorRows(const analysis::OperatorComparison& oc, json& j, json& top) {
+  json stats = json::array();
+  for (const analysis::OperatorStatRow& r : oc.operator_stats)
+    stats.push_back({{"name", std::string(r.name)},
+                     {"base_ms", JsonNumber(r.base_ms)},
+                     {"base_count", r.base_count},
+                     {"comparison_ms", JsonNumber(r.comparison_ms)},
+                     {"comparison_count", r.comparison_count},
+                     {"diff_ms", JsonNumber(r.diff_ms)},
+                     {"diff_ratio", JsonNumber(r.ratio)}});
+  for (size_t i = 0; i < stats.size() && i < kTopByDiff; ++i) top.push_back(stats[i]);
+  j["operator_statistic"] = std::move(stats);
+  json rows = json::array();
+  for (const analysis::OperatorRow& r : oc.operator_rows)
+    rows.push_back({{"base", OpSide(*oc.base, r.base)},
+                    {"comparison", OpSide(*oc.comparison, r.comparison)},
+                    {"diff_us", JsonNumber(r.diff_us)},
+                    {"diff_ratio", JsonNumber(r.ratio)}});
+  j["operator_rows"] = std::move(rows);
+}
+
+json ModuleStatistic(const analysis::ModuleStatBlock& b) {
+  json ops = json::array();
+  for (const analysis::ModuleStatOpRow& r : b.ops)
+    ops.push_back({{"name", std::string(r.name)},
+                   {"base_self_ms", JsonNumber(r.base.device_ms)},
+                   {"base_count", r.base.count},
+                   {"comparison_self_ms", JsonNumber(r.comparison.device_ms)},
+                   {"comparison_count", r.comparison.count},
+                   {"self_diff_ms", JsonNumber(r.self_diff_ms)},
+                   {"diff_ratio", JsonNumber(r.ratio)}});
+  return {{"module_class", b.module_class},
+          {"module_level", b.level},
+          {"module_name", b.display_name},
+          {"base_self_ms", JsonNumber(b.base.self_ms)},
+          {"base_total_ms", JsonNumber(b.base.total_ms)},
+          {"base_count", b.base.count},
+          {"comparison_self_ms", JsonNumber(b.comparison.self_ms)},
+          {"comparison_total_ms", JsonNumber(b.comparison.total_ms)},
+          {"comparison_count", b.comparison.count},
+          {"total_diff_ms", JsonNumber(b.total_diff_ms)},
+          {"self_diff_ms", JsonNumber(b.self_diff_ms)},
+          {"diff_total_ratio", JsonNumber(b.total_ratio)},
+          {"operators", std::move(ops)}};
+}
+
+json ModuleRow(const analysis::ModuleBlock& b) {
+  json ops = json::array();
+  for (const analysis::ModuleOpRow& r : b.ops)
+    ops.push_back({{"base", ModOpSide(r.base)},
+                   {"comparison", ModOpSide(r.comparison)},
+                   {"self_diff_us", JsonNumber(r.self_diff_us)},
+                   {"diff_ratio", JsonNumber(r.ratio)}});
+  return {{"base", ModSide(b.base)},
+          {"comparison", ModSide(b.comparison)},
+          {"total_diff_us", JsonNumber(b.total_diff_us)},
+          {"self_diff_us", JsonNumber(b.self_diff_us)},
+          {"diff_total_ratio", JsonNumber(b.total_ratio)},
+          {"operators", std::move(ops)}};
+}
+
+// "module_statistic", "module_rows" and, as "top_by_diff", the statistic blocks (without their
+// operators) with the largest total diff.
+void PutModuleRows(const analysis::OperatorComparison& oc, json& j, json& top) {
+  json stats = json::array();
+  std::vector<std::pair<double, size_t>> order;
+  for (const analysis::ModuleStatBlock& b : oc.module_stats) {
+    order.push_back({b.total_diff_ms, stats.size()});
+    stats.push_back(ModuleStatistic(b));
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = 0; i < order.size() && i < kTopByDiff; ++i) {
+    json t = stats[order[i].second];
+    t.erase("operators");
+    top.push_back(std::move(t));
+  }
+  j["module_statistic"] = std::move(stats);
+  json rows = json::array();
+  for (const analysis::ModuleBlock& b : oc.module_blocks) rows.push_back(ModuleRow(b));
+  j["module_rows"] = std::move(rows);
+}
+
+json MatchRate(const analysis::OperatorComparison& oc) {
+  auto rate = [](uint64_t m, uint64_t n) {
+    return n ? json(static_cast<double>(m) / static_cast<double>(n)) : json(nullptr);
+  };
+  return {{"base_items", oc.base_items},
+          {"comparison_items", oc.comparison_items},
+          {"matched", oc.matched},
+          {"base", rate(oc.matched, oc.base_items)},
+          {"comparison", rate(oc.matched, oc.comparison_items)}};
+}
+
+}  // namespace
+
+OrderedJson OperatorsJsonSection(const analysis::OperatorComparison& oc) {
+  json j;
+  j["kind"] = std::string(KindName(oc.kind));
+  j["matching"] = std::string(AlgorithmName(oc.algorithm));
+  j["details"] = oc.details;
+  j["match_rate"] = MatchRate(oc);
+  json top = json::array();
+  if (oc.kind == analysis::OperatorCompareKind::kOperator) {
+    PutOperatorRows(oc, j, top);
+  } else if (oc.kind == analysis::OperatorCompareKind::kModule) {
+    PutModuleRows(oc, j, top);
+  }
+  j["top_by_diff"] = std::move(top);
+  j["warnings"] = oc.warnings;
+  return j;
+}
+
+}  // namespace profdiff::report

@@ -1,0 +1,148 @@
+#include "profdiff/report/overall/overall_json.h"
+
+#include <string>
+#include <string_view>
+
+#include "profdiff/base/time.h"
+
+namespace profdiff::report {
+namespace {
+
+using json = OrderedJson;
+
+std::string_view FillName(analysis::RowFill f) {
+  switch (f) {
+    case analysis::RowFill::kBlue:
+      return "blue";
+    case analysis::RowFill::kLightBlue:
+      return "light_blue";
+    case analysis::RowFill::kNone:
+      return "none";
+  }
+  return "none";
+}
+
+// The computing split: one entry per category with a duration (with its count when there is one),
+// then the counts whose category has no duration.
+json ComputingSplit(const analysis::SideSummary& s) {
+  json split = json::array();
+  for (const auto& [key, ns] : s.computing_split_ns) {
+    json e{{"category", key}, {"ns", ns}, {"ms", NsToMs(ns)}, {"count", nullptr}};
+    for (const auto& [ckey, count] : s.computing_split_count) {
+      if (ckey == key) e["count"] = count;
+    }
+    split.push_back(std::move(e));
+  }
+  for (const auto& [ckey, count] : s.computing_split_count) {
+    bool found = false;
+    for (const auto& [key, ns] : s.computing_split_ns) found = found || key == ckey;
+    if (!found)
+      split.push_back({{"category", ckey}, {"ns", nullptr}, {"ms", nullptr}, {"count", count}});
+  }
+  return split;
+}
+
+json Side(const analysis::SideSummary& s) {
+  json j;
+  j["device"] = std::string(Name(s.device));
+  j["label"] = s.label;
+  j["has_overall"] = s.has_overall;
+  j["hide_op_details"] = s.hide_op_details;
+  auto put = [&](const char* key, int64_t ns) {
+    j[std::string(key) + "_ns"] = ns;
+    j[std::string(key) + "_ms"] = NsToMs(ns);
+  };
+  put("e2e", s.e2e_ns);
+  put("computing", s.computing_ns);
+  put("uncovered_communication", s.uncovered_communication_ns);
+  put("wait", s.wait_ns);
+  put("free", s.free_ns);
+  put("sdma", s.sdma_ns);
+  j["computing_split"] = ComputingSplit(s);
+  j["memory_used_gib"] = JsonNumber(s.memory_used_gib);
+  j["rdma_bandwidth_gb_s"] =
+      s.rdma_bandwidth_gb_s ? JsonNumber(*s.rdma_bandwidth_gb_s) : json(nullptr);
+  j["sdma_bandwidth_gb_s"] =
+      s.sdma_bandwidth_gb_s ? JsonNumber(*s.sdma_bandwidth_gb_s) : json(nullptr);
+  j["warnings"] = s.warnings;
+  return j;
+}
+
+json Cell(const analysis::MetricCell& m) {
+  json j;
+  j["present"] = m.present;
+  j["duration_ms"] = JsonNumber(m.present ? m.duration_ms : 0);
+  j["duration_ratio"] = JsonNumber(m.present ? m.duration_ratio : 0);
+  j["number"] = m.present && m.number ? json(*m.number) : json(nullptr);
+  return j;
+}
+
+json Deltas(const analysis::OverallComparison& cmp) {
+  const analysis::SideSummary& b = cmp.base;
+  const analysis::SideSummary& c = cmp.comparison;
+  const int64_t e2e_delta = c.e2e_ns - b.e2e_ns;
+  json cats = json::array();
+  int64_t sum = 0;
+  auto add = [&](const char* name, int64_t bns, int64_t cns) {
+    const int64_t d = cns - bns;
+    sum += d;
+    cats.push_back({{"category", name},
+                    {"base_ns", bns},
+                    {"comparison_ns", cns},
+                    {"delta_ns", d},
+                    {"delta_ms", NsToMs(d)}});
+  };
+  add("computing", b.computing_ns, c.computing_ns);
+  add("uncovered_communication", b.uncovered_communication_ns, c.uncovered_communication_ns);
+  add("free", b.free_ns, c.free_ns);
+  // Whatever the three categories do not explain (0 whenever each side's categories sum to its
+  // e2e), so that the categories always add up to the e2e delta exactly.
+  const int64_t rest_b = b.e2e_ns - b.computing_ns - b.uncovered_communication_ns - b.free_ns;
+  const int64_t rest_c = c.e2e_ns - c.computing_ns - c.uncovered_communication_ns - c.free_ns;
+  add("unattributed", rest_b, rest_c);
+  json j;
+  j["e2e_delta_ns"] = e2e_delta;
+  j["e2e_delta_ms"] = NsToMs(e2e_delta);
+  j["e2e_delta_pct"] =
+      b.e2e_ns != 0 ? json(100.0 * static_cast<double>(e2e_delta) / static_cast<double>(b.e2e_ns))
+                    : json(nullptr);
+  j["categories"] = std::move(cats);
+  j["categories_sum_ns"] = sum;
+  return j;
+}
+
+json MetricRows(const analysis::OverallComparison& cmp) {
+  json rows = json::array();
+  for (const analysis::OverallRow& r : cmp.rows) {
+    rows.push_back({{"label", r.label},
+                    {"indent", r.indent},
+                    {"fill", std::string(FillName(r.fill))},
+                    {"base", Cell(r.base)},
+                    {"comparison", Cell(r.comparison)},
+                    {"diff_ms", JsonNumber(r.diff_ms)},
+                    {"diff_ratio", JsonNumber(r.diff_ratio)}});
+  }
+  return rows;
+}
+
+json Screen(const analysis::OverallComparison& cmp) {
+  json columns = json::array();
+  for (const analysis::ScreenColumn& c : cmp.screen) {
+    columns.push_back(
+        {{"header", c.header}, {"base", c.base_cell}, {"comparison", c.comparison_cell}});
+  }
+  return {{"title", cmp.screen_title}, {"columns", std::move(columns)}};
+}
+
+}  // namespace
+
+OrderedJson OverallJsonSection(const analysis::OverallComparison& cmp) {
+  json j;
+  j["sides"] = {{"base", Side(cmp.base)}, {"comparison", Side(cmp.comparison)}};
+  j["deltas"] = Deltas(cmp);
+  j["overall_metrics"] = MetricRows(cmp);
+  j["screen"] = Screen(cmp);
+  return j;
+}
+
+}  // namespace profdiff::report
