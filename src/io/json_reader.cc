@@ -63,7 +63,9 @@ int64_t CountNewlines(const char* p, size_t n) {
 // JSON white space: space, TAB, LF, CR.
 struct WsTable {
   bool ws[256] = {};
-  constexpr WsTable() { ws[' '] = ws['\t'] = ws['\n'] = ws['\r'] = true; }
+  constexpr WsTable() {
+    for (unsigned char c : {' ', '\t', '\n', '\r'}) ws[c] = true;
+  }
 };
 constexpr WsTable kWs;
 

@@ -22,7 +22,9 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(bad_timestamp, kError, "event 'ts' is not a number; event skipped")                            \
   X(bad_duration, kError, "event 'dur' is not a number; treated as 0")                             \
   X(negative_duration, kWarning, "event has a negative 'dur'; treated as 0")                       \
-  X(sub_ns_rounded, kInfo, "time value had sub-nanosecond digits; rounded to ns")                  \
+  X(sub_ns_rounded, kInfo,                                                                         \
+    "time value had sub-nanosecond digits: rounded to ns; a trace event's 'dur' also keeps the "   \
+    "remainder to 1e-5 ns")                                                                        \
   X(missing_closing_bracket, kWarning, "trace array is not closed with ']' (truncated file?)")     \
   X(trailing_garbage, kWarning, "bytes after the end of the JSON document were ignored")           \
   X(unknown_phase, kInfo, "event with an unhandled 'ph' value; kept as an instant")                \
