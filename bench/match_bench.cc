@@ -94,7 +94,8 @@ int Traces(const char* base_path, const char* comp_path) {
       o.reference_arithmetic = true;
     }
     auto a = Clock::now();
-    auto cmp = profdiff::analysis::CompareOperators(**base, **comp, o);
+    auto cmp = profdiff::analysis::CompareOperators(profdiff::analysis::BuildTimeline(**base, {}),
+                                                    profdiff::analysis::BuildTimeline(**comp, {}), o);
     auto b = Clock::now();
     auto sheets = profdiff::report::BuildOperatorSheets(cmp, base_path, comp_path);
     auto c = Clock::now();

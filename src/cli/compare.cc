@@ -220,10 +220,11 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
     oco.max_kernel_num = opts.max_kernel_num;
     oco.op_name_map = opts.op_name_map;
     oco.use_input_shape = opts.use_input_shape;
-    if (!opts.gpu_flow_cat.empty()) oco.gpu_flow_cat = opts.gpu_flow_cat;
     if (opts.base_step != kVoidStep) oco.base_step = opts.base_step;
     if (opts.comparison_step != kVoidStep) oco.comparison_step = opts.comparison_step;
-    operators = analysis::CompareOperators(**base, **comp, oco);
+    analysis::TimelineOptions tlo;
+    if (!opts.gpu_flow_cat.empty()) tlo.gpu_flow_cat = opts.gpu_flow_cat;
+    operators = analysis::CompareOperators(analysis::BuildTimeline(**base, tlo), analysis::BuildTimeline(**comp, tlo), oco);
     for (const std::string& w : operators->warnings) err << "profdiff: warning: " << w << "\n";
     for (report::SheetSpec& s : report::BuildOperatorSheets(*operators, opts.base_path, opts.comparison_path))
       sheets.push_back(std::move(s));

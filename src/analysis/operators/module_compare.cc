@@ -27,7 +27,6 @@ bool StartsWithLower(std::string_view s, std::string_view lower_prefix) {
   return true;
 }
 bool IsOptimizerOp(std::string_view name) { return StartsWithLower(name, "optimizer"); }
-bool IsStepOp(std::string_view name) { return name.find("ProfilerStep#") != std::string_view::npos; }
 
 struct ModEvent {
   int64_t start = 0;
@@ -111,18 +110,19 @@ struct ModTree {
 
 struct SideModules {
   const Profile* p = nullptr;
-  LinkedFlows flows;
+  KernelDict flows;
   ModTree trees[2];  // forward, backward
   bool has_modules = false;
 };
 
-int64_t GroupNs(const Profile& p, const LinkedFlows& f, uint32_t g) {
+int64_t GroupNs(const Profile& p, const KernelDict& f, uint32_t g) {
   int64_t ns = 0;
-  for (SliceId k : f.dict[g].kernels) ns += p.slices[k].dur_e5();
+  for (SliceId k : f.groups[g].kernels) ns += p.slices[k].dur_e5();
   return ns;
 }
 
-void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModules& side) {
+void BuildSide(const Timeline& timeline, const OperatorCompareOptions& options, SideModules& side) {
+  const Profile& p = timeline.p();
   side.p = &p;
   std::vector<ModEvent> modules, calls;
   for (const Slice& s : p.slices) {
@@ -134,30 +134,9 @@ void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModu
   if (modules.empty()) return;
   side.has_modules = true;
 
-  // fwd/bwd flows by id, first-appearance order; later duplicates overwrite.
-  struct FwdBwd {
-    int64_t start = -1, end = -1;
-  };
-  std::vector<FwdBwd> fb;
-  {
-    std::unordered_map<uint64_t, uint32_t> index;  // (id, is_string) folded
-    for (size_t f = 0; f < p.flows.size(); ++f) {
-      const FlowEvent& fe = p.flows[f];
-      if (fe.phase != 's' && fe.phase != 'f') continue;
-      std::string_view cat = p.str(fe.cat);
-      if (cat.size() != 6 || !StartsWithLower(cat, "fwdbwd")) continue;
-      uint64_t key = fe.id * 2 + (fe.id_is_string ? 1 : 0);
-      auto [it, inserted] = index.try_emplace(key, static_cast<uint32_t>(fb.size()));
-      if (inserted) fb.emplace_back();
-      (fe.phase == 's' ? fb[it->second].start : fb[it->second].end) = static_cast<int64_t>(f);
-    }
-  }
+  const FlowLinks& flows = timeline.flows;
   int64_t bwd_process = -1;
-  for (const FwdBwd& f : fb)
-    if (f.end >= 0) {
-      bwd_process = p.tracks[p.flows[f.end].track].process;
-      break;
-    }
+  if (flows.fwd_bwd_first_end_by_id) bwd_process = p.tracks[p.flows[*flows.fwd_bwd_first_end_by_id].track].process;
 
   // Torch ops: optimizer ops become modules; ops of the backward process are indexed by start.
   std::vector<SliceId> ops;
@@ -175,14 +154,13 @@ void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModu
   }
 
   OpTreeOptions to;
-  to.gpu_flow_cat = options.gpu_flow_cat;
   to.attach_hccl_ops = options.attach_hccl_ops;
   to.attach = options.attach;
-  side.flows = LinkFlows(p, to);
+  side.flows = LinkKernels(timeline, to);
   std::vector<ModEvent> pseudo;
-  pseudo.reserve(side.flows.dict.size());
-  for (size_t g = 0; g < side.flows.dict.size(); ++g)
-    pseudo.push_back({side.flows.dict[g].ts_ns, side.flows.dict[g].ts_ns, false, {}, static_cast<int32_t>(g)});
+  pseudo.reserve(side.flows.groups.size());
+  for (size_t g = 0; g < side.flows.groups.size(); ++g)
+    pseudo.push_back({side.flows.groups[g].ts_ns, side.flows.groups[g].ts_ns, false, {}, static_cast<int32_t>(g)});
 
   modules.insert(modules.end(), pseudo.begin(), pseudo.end());
   ModTree& fwd = side.trees[0];
@@ -191,8 +169,7 @@ void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModu
   func.Build(calls);
 
   std::vector<ModEvent> bwd_events;
-  for (const FwdBwd& f : fb) {
-    if (f.start < 0 || f.end < 0) continue;
+  for (const FlowLink& f : flows.fwd_bwd) {
     auto op = bwd_ops.find(p.flows[f.end].ts_ns);
     if (op == bwd_ops.end()) continue;
     uint32_t m = fwd.FindCall(p.flows[f.start].ts_ns);
@@ -212,7 +189,7 @@ void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModu
   for (SliceId s : ops) {
     const Slice& sl = p.slices[s];
     std::string_view name = p.str(sl.name);
-    if (IsOptimizerOp(name) || IsStepOp(name)) continue;
+    if (IsOptimizerOp(name) || sl.kind == SliceKind::kStepMarker) continue;
     uint32_t m = fwd.FindCall(sl.ts_ns);
     if (m != kNoMod) {
       fwd.AddOp(m, s, sl.ts_ns, sl.end_ns());
@@ -228,7 +205,7 @@ void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModu
       ModNode& n = t.nodes[id];
       size_t cur = 0;
       for (uint32_t g : n.self_groups) {
-        const int64_t ts = side.flows.dict[g].ts_ns;
+        const int64_t ts = side.flows.groups[g].ts_ns;
         while (cur < n.top_ops.size()) {
           const Slice& op = p.slices[n.top_ops[cur]];
           if (ts > op.end_ns()) {
@@ -281,7 +258,7 @@ double GroupsUs(const SideModules& s, const std::vector<uint32_t>& groups, bool 
   double us = 0;
   for (uint32_t g : groups) {
     double group = 0;
-    for (SliceId k : s.flows.dict[g].kernels) group += E5ToUs(s.p->slices[k].dur_e5());
+    for (SliceId k : s.flows.groups[g].kernels) group += E5ToUs(s.p->slices[k].dur_e5());
     us += group;
   }
   return us;
@@ -317,7 +294,7 @@ std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
     const Slice& sl = p.slices[o.slice];
     o.name = p.str(sl.name);
     for (uint32_t g : n.top_op_groups[i])
-      for (SliceId k : s.flows.dict[g].kernels) {
+      for (SliceId k : s.flows.groups[g].kernels) {
         o.kernels.push_back(k);
         o.device_e5 += p.slices[k].dur_e5();
         if (ref) o.device_us += E5ToUs(p.slices[k].dur_e5());
@@ -332,7 +309,7 @@ std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
 
 }  // namespace
 
-bool CompareModules(const Profile& base, const Profile& comparison, const OperatorCompareOptions& options,
+bool CompareModules(const Timeline& base, const Timeline& comparison, const OperatorCompareOptions& options,
                     OperatorComparison& out) {
   SideModules sides[2];
   BuildSide(base, options, sides[0]);

@@ -328,8 +328,10 @@ std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorC
   return name;
 }
 
-OperatorComparison CompareOperators(const Profile& base, const Profile& comparison,
+OperatorComparison CompareOperators(const Timeline& base_timeline, const Timeline& comparison_timeline,
                                     const OperatorCompareOptions& options) {
+  const Profile& base = base_timeline.p();
+  const Profile& comparison = comparison_timeline.p();
   OperatorComparison out;
   out.details = !options.disable_details;
   out.algorithm = options.disable_details ? MatchAlgorithm::kNone : options.algorithm;
@@ -339,17 +341,16 @@ OperatorComparison CompareOperators(const Profile& base, const Profile& comparis
   out.comparison_kernel_shapes = KernelShapesIndex(comparison);
 
   if (!options.disable_module && HasPythonFunctions(base) && HasPythonFunctions(comparison) &&
-      CompareModules(base, comparison, options, out))
+      CompareModules(base_timeline, comparison_timeline, options, out))
     return out;
 
   out.kind = OperatorCompareKind::kOperator;
   const bool ref = options.reference_arithmetic;
   OpTreeOptions to;
   to.attach = options.attach;
-  to.gpu_flow_cat = options.gpu_flow_cat;
   to.attach_hccl_ops = options.attach_hccl_ops;
-  const OpTree bt = BuildOpTree(base, to);
-  const OpTree ct = BuildOpTree(comparison, to);
+  const OpTree bt = BuildOpTree(base_timeline, to);
+  const OpTree ct = BuildOpTree(comparison_timeline, to);
   out.base_tree_stats = bt.stats();
   out.comparison_tree_stats = ct.stats();
 
@@ -386,13 +387,11 @@ OperatorComparison CompareOperators(const Profile& base, const Profile& comparis
 
   std::vector<MatchKey> bkeys = keys_of(base, bt, bkey_cache, btop.ops);
   std::vector<MatchKey> ckeys = keys_of(comparison, ct, ckey_cache, ctop.ops);
-  const std::optional<StringId> bbwd = FindBwdThread(base);
-  const std::optional<StringId> cbwd = FindBwdThread(comparison);
-  const bool use_segments = bbwd.has_value() && cbwd.has_value();
+  const bool use_segments = base_timeline.backward_track.has_value() && comparison_timeline.backward_track.has_value();
   std::vector<SegmentItem> bitems, citems;
   if (use_segments) {
-    bitems = SegmentItemsFor(base, bt, btop.ops, bbwd);
-    citems = SegmentItemsFor(comparison, ct, ctop.ops, cbwd);
+    bitems = SegmentItemsFor(base_timeline, bt, btop.ops);
+    citems = SegmentItemsFor(comparison_timeline, ct, ctop.ops);
   }
   std::vector<MatchPair> pairs = MatchSegmented(algorithm, bkeys, bitems, ckeys, citems, use_segments);
   std::vector<NodePair> node_pairs = ToNodePairs(pairs, btop.ops, ctop.ops);

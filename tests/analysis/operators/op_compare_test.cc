@@ -25,6 +25,12 @@ Profile OpsOnly(const std::vector<std::string>& names) {
   return std::move(b.p);
 }
 
+// CompareOperators on the profiles' timelines (default timeline options unless given).
+OperatorComparison Compare(const Profile& base, const Profile& comparison, const OperatorCompareOptions& o,
+                           const TimelineOptions& to = {}) {
+  return CompareOperators(BuildTimeline(base, to), BuildTimeline(comparison, to), o);
+}
+
 OperatorCompareOptions Compat() {
   OperatorCompareOptions o;
   o.algorithm = MatchAlgorithm::kReferenceCompat;
@@ -37,8 +43,8 @@ TEST(OperatorCompare, DefaultTrueLcsPairsMoreOperatorsThanTheReferenceRecurrence
   // §8.4: B = [b, b, a, a], C = [a, a, b]: the reference's recurrence pairs 1, a true LCS 2.
   Profile base = OpsOnly({"b", "b", "a", "a"});
   Profile comp = OpsOnly({"a", "a", "b"});
-  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
-  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  OperatorComparison exact = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison compat = Compare(base, comp, Compat());
   EXPECT_EQ(exact.kind, OperatorCompareKind::kOperator);
   EXPECT_EQ(exact.matched, 2u);
   EXPECT_EQ(compat.matched, 1u);
@@ -58,7 +64,7 @@ TEST(OperatorCompare, DisableDetailsIsNoMatching) {
   Profile comp = OpsOnly({"a", "b"});
   OperatorCompareOptions o;
   o.disable_details = true;
-  OperatorComparison r = CompareOperators(base, comp, o);
+  OperatorComparison r = Compare(base, comp, o);
   EXPECT_FALSE(r.details);
   EXPECT_EQ(r.matched, 0u);
   ASSERT_EQ(r.operator_rows.size(), 4u);
@@ -86,7 +92,7 @@ Profile SameStartLaunch(int64_t kernel_dur) {
 TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   Profile base = SameStartLaunch(50);
   Profile comp = SameStartLaunch(80);
-  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison exact = Compare(base, comp, OperatorCompareOptions{});
   ASSERT_EQ(exact.operator_rows.size(), 1u);
   EXPECT_EQ(exact.operator_rows[0].base.kernels.size(), 1u);
   EXPECT_EQ(E5ToNs(exact.operator_rows[0].base.device_e5), 50);
@@ -94,7 +100,7 @@ TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   EXPECT_DOUBLE_EQ(exact.operator_rows[0].diff_us, 0.03);
   EXPECT_DOUBLE_EQ(exact.operator_rows[0].ratio, 1.6);
 
-  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  OperatorComparison compat = Compare(base, comp, Compat());
   ASSERT_EQ(compat.operator_rows.size(), 1u);
   EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 2u);  // the §4.3 quirk
   EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device_e5), 100);
@@ -128,8 +134,8 @@ TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
                                           {SliceKind::kKernel, "kernel", 98589},
                                           {SliceKind::kKernel, "kernel", 82031}});
   Profile comp = OneOp(DeviceKind::kGpu, {});
-  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
-  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  OperatorComparison exact = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison compat = Compare(base, comp, Compat());
   ASSERT_EQ(exact.operator_stats.size(), 1u);
   ASSERT_EQ(compat.operator_stats.size(), 1u);
   EXPECT_DOUBLE_EQ(exact.operator_stats[0].diff_ms, -0.34);
@@ -139,8 +145,8 @@ TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
 TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
   Profile old_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "Memcpy", 500}});
   Profile new_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "gpu_memcpy", 500}});
-  EXPECT_EQ(CompareOperators(old_style, new_style, OperatorCompareOptions{}).operator_rows[0].base.kernels.size(), 1u);
-  OperatorComparison compat = CompareOperators(old_style, new_style, Compat());
+  EXPECT_EQ(Compare(old_style, new_style, OperatorCompareOptions{}).operator_rows[0].base.kernels.size(), 1u);
+  OperatorComparison compat = Compare(old_style, new_style, Compat());
   EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 0u);  // the reference's category rule
   EXPECT_EQ(compat.operator_rows[0].comparison.kernels.size(), 1u);
 }
@@ -148,9 +154,9 @@ TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
 TEST(OperatorCompare, HcclOpsAttachUnlessTheReferenceWouldNotCollectThem) {
   Profile p = OneOp(DeviceKind::kNpu, {{SliceKind::kHcclOp, "", 700}, {SliceKind::kNpuTask, "", 300}});
   OperatorCompareOptions o;
-  EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 1000);
+  EXPECT_EQ(E5ToNs(Compare(p, p, o).operator_rows[0].base.device_e5), 1000);
   o.attach_hccl_ops = false;  // --reference-compat without the overall/communication comparison
-  EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 300);
+  EXPECT_EQ(E5ToNs(Compare(p, p, o).operator_rows[0].base.device_e5), 300);
 }
 
 TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
@@ -163,11 +169,12 @@ TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
   b.Flow(1, "ac2g", 120, cpu, 1000, stream);
   b.Flow(2, "My_Flow", 130, cpu, 2000, stream);
   OperatorCompareOptions o;
-  EXPECT_EQ(E5ToNs(CompareOperators(b.p, b.p, o).operator_rows[0].base.device_e5), 40);
-  o.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
-  EXPECT_EQ(E5ToNs(CompareOperators(b.p, b.p, o).operator_rows[0].base.device_e5), 60);
-  o.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
-  EXPECT_EQ(CompareOperators(b.p, b.p, o).operator_rows[0].base.kernels.size(), 0u);
+  TimelineOptions to;
+  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, o, to).operator_rows[0].base.device_e5), 40);
+  to.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
+  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, o, to).operator_rows[0].base.device_e5), 60);
+  to.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
+  EXPECT_EQ(Compare(b.p, b.p, o, to).operator_rows[0].base.kernels.size(), 0u);
 }
 
 TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
@@ -176,7 +183,7 @@ TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
   b.Add(cpu, SliceKind::kCpuOp, "x", "cpu_op", 100, 100);
   Profile base = std::move(b.p);
   Profile comp = SameStartLaunch(2000);  // "op1" with a 2 µs kernel
-  OperatorComparison r = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison r = Compare(base, comp, OperatorCompareOptions{});
   ASSERT_EQ(r.operator_rows.size(), 2u);
   const OperatorRow& only_comp = r.operator_rows[0];  // comparison-only items come first
   EXPECT_FALSE(only_comp.base.present);
@@ -209,7 +216,7 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
   Profile comp = make("c3");
   OperatorCompareOptions o;
   o.max_kernel_num = 5;
-  OperatorComparison r = CompareOperators(base, comp, o);
+  OperatorComparison r = Compare(base, comp, o);
   ASSERT_EQ(r.operator_rows.size(), 3u);
   EXPECT_EQ(r.operator_rows[0].base.name, "c1");
   EXPECT_EQ(r.operator_rows[0].comparison.name, "c1");
@@ -218,7 +225,38 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
   EXPECT_EQ(r.operator_rows[2].base.name, "c2");
   EXPECT_FALSE(r.operator_rows[2].comparison.present);
   o.max_kernel_num = 10;  // not more than the limit: no drill-down
-  EXPECT_EQ(CompareOperators(base, comp, o).operator_rows.size(), 1u);
+  EXPECT_EQ(Compare(base, comp, o).operator_rows.size(), 1u);
+}
+
+// Top-level ops named `ops` (name, on the backward thread?) 1 µs apart; thread ids are text. With
+// `fwd_bwd`, a fwdbwd flow ends on the backward thread, which makes it the side's backward thread.
+Profile TextTidOps(const std::vector<std::pair<std::string, bool>>& ops, bool fwd_bwd) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId main = b.Track("1", "main thread");
+  TrackId bwd = b.Track("1", "autograd thread");
+  int64_t ts = 1000;
+  for (const auto& [name, on_bwd] : ops) {
+    b.Add(on_bwd ? bwd : main, SliceKind::kCpuOp, name, "cpu_op", ts, 100);
+    ts += 1000;
+  }
+  if (fwd_bwd) b.Flow(1, "fwdbwd", 1000, main, 2000, bwd);
+  return std::move(b.p);
+}
+
+TEST(OperatorCompare, SegmentsByTheBackwardThreadAsWritten) {
+  // §8.3: base [A, B(bwd), C] vs comparison [A, C] (no op on the backward thread there): segments
+  // [A][B][C] vs [A, C] -> (A,A),(−,C),(B,−),(C,−). Without fwdbwd flows, one list: (A,A),(B,−),(C,C).
+  Profile base = TextTidOps({{"A", false}, {"B", true}, {"C", false}}, true);
+  Profile comp = TextTidOps({{"A", false}, {"C", false}}, true);
+  OperatorComparison r = Compare(base, comp, OperatorCompareOptions{});
+  ASSERT_EQ(r.operator_rows.size(), 4u);
+  EXPECT_EQ(r.matched, 1u);
+  EXPECT_FALSE(r.operator_rows[1].base.present);
+  EXPECT_EQ(r.operator_rows[1].comparison.name, "C");
+  EXPECT_EQ(r.operator_rows[2].base.name, "B");
+  EXPECT_EQ(r.operator_rows[3].base.name, "C");
+  Profile base_plain = TextTidOps({{"A", false}, {"B", true}, {"C", false}}, false);
+  EXPECT_EQ(Compare(base_plain, comp, OperatorCompareOptions{}).matched, 2u);
 }
 
 TEST(OperatorCompare, MatchKeys) {
@@ -271,7 +309,7 @@ Profile WithModules(int64_t dur, bool extra_module) {
 TEST(ModuleCompare, TreesRowsAndStatistics) {
   Profile base = WithModules(100, false);
   Profile comp = WithModules(300, true);
-  OperatorComparison r = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison r = Compare(base, comp, OperatorCompareOptions{});
   ASSERT_EQ(r.kind, OperatorCompareKind::kModule);
   // Pairs (breadth-first): (Net, Net), (Linear, Linear), (−, ReLU).
   EXPECT_EQ(r.matched, 2u);
@@ -307,13 +345,44 @@ TEST(ModuleCompare, TreesRowsAndStatistics) {
 
   OperatorCompareOptions no_module;
   no_module.disable_module = true;
-  EXPECT_EQ(CompareOperators(base, comp, no_module).kind, OperatorCompareKind::kOperator);
+  EXPECT_EQ(Compare(base, comp, no_module).kind, OperatorCompareKind::kOperator);
+}
+
+TEST(ModuleCompare, BackwardModulesFollowFwdBwdFlowsIntoTheBackwardProcess) {
+  // A fwdbwd flow from inside Linear_0 (1600) to the backward op at 30000 (process 1): that op becomes
+  // the module "/[ BACKWARD ]/nn.Module: Net_0/nn.Module: Linear_0" and its kernel its self time.
+  auto make = [](int64_t bwd_kernel_ns) {
+    Profile p = WithModules(100, false);
+    ProfileBuilder b(DeviceKind::kNpu);
+    b.p = std::move(p);
+    TrackId bwd = b.Track("1", "2");
+    TrackId dev = b.Track("2", "7");
+    b.Add(bwd, SliceKind::kCpuOp, "LinearBackward0", "cpu_op", 30000, 2000);
+    b.Add(bwd, SliceKind::kCpuOp, "aclnnMatmulGrad", "cpu_op", 30100, 100);
+    b.Add(dev, SliceKind::kNpuTask, "MatMulGrad", "", 40000, bwd_kernel_ns);
+    b.Flow(2, "async_npu", 30100, bwd, 40000, dev);
+    b.Flow(3, "fwdbwd", 1600, b.Track("1", "1"), 30000, bwd);
+    return std::move(b.p);
+  };
+  Profile base = make(400);
+  Profile comp = make(500);
+  OperatorComparison r = Compare(base, comp, OperatorCompareOptions{});
+  ASSERT_EQ(r.kind, OperatorCompareKind::kModule);
+  const ModuleBlock* back = nullptr;
+  for (const ModuleBlock& blk : r.module_blocks)
+    if (blk.base.path == "/[ BACKWARD ]/nn.Module: Net_0/nn.Module: Linear_0") back = &blk;
+  ASSERT_NE(back, nullptr);
+  EXPECT_TRUE(back->comparison.present);
+  EXPECT_EQ(E5ToNs(back->base.self_e5), 400);
+  EXPECT_EQ(E5ToNs(back->comparison.self_e5), 500);
+  ASSERT_EQ(back->ops.size(), 1u);
+  EXPECT_EQ(back->ops[0].base.name, "aclnnMatmulGrad");  // the backward op itself starts the module: not inside it
 }
 
 TEST(ModuleCompare, SideWithoutModulesFallsBackToOperators) {
   Profile base = WithModules(100, false);
   Profile comp = SameStartLaunch(10);
-  EXPECT_EQ(CompareOperators(base, comp, OperatorCompareOptions{}).kind, OperatorCompareKind::kOperator);
+  EXPECT_EQ(Compare(base, comp, OperatorCompareOptions{}).kind, OperatorCompareKind::kOperator);
 }
 
 }  // namespace

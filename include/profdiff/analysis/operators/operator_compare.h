@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "profdiff/analysis/timeline/op_tree.h"
+#include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/analysis/common/dual_sum.h"
 #include "profdiff/analysis/common/sequence_match.h"
 #include "profdiff/model/profile.h"
@@ -42,7 +43,6 @@ struct OperatorCompareOptions {
   std::optional<int64_t> max_kernel_num;
   std::map<std::string, std::string> op_name_map;
   bool use_input_shape = false;
-  std::optional<std::string> gpu_flow_cat;
   // NPU HCCL op events are attachable kernels (§4.3 step 3). The reference collects them only when
   // the communication or the overall comparison is enabled; profdiff's default mode always does.
   bool attach_hccl_ops = true;
@@ -197,14 +197,14 @@ struct OperatorComparison {
   std::vector<std::string> warnings;  // e.g. a step without operators
 };
 
-// The whole operator/module comparison. `base` and `comparison` must outlive the result (it keeps
-// views into their strings).
-OperatorComparison CompareOperators(const Profile& base, const Profile& comparison,
+// The whole operator/module comparison. The timelines' profiles must outlive the result (it keeps
+// views into their strings); the timelines themselves need not.
+OperatorComparison CompareOperators(const Timeline& base, const Timeline& comparison,
                                     const OperatorCompareOptions& options);
 
 // The module comparison alone (§9): fills kind = kModule, module_blocks, module_stats and the match
 // rate, and returns true, when both sides have nn.Module events and the matching yields a pair.
-bool CompareModules(const Profile& base, const Profile& comparison, const OperatorCompareOptions& options,
+bool CompareModules(const Timeline& base, const Timeline& comparison, const OperatorCompareOptions& options,
                     OperatorComparison& out);
 
 // The matching key of an op (§8.6): the mapped name, followed by the input-shape string with
