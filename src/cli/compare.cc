@@ -211,10 +211,7 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   std::optional<analysis::OperatorComparison> operators;
   if (opts.enabled.operators) {
     analysis::OperatorCompareOptions oco;
-    oco.algorithm = opts.reference_compat ? analysis::MatchAlgorithm::kReferenceCompat : analysis::MatchAlgorithm::kLcs;
-    oco.attach = opts.reference_compat ? analysis::KernelAttach::kReferenceCompat : analysis::KernelAttach::kExact;
-    oco.reference_arithmetic = opts.reference_compat;
-    oco.attach_hccl_ops = !opts.reference_compat || opts.enabled.communication || opts.enabled.profiling;
+    oco.overall_or_communication_runs = opts.enabled.communication || opts.enabled.profiling;
     oco.disable_details = opts.disable_details;
     oco.disable_module = opts.disable_module;
     oco.max_kernel_num = opts.max_kernel_num;
@@ -224,7 +221,11 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
     if (opts.comparison_step != kVoidStep) oco.comparison_step = opts.comparison_step;
     analysis::TimelineOptions tlo;
     if (!opts.gpu_flow_cat.empty()) tlo.gpu_flow_cat = opts.gpu_flow_cat;
-    operators = analysis::CompareOperators(analysis::BuildTimeline(**base, tlo), analysis::BuildTimeline(**comp, tlo), oco);
+    // The bare --reference-compat means the current release line (26.1) until --reference-compat=LINE.
+    const analysis::ReferencePolicy policy = analysis::MakeReferencePolicy(
+        opts.reference_compat ? std::optional(analysis::kCurrentReferenceLine) : std::nullopt);
+    operators = analysis::CompareOperators(analysis::BuildTimeline(**base, tlo), analysis::BuildTimeline(**comp, tlo),
+                                           policy, oco);
     for (const std::string& w : operators->warnings) err << "profdiff: warning: " << w << "\n";
     for (report::SheetSpec& s : report::BuildOperatorSheets(*operators, opts.base_path, opts.comparison_path))
       sheets.push_back(std::move(s));

@@ -121,7 +121,8 @@ int64_t GroupNs(const Profile& p, const KernelDict& f, uint32_t g) {
   return ns;
 }
 
-void BuildSide(const Timeline& timeline, const OperatorCompareOptions& options, SideModules& side) {
+void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const OperatorCompareOptions& options,
+               SideModules& side) {
   const Profile& p = timeline.p();
   side.p = &p;
   std::vector<ModEvent> modules, calls;
@@ -154,9 +155,8 @@ void BuildSide(const Timeline& timeline, const OperatorCompareOptions& options, 
   }
 
   OpTreeOptions to;
-  to.attach_hccl_ops = options.attach_hccl_ops;
-  to.attach = options.attach;
-  side.flows = LinkKernels(timeline, to);
+  to.overall_or_communication_runs = options.overall_or_communication_runs;
+  side.flows = LinkKernels(timeline, policy, to);
   std::vector<ModEvent> pseudo;
   pseudo.reserve(side.flows.groups.size());
   for (size_t g = 0; g < side.flows.groups.size(); ++g)
@@ -309,15 +309,15 @@ std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
 
 }  // namespace
 
-bool CompareModules(const Timeline& base, const Timeline& comparison, const OperatorCompareOptions& options,
-                    OperatorComparison& out) {
+bool CompareModules(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                    const OperatorCompareOptions& options, OperatorComparison& out) {
   SideModules sides[2];
-  BuildSide(base, options, sides[0]);
-  BuildSide(comparison, options, sides[1]);
+  BuildSide(base, policy, options, sides[0]);
+  BuildSide(comparison, policy, options, sides[1]);
   if (!sides[0].has_modules || !sides[1].has_modules) return false;
 
-  const MatchAlgorithm algorithm = options.disable_details ? MatchAlgorithm::kNone : options.algorithm;
-  const bool ref = options.reference_arithmetic;
+  const MatchAlgorithm algorithm = options.disable_details ? MatchAlgorithm::kNone : policy.matching;
+  const bool ref = policy.float_us_sums;
   // §9.2: breadth-first from the two root pairs, children matched by module path.
   std::vector<ModPair> pairs;
   KeyMap keys;
@@ -390,7 +390,7 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Oper
       std::vector<MatchKey> bk, ck;
       for (const ModuleOpSide& o : bops) bk.push_back(op_keys.Key(o.name));
       for (const ModuleOpSide& o : cops) ck.push_back(op_keys.Key(o.name));
-      for (const MatchPair& m : MatchSequences(options.algorithm, bk, ck)) {
+      for (const MatchPair& m : MatchSequences(policy.matching, bk, ck)) {
         ModuleOpRow r;
         if (m.base != kNoIndex) r.base = std::move(bops[m.base]);
         if (m.comparison != kNoIndex) r.comparison = std::move(cops[m.comparison]);

@@ -329,28 +329,28 @@ std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorC
 }
 
 OperatorComparison CompareOperators(const Timeline& base_timeline, const Timeline& comparison_timeline,
-                                    const OperatorCompareOptions& options) {
+                                    const ReferencePolicy& policy, const OperatorCompareOptions& options) {
   const Profile& base = base_timeline.p();
   const Profile& comparison = comparison_timeline.p();
   OperatorComparison out;
   out.details = !options.disable_details;
-  out.algorithm = options.disable_details ? MatchAlgorithm::kNone : options.algorithm;
+  out.policy = policy;
+  out.algorithm = options.disable_details ? MatchAlgorithm::kNone : policy.matching;
   out.base = &base;
   out.comparison = &comparison;
   out.base_kernel_shapes = KernelShapesIndex(base);
   out.comparison_kernel_shapes = KernelShapesIndex(comparison);
 
   if (!options.disable_module && HasPythonFunctions(base) && HasPythonFunctions(comparison) &&
-      CompareModules(base_timeline, comparison_timeline, options, out))
+      CompareModules(base_timeline, comparison_timeline, policy, options, out))
     return out;
 
   out.kind = OperatorCompareKind::kOperator;
-  const bool ref = options.reference_arithmetic;
+  const bool ref = policy.float_us_sums;
   OpTreeOptions to;
-  to.attach = options.attach;
-  to.attach_hccl_ops = options.attach_hccl_ops;
-  const OpTree bt = BuildOpTree(base_timeline, to);
-  const OpTree ct = BuildOpTree(comparison_timeline, to);
+  to.overall_or_communication_runs = options.overall_or_communication_runs;
+  const OpTree bt = BuildOpTree(base_timeline, policy, to);
+  const OpTree ct = BuildOpTree(comparison_timeline, policy, to);
   out.base_tree_stats = bt.stats();
   out.comparison_tree_stats = ct.stats();
 
@@ -383,7 +383,7 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
     for (NodeId id : ids) ks.push_back(key_of(p, t, cache, id));
     return ks;
   };
-  const MatchAlgorithm algorithm = options.disable_details ? MatchAlgorithm::kNone : options.algorithm;
+  const MatchAlgorithm algorithm = out.algorithm;
 
   std::vector<MatchKey> bkeys = keys_of(base, bt, bkey_cache, btop.ops);
   std::vector<MatchKey> ckeys = keys_of(comparison, ct, ckey_cache, ctop.ops);

@@ -32,15 +32,17 @@ struct TrackTsHash {
 };
 
 // (track, ts) -> the attachable kernel there (a later slice with the same key wins).
-std::unordered_map<TrackTs, SliceId, TrackTsHash> KernelIndex(const Profile& profile, const OpTreeOptions& options) {
+std::unordered_map<TrackTs, SliceId, TrackTsHash> KernelIndex(const Profile& profile, const ReferencePolicy& policy,
+                                                              const OpTreeOptions& options) {
   std::unordered_map<TrackTs, SliceId, TrackTsHash> kernel_at;
   const DeviceKind device = profile.meta.device;
+  const bool hccl_ops = HcclOpsAttachable(policy, options);
   for (SliceId s = 0; s < profile.slices.size(); ++s) {
     const Slice& sl = profile.slices[s];
-    if (!IsAttachableKernel(sl.kind, device, options.attach_hccl_ops)) continue;
+    if (!IsAttachableKernel(sl.kind, device, hccl_ops)) continue;
     // The reference's GPU kernel class is lower(cat) in {kernel, gpu_memcpy}: old Kineto "Memcpy"
-    // events are not kernels there (§3.2). Only --reference-compat reproduces that.
-    if (options.attach == KernelAttach::kReferenceCompat && device != DeviceKind::kNpu) {
+    // events are not kernels there (§3.2).
+    if (policy.old_memcpy_not_kernel && device != DeviceKind::kNpu) {
       std::string_view cat = profile.str(sl.cat);
       if (!EqualsLower(cat, "kernel") && !EqualsLower(cat, "gpu_memcpy")) continue;
     }
@@ -51,16 +53,20 @@ std::unordered_map<TrackTs, SliceId, TrackTsHash> KernelIndex(const Profile& pro
 
 }  // namespace
 
+bool HcclOpsAttachable(const ReferencePolicy& policy, const OpTreeOptions& options) {
+  return !policy.hccl_ops_attach_only_with_comm || options.overall_or_communication_runs;
+}
+
 bool IsAttachableKernel(SliceKind kind, DeviceKind device, bool include_hccl_ops) {
   if (device == DeviceKind::kNpu)
     return kind == SliceKind::kNpuTask || (include_hccl_ops && kind == SliceKind::kHcclOp);
   return kind == SliceKind::kKernel || kind == SliceKind::kGpuMemcpy;
 }
 
-KernelDict LinkKernels(const Timeline& timeline, const OpTreeOptions& options) {
+KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options) {
   const Profile& profile = timeline.p();
   KernelDict out;
-  const auto kernel_at = KernelIndex(profile, options);
+  const auto kernel_at = KernelIndex(profile, policy, options);
   std::unordered_map<int64_t, uint32_t> group_of;
   for (const FlowLink& fl : timeline.flows.kernel_launch) {
     ++out.flows_used;
@@ -82,17 +88,17 @@ KernelDict LinkKernels(const Timeline& timeline, const OpTreeOptions& options) {
 // Builds an OpTree in steps (§8.2, §4.3); a friend of OpTree.
 class OpTreeBuilder {
  public:
-  OpTreeBuilder(const Timeline& timeline, const OpTreeOptions& options)
-      : timeline_(timeline), p_(timeline.p()), options_(options), nodes_(tree_.nodes_) {}
+  OpTreeBuilder(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options)
+      : timeline_(timeline), p_(timeline.p()), policy_(policy), options_(options), nodes_(tree_.nodes_) {}
 
   OpTree Build() {
     AddNodes();
     IndexChildren();
-    const KernelDict dict = LinkKernels(timeline_, options_);
+    const KernelDict dict = LinkKernels(timeline_, policy_, options_);
     tree_.stats_.flows_used = dict.flows_used;
     tree_.stats_.flows_unlinked = dict.flows_unlinked;
     std::vector<std::pair<NodeId, SliceId>> attach =
-        options_.attach == KernelAttach::kReferenceCompat ? AttachByStartTs(dict) : AttachToInnermost(dict);
+        policy_.attach_kernels_by_start_ts ? AttachByStartTs(dict) : AttachToInnermost(dict);
     StoreKernels(std::move(attach));
     return std::move(tree_);
   }
@@ -219,13 +225,14 @@ class OpTreeBuilder {
 
   const Timeline& timeline_;
   const Profile& p_;
+  const ReferencePolicy& policy_;
   const OpTreeOptions& options_;
   OpTree tree_;
   std::vector<OpNode>& nodes_;
 };
 
-OpTree BuildOpTree(const Timeline& timeline, const OpTreeOptions& options) {
-  return OpTreeBuilder(timeline, options).Build();
+OpTree BuildOpTree(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options) {
+  return OpTreeBuilder(timeline, policy, options).Build();
 }
 
 std::vector<SliceId> OpTree::SubtreeKernels(NodeId id) const {

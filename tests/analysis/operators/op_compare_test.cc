@@ -25,25 +25,20 @@ Profile OpsOnly(const std::vector<std::string>& names) {
   return std::move(b.p);
 }
 
-// CompareOperators on the profiles' timelines (default timeline options unless given).
-OperatorComparison Compare(const Profile& base, const Profile& comparison, const OperatorCompareOptions& o,
-                           const TimelineOptions& to = {}) {
-  return CompareOperators(BuildTimeline(base, to), BuildTimeline(comparison, to), o);
+// CompareOperators on the profiles' timelines.
+OperatorComparison Compare(const Profile& base, const Profile& comparison, const ReferencePolicy& policy = ExactPolicy(),
+                           const OperatorCompareOptions& o = {}, const TimelineOptions& to = {}) {
+  return CompareOperators(BuildTimeline(base, to), BuildTimeline(comparison, to), policy, o);
 }
 
-OperatorCompareOptions Compat() {
-  OperatorCompareOptions o;
-  o.algorithm = MatchAlgorithm::kReferenceCompat;
-  o.attach = KernelAttach::kReferenceCompat;
-  o.reference_arithmetic = true;
-  return o;
-}
+// --reference-compat on a release line (8.2 matches with the reference's recurrence).
+ReferencePolicy Compat(ReferenceLine line = ReferenceLine::k8_2) { return ReferenceCompatPolicy(line); }
 
 TEST(OperatorCompare, DefaultTrueLcsPairsMoreOperatorsThanTheReferenceRecurrence) {
   // §8.4: B = [b, b, a, a], C = [a, a, b]: the reference's recurrence pairs 1, a true LCS 2.
   Profile base = OpsOnly({"b", "b", "a", "a"});
   Profile comp = OpsOnly({"a", "a", "b"});
-  OperatorComparison exact = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison exact = Compare(base, comp);
   OperatorComparison compat = Compare(base, comp, Compat());
   EXPECT_EQ(exact.kind, OperatorCompareKind::kOperator);
   EXPECT_EQ(exact.matched, 2u);
@@ -64,7 +59,7 @@ TEST(OperatorCompare, DisableDetailsIsNoMatching) {
   Profile comp = OpsOnly({"a", "b"});
   OperatorCompareOptions o;
   o.disable_details = true;
-  OperatorComparison r = Compare(base, comp, o);
+  OperatorComparison r = Compare(base, comp, ExactPolicy(), o);
   EXPECT_FALSE(r.details);
   EXPECT_EQ(r.matched, 0u);
   ASSERT_EQ(r.operator_rows.size(), 4u);
@@ -92,7 +87,7 @@ Profile SameStartLaunch(int64_t kernel_dur) {
 TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   Profile base = SameStartLaunch(50);
   Profile comp = SameStartLaunch(80);
-  OperatorComparison exact = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison exact = Compare(base, comp);
   ASSERT_EQ(exact.operator_rows.size(), 1u);
   EXPECT_EQ(exact.operator_rows[0].base.kernels.size(), 1u);
   EXPECT_EQ(E5ToNs(exact.operator_rows[0].base.device_e5), 50);
@@ -103,6 +98,8 @@ TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   OperatorComparison compat = Compare(base, comp, Compat());
   ASSERT_EQ(compat.operator_rows.size(), 1u);
   EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 2u);  // the §4.3 quirk
+  EXPECT_TRUE(compat.policy.attach_kernels_by_start_ts);  // the result carries its policy
+  EXPECT_FALSE(exact.policy.attach_kernels_by_start_ts);
   EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device_e5), 100);
 }
 
@@ -134,7 +131,7 @@ TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
                                           {SliceKind::kKernel, "kernel", 98589},
                                           {SliceKind::kKernel, "kernel", 82031}});
   Profile comp = OneOp(DeviceKind::kGpu, {});
-  OperatorComparison exact = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison exact = Compare(base, comp);
   OperatorComparison compat = Compare(base, comp, Compat());
   ASSERT_EQ(exact.operator_stats.size(), 1u);
   ASSERT_EQ(compat.operator_stats.size(), 1u);
@@ -145,7 +142,7 @@ TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
 TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
   Profile old_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "Memcpy", 500}});
   Profile new_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "gpu_memcpy", 500}});
-  EXPECT_EQ(Compare(old_style, new_style, OperatorCompareOptions{}).operator_rows[0].base.kernels.size(), 1u);
+  EXPECT_EQ(Compare(old_style, new_style).operator_rows[0].base.kernels.size(), 1u);
   OperatorComparison compat = Compare(old_style, new_style, Compat());
   EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 0u);  // the reference's category rule
   EXPECT_EQ(compat.operator_rows[0].comparison.kernels.size(), 1u);
@@ -154,9 +151,12 @@ TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
 TEST(OperatorCompare, HcclOpsAttachUnlessTheReferenceWouldNotCollectThem) {
   Profile p = OneOp(DeviceKind::kNpu, {{SliceKind::kHcclOp, "", 700}, {SliceKind::kNpuTask, "", 300}});
   OperatorCompareOptions o;
-  EXPECT_EQ(E5ToNs(Compare(p, p, o).operator_rows[0].base.device_e5), 1000);
-  o.attach_hccl_ops = false;  // --reference-compat without the overall/communication comparison
-  EXPECT_EQ(E5ToNs(Compare(p, p, o).operator_rows[0].base.device_e5), 300);
+  EXPECT_EQ(E5ToNs(Compare(p, p, ExactPolicy(), o).operator_rows[0].base.device_e5), 1000);
+  // --reference-compat without the overall/communication comparison: no HCCL ops (either line).
+  for (ReferenceLine line : {ReferenceLine::k8_2, ReferenceLine::k26_1})
+    EXPECT_EQ(E5ToNs(Compare(p, p, Compat(line), o).operator_rows[0].base.device_e5), 300);
+  o.overall_or_communication_runs = true;
+  EXPECT_EQ(E5ToNs(Compare(p, p, Compat(), o).operator_rows[0].base.device_e5), 1000);
 }
 
 TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
@@ -170,11 +170,11 @@ TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
   b.Flow(2, "My_Flow", 130, cpu, 2000, stream);
   OperatorCompareOptions o;
   TimelineOptions to;
-  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, o, to).operator_rows[0].base.device_e5), 40);
+  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device_e5), 40);
   to.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
-  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, o, to).operator_rows[0].base.device_e5), 60);
+  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device_e5), 60);
   to.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
-  EXPECT_EQ(Compare(b.p, b.p, o, to).operator_rows[0].base.kernels.size(), 0u);
+  EXPECT_EQ(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.kernels.size(), 0u);
 }
 
 TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
@@ -183,7 +183,7 @@ TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
   b.Add(cpu, SliceKind::kCpuOp, "x", "cpu_op", 100, 100);
   Profile base = std::move(b.p);
   Profile comp = SameStartLaunch(2000);  // "op1" with a 2 µs kernel
-  OperatorComparison r = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison r = Compare(base, comp);
   ASSERT_EQ(r.operator_rows.size(), 2u);
   const OperatorRow& only_comp = r.operator_rows[0];  // comparison-only items come first
   EXPECT_FALSE(only_comp.base.present);
@@ -216,7 +216,7 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
   Profile comp = make("c3");
   OperatorCompareOptions o;
   o.max_kernel_num = 5;
-  OperatorComparison r = Compare(base, comp, o);
+  OperatorComparison r = Compare(base, comp, ExactPolicy(), o);
   ASSERT_EQ(r.operator_rows.size(), 3u);
   EXPECT_EQ(r.operator_rows[0].base.name, "c1");
   EXPECT_EQ(r.operator_rows[0].comparison.name, "c1");
@@ -225,7 +225,7 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
   EXPECT_EQ(r.operator_rows[2].base.name, "c2");
   EXPECT_FALSE(r.operator_rows[2].comparison.present);
   o.max_kernel_num = 10;  // not more than the limit: no drill-down
-  EXPECT_EQ(Compare(base, comp, o).operator_rows.size(), 1u);
+  EXPECT_EQ(Compare(base, comp, ExactPolicy(), o).operator_rows.size(), 1u);
 }
 
 // Top-level ops named `ops` (name, on the backward thread?) 1 µs apart; thread ids are text. With
@@ -248,7 +248,7 @@ TEST(OperatorCompare, SegmentsByTheBackwardThreadAsWritten) {
   // [A][B][C] vs [A, C] -> (A,A),(−,C),(B,−),(C,−). Without fwdbwd flows, one list: (A,A),(B,−),(C,C).
   Profile base = TextTidOps({{"A", false}, {"B", true}, {"C", false}}, true);
   Profile comp = TextTidOps({{"A", false}, {"C", false}}, true);
-  OperatorComparison r = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison r = Compare(base, comp);
   ASSERT_EQ(r.operator_rows.size(), 4u);
   EXPECT_EQ(r.matched, 1u);
   EXPECT_FALSE(r.operator_rows[1].base.present);
@@ -256,7 +256,7 @@ TEST(OperatorCompare, SegmentsByTheBackwardThreadAsWritten) {
   EXPECT_EQ(r.operator_rows[2].base.name, "B");
   EXPECT_EQ(r.operator_rows[3].base.name, "C");
   Profile base_plain = TextTidOps({{"A", false}, {"B", true}, {"C", false}}, false);
-  EXPECT_EQ(Compare(base_plain, comp, OperatorCompareOptions{}).matched, 2u);
+  EXPECT_EQ(Compare(base_plain, comp).matched, 2u);
 }
 
 TEST(OperatorCompare, MatchKeys) {
@@ -309,7 +309,7 @@ Profile WithModules(int64_t dur, bool extra_module) {
 TEST(ModuleCompare, TreesRowsAndStatistics) {
   Profile base = WithModules(100, false);
   Profile comp = WithModules(300, true);
-  OperatorComparison r = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison r = Compare(base, comp);
   ASSERT_EQ(r.kind, OperatorCompareKind::kModule);
   // Pairs (breadth-first): (Net, Net), (Linear, Linear), (−, ReLU).
   EXPECT_EQ(r.matched, 2u);
@@ -345,7 +345,7 @@ TEST(ModuleCompare, TreesRowsAndStatistics) {
 
   OperatorCompareOptions no_module;
   no_module.disable_module = true;
-  EXPECT_EQ(Compare(base, comp, no_module).kind, OperatorCompareKind::kOperator);
+  EXPECT_EQ(Compare(base, comp, ExactPolicy(), no_module).kind, OperatorCompareKind::kOperator);
 }
 
 TEST(ModuleCompare, BackwardModulesFollowFwdBwdFlowsIntoTheBackwardProcess) {
@@ -366,7 +366,7 @@ TEST(ModuleCompare, BackwardModulesFollowFwdBwdFlowsIntoTheBackwardProcess) {
   };
   Profile base = make(400);
   Profile comp = make(500);
-  OperatorComparison r = Compare(base, comp, OperatorCompareOptions{});
+  OperatorComparison r = Compare(base, comp);
   ASSERT_EQ(r.kind, OperatorCompareKind::kModule);
   const ModuleBlock* back = nullptr;
   for (const ModuleBlock& blk : r.module_blocks)
@@ -382,7 +382,7 @@ TEST(ModuleCompare, BackwardModulesFollowFwdBwdFlowsIntoTheBackwardProcess) {
 TEST(ModuleCompare, SideWithoutModulesFallsBackToOperators) {
   Profile base = WithModules(100, false);
   Profile comp = SameStartLaunch(10);
-  EXPECT_EQ(Compare(base, comp, OperatorCompareOptions{}).kind, OperatorCompareKind::kOperator);
+  EXPECT_EQ(Compare(base, comp).kind, OperatorCompareKind::kOperator);
 }
 
 }  // namespace

@@ -6,10 +6,11 @@
 // Which comparison runs (§8.1): the module comparison when !disable_module and both sides have
 // python_function events and it yields at least one pair; otherwise the operator comparison.
 //
-// Matching (§8.4): MatchAlgorithm::kLcs (default, a true longest common subsequence) or
-// kReferenceCompat (the reference's recurrence, identical pairings); --disable_details replaces it by
-// "no matching". Kernels are attached once (KernelAttach::kExact) by default, or to every op that
-// starts at the flow start (the §4.3 quirk) under --reference-compat.
+// How far it imitates the reference is the ReferencePolicy's business: `matching` (§8.4: a true
+// longest common subsequence by default, the reference's recurrence or SequenceMatcher under
+// --reference-compat; --disable_details replaces it by "no matching"), `attach_kernels_by_start_ts`
+// (the §4.3 quirk), `hccl_ops_attach_only_with_comm`, `old_memcpy_not_kernel` and `float_us_sums`
+// (which sums the shown durations are). See docs/deviations.md, "Operator and module comparison".
 #pragma once
 
 #include <cstdint>
@@ -32,20 +33,14 @@ namespace profdiff::analysis {
 // common/dual_sum.h): Ascend writes kernel durations with sub-ns digits and the reference sums them as written.
 
 struct OperatorCompareOptions {
-  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // kReferenceCompat under --reference-compat
-  KernelAttach attach = KernelAttach::kExact;       // kReferenceCompat under --reference-compat
-  // --reference-compat: the displayed durations (and the diffs/ratios derived from them) are the
-  // reference's floating-point sums (kernel µs as doubles, added in its order), so that values at a
-  // rounding boundary round the same way. Otherwise they are the exact sums converted once.
-  bool reference_arithmetic = false;
   bool disable_details = false;  // no matching, no detail rows (statistics only)
   bool disable_module = false;   // never try the module comparison
   std::optional<int64_t> max_kernel_num;
   std::map<std::string, std::string> op_name_map;
   bool use_input_shape = false;
-  // NPU HCCL op events are attachable kernels (§4.3 step 3). The reference collects them only when
-  // the communication or the overall comparison is enabled; profdiff's default mode always does.
-  bool attach_hccl_ops = true;
+  // The overall or communication comparison runs too: with policy.hccl_ops_attach_only_with_comm,
+  // NPU HCCL op events are attachable kernels only then (§4.3 step 3; OpTreeOptions).
+  bool overall_or_communication_runs = false;
   std::optional<int64_t> base_step;        // NPU sides only (a GPU side ignores it)
   std::optional<int64_t> comparison_step;
 };
@@ -174,7 +169,8 @@ struct ModuleStatBlock {  // ModuleCompareStatistic: a "[ TOTAL ]" row, then one
 struct OperatorComparison {
   OperatorCompareKind kind = OperatorCompareKind::kNone;
   bool details = true;  // !disable_details: the detail sheets are produced
-  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // the matching actually used
+  ReferencePolicy policy;                            // the policy it was computed with
+  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // the matching actually used (kNone: no details)
   const Profile* base = nullptr;
   const Profile* comparison = nullptr;
 
@@ -199,13 +195,13 @@ struct OperatorComparison {
 
 // The whole operator/module comparison. The timelines' profiles must outlive the result (it keeps
 // views into their strings); the timelines themselves need not.
-OperatorComparison CompareOperators(const Timeline& base, const Timeline& comparison,
+OperatorComparison CompareOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                     const OperatorCompareOptions& options);
 
 // The module comparison alone (§9): fills kind = kModule, module_blocks, module_stats and the match
 // rate, and returns true, when both sides have nn.Module events and the matching yields a pair.
-bool CompareModules(const Timeline& base, const Timeline& comparison, const OperatorCompareOptions& options,
-                    OperatorComparison& out);
+bool CompareModules(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                    const OperatorCompareOptions& options, OperatorComparison& out);
 
 // The matching key of an op (§8.6): the mapped name, followed by the input-shape string with
 // use_input_shape. Exposed for tests.

@@ -9,12 +9,12 @@
 //
 // Kernels (GPU: kKernel, kGpuMemcpy; NPU: kNpuTask, kHcclOp) are linked to the CPU side by the
 // kernel-launch flows: a flow end ('f') names the kernel on its own track with its own ts; the flow
-// start ('s') names the launching op. Two attachment modes:
-//  * kReferenceCompat: the kernel goes to EVERY torch op whose start equals the flow start's ts
-//    (any track) — the reference's quirk, which counts a kernel twice when a cpu_op and its
-//    cudaLaunchKernel child start at the same ts.
-//  * kExact (default): the kernel goes once, to the innermost torch op on the flow start's track
-//    whose [start, end] contains the flow start's ts.
+// start ('s') names the launching op. Two attachment rules (ReferencePolicy::attach_kernels_by_start_ts):
+//  * by start ts (the reference's quirk): the kernel goes to EVERY torch op whose start equals the
+//    flow start's ts (any track), which counts a kernel twice when a cpu_op and its cudaLaunchKernel
+//    child start at the same ts.
+//  * otherwise (profdiff's default): the kernel goes once, to the innermost torch op on the flow
+//    start's track whose [start, end] contains the flow start's ts.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/common/sequence_match.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/model/profile.h"
@@ -35,17 +36,15 @@ inline constexpr NodeId kNoNode = UINT32_MAX;
 inline constexpr NodeId kRootNode = 0;
 inline constexpr SliceId kNoSlice = UINT32_MAX;
 
-enum class KernelAttach {
-  kExact,            // default: each kernel once, to the innermost op containing the flow start
-  kReferenceCompat,  // --reference-compat: every op starting at the flow start's ts
+struct OpTreeOptions {
+  // The overall or communication comparison runs in the same invocation. NPU HCCL op slices
+  // (communication ops) are attachable kernels; the reference collects them only then (§4.3 step 3),
+  // which ReferencePolicy::hccl_ops_attach_only_with_comm reproduces.
+  bool overall_or_communication_runs = false;
 };
 
-struct OpTreeOptions {
-  KernelAttach attach = KernelAttach::kExact;
-  // NPU: HCCL op slices (communication ops) are attachable kernels too. The reference collects them
-  // only when the communication or overall comparison is enabled (§4.3 step 3).
-  bool attach_hccl_ops = true;
-};
+// Whether NPU HCCL op slices are attachable kernels under this policy and these options.
+bool HcclOpsAttachable(const ReferencePolicy& policy, const OpTreeOptions& options);
 
 struct OpNode {
   SliceId slice = kNoSlice;  // kNoSlice for the root
@@ -110,7 +109,7 @@ class OpTree {
 };
 
 // `timeline` (and its profile) must outlive the tree.
-OpTree BuildOpTree(const Timeline& timeline, const OpTreeOptions& options = {});
+OpTree BuildOpTree(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options = {});
 
 // The reference's kernel_dict (§4.3): kernels linked by kernel-launch flows, grouped by the flow
 // start's ts, keys in first-insertion order (flows in order of their id's first appearance), kernels
@@ -129,7 +128,9 @@ struct KernelDict {
   uint64_t flows_used = 0;
   uint64_t flows_unlinked = 0;
 };
-KernelDict LinkKernels(const Timeline& timeline, const OpTreeOptions& options = {});
+// Kernels are what IsAttachableKernel accepts, except that policy.old_memcpy_not_kernel drops GPU
+// events whose category is not "kernel" or "gpu_memcpy" (old Kineto "Memcpy").
+KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options = {});
 
 // True for slices that flows can attach as kernels: GPU kKernel/kGpuMemcpy, NPU kNpuTask (and kHcclOp
 // with include_hccl_ops).
