@@ -62,5 +62,24 @@ TEST(DualSum, ExactAndReferenceFloatSumsTogether) {
   EXPECT_EQ(t.e5, 300 * kE5PerNs + 5384109375);
 }
 
+TEST(DualSum, AddUsSumAsMsConvertsTheFinishedSumOnce) {
+  // 0.1 µs + 0.3 µs: per duration 0.1/1000 + 0.3/1000 = 0.00039999999999999996 ms; the µs sum
+  // converted once, (0.1 + 0.3) / 1000 = 0.0004 ms (the reference's module statistics).
+  DualSum part;
+  part.AddNs(100);
+  part.AddNs(300);
+  const ReferencePolicy compat = ReferenceCompatPolicy(ReferenceLine::k26_1);
+  DualSum per_duration, converted_once;
+  per_duration += part;
+  converted_once.AddUsSumAsMs(part);
+  EXPECT_EQ(per_duration.Ms(compat), 0.1 / 1000 + 0.3 / 1000);
+  EXPECT_EQ(converted_once.Ms(compat), (0.1 + 0.3) / 1000);
+  EXPECT_NE(per_duration.Ms(compat), converted_once.Ms(compat));
+  EXPECT_EQ(converted_once.Us(compat), part.Us(compat));
+  EXPECT_EQ(converted_once.e5, part.e5);
+  EXPECT_EQ(converted_once.count, 2);
+  EXPECT_EQ(converted_once.Ms(ExactPolicy()), 0.0004);
+}
+
 }  // namespace
 }  // namespace profdiff::analysis
