@@ -197,21 +197,22 @@ std::string_view AlgorithmName(analysis::MatchAlgorithm a) {
 
 int64_t NsE5(int64_t e5) { return analysis::E5ToNs(e5); }
 
-json OpSide(const Profile& p, const analysis::OperatorSide& s) {
+json OpSide(const Profile& p, const analysis::OperatorSide& s, const analysis::ReferencePolicy& policy) {
   if (!s.present) return nullptr;
   return {{"name", std::string(s.name)},
           {"input_shape", OpArgText(p, s.slice, ArgKey::kInputDims)},
           {"input_type", OpArgText(p, s.slice, ArgKey::kInputType)},
           {"kernels", s.kernels.size()},
-          {"device_ns", NsE5(s.device_e5)},
-          {"device_us", Num(s.device_us)}};
+          {"device_ns", NsE5(s.device.e5)},
+          {"device_us", Num(s.device.Us(policy))}};
 }
 
-json ModSide(const analysis::ModuleSide& m) {
+json ModSide(const analysis::ModuleSide& m, const analysis::ReferencePolicy& policy) {
   if (!m.present) return nullptr;
-  return {{"module_class", m.module_class}, {"module_level", m.level},     {"module_name", m.display_name},
-          {"self_ns", NsE5(m.self_e5)},           {"self_us", Num(m.self_us)},   {"total_ns", NsE5(m.total_e5)},
-          {"total_us", Num(m.total_us)}};
+  return {{"module_class", m.module_class}, {"module_level", m.level},
+          {"module_name", m.display_name},  {"self_ns", NsE5(m.self.e5)},
+          {"self_us", Num(m.self.Us(policy))}, {"total_ns", NsE5(m.total.e5)},
+          {"total_us", Num(m.total.Us(policy))}};
 }
 
 json Operators(const analysis::OperatorComparison& oc) {
@@ -233,9 +234,9 @@ json Operators(const analysis::OperatorComparison& oc) {
     json stats = json::array();
     for (const analysis::OperatorStatRow& r : oc.operator_stats)
       stats.push_back({{"name", std::string(r.name)},
-                       {"base_ms", Num(r.base_ms)},
+                       {"base_ms", Num(r.base.Ms(oc.policy))},
                        {"base_count", r.base_count},
-                       {"comparison_ms", Num(r.comparison_ms)},
+                       {"comparison_ms", Num(r.comparison.Ms(oc.policy))},
                        {"comparison_count", r.comparison_count},
                        {"diff_ms", Num(r.diff_ms)},
                        {"diff_ratio", Num(r.ratio)}});
@@ -243,8 +244,8 @@ json Operators(const analysis::OperatorComparison& oc) {
     j["operator_statistic"] = std::move(stats);
     json rows = json::array();
     for (const analysis::OperatorRow& r : oc.operator_rows)
-      rows.push_back({{"base", OpSide(*oc.base, r.base)},
-                      {"comparison", OpSide(*oc.comparison, r.comparison)},
+      rows.push_back({{"base", OpSide(*oc.base, r.base, oc.policy)},
+                      {"comparison", OpSide(*oc.comparison, r.comparison, oc.policy)},
                       {"diff_us", Num(r.diff_us)},
                       {"diff_ratio", Num(r.ratio)}});
     j["operator_rows"] = std::move(rows);
@@ -255,9 +256,9 @@ json Operators(const analysis::OperatorComparison& oc) {
       json ops = json::array();
       for (const analysis::ModuleStatOpRow& r : b.ops)
         ops.push_back({{"name", std::string(r.name)},
-                       {"base_self_ms", Num(r.base.device_ms)},
+                       {"base_self_ms", Num(r.base.device.Ms(oc.policy))},
                        {"base_count", r.base.count},
-                       {"comparison_self_ms", Num(r.comparison.device_ms)},
+                       {"comparison_self_ms", Num(r.comparison.device.Ms(oc.policy))},
                        {"comparison_count", r.comparison.count},
                        {"self_diff_ms", Num(r.self_diff_ms)},
                        {"diff_ratio", Num(r.ratio)}});
@@ -265,11 +266,11 @@ json Operators(const analysis::OperatorComparison& oc) {
       stats.push_back({{"module_class", b.module_class},
                        {"module_level", b.level},
                        {"module_name", b.display_name},
-                       {"base_self_ms", Num(b.base.self_ms)},
-                       {"base_total_ms", Num(b.base.total_ms)},
+                       {"base_self_ms", Num(b.base.self.Ms(oc.policy))},
+                       {"base_total_ms", Num(b.base.total.Ms(oc.policy))},
                        {"base_count", b.base.count},
-                       {"comparison_self_ms", Num(b.comparison.self_ms)},
-                       {"comparison_total_ms", Num(b.comparison.total_ms)},
+                       {"comparison_self_ms", Num(b.comparison.self.Ms(oc.policy))},
+                       {"comparison_total_ms", Num(b.comparison.total.Ms(oc.policy))},
                        {"comparison_count", b.comparison.count},
                        {"total_diff_ms", Num(b.total_diff_ms)},
                        {"self_diff_ms", Num(b.self_diff_ms)},
@@ -287,18 +288,18 @@ json Operators(const analysis::OperatorComparison& oc) {
     for (const analysis::ModuleBlock& b : oc.module_blocks) {
       json ops = json::array();
       for (const analysis::ModuleOpRow& r : b.ops) {
-        auto side = [](const analysis::ModuleOpSide& s) -> json {
+        auto side = [&oc](const analysis::ModuleOpSide& s) -> json {
           if (!s.present) return nullptr;
-          return {{"name", std::string(s.name)}, {"kernels", s.kernels.size()}, {"self_ns", NsE5(s.device_e5)},
-                  {"self_us", Num(s.device_us)}};
+          return {{"name", std::string(s.name)}, {"kernels", s.kernels.size()}, {"self_ns", NsE5(s.device.e5)},
+                  {"self_us", Num(s.device.Us(oc.policy))}};
         };
         ops.push_back({{"base", side(r.base)},
                        {"comparison", side(r.comparison)},
                        {"self_diff_us", Num(r.self_diff_us)},
                        {"diff_ratio", Num(r.ratio)}});
       }
-      rows.push_back({{"base", ModSide(b.base)},
-                      {"comparison", ModSide(b.comparison)},
+      rows.push_back({{"base", ModSide(b.base, oc.policy)},
+                      {"comparison", ModSide(b.comparison, oc.policy)},
                       {"total_diff_us", Num(b.total_diff_us)},
                       {"self_diff_us", Num(b.self_diff_us)},
                       {"diff_total_ratio", Num(b.total_ratio)},

@@ -115,10 +115,11 @@ struct SideModules {
   bool has_modules = false;
 };
 
-int64_t GroupNs(const Profile& p, const KernelDict& f, uint32_t g) {
-  int64_t ns = 0;
-  for (SliceId k : f.groups[g].kernels) ns += p.slices[k].dur_e5();
-  return ns;
+// The durations of one kernel group, in kernel order.
+DualSum GroupSum(const Profile& p, const KernelDict& f, uint32_t g) {
+  DualSum sum;
+  for (SliceId k : f.groups[g].kernels) sum.AddE5(p.slices[k].dur_e5());
+  return sum;
 }
 
 void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const OperatorCompareOptions& options,
@@ -246,25 +247,14 @@ struct ModPair {
   ModRef base, comparison;
 };
 
-int64_t SumGroups(const SideModules& s, const std::vector<uint32_t>& groups) {
-  int64_t ns = 0;
-  for (uint32_t g : groups) ns += GroupNs(*s.p, s.flows, g);
-  return ns;
+// The durations of a group list: the reference sums each group, then adds the group sums.
+DualSum SumGroups(const SideModules& s, const std::vector<uint32_t>& groups) {
+  DualSum sum;
+  for (uint32_t g : groups) sum += GroupSum(*s.p, s.flows, g);
+  return sum;
 }
 
-// The displayed µs of a group list: exact, or the reference's float sums (per group, then added).
-double GroupsUs(const SideModules& s, const std::vector<uint32_t>& groups, bool ref) {
-  if (!ref) return E5ToUs(SumGroups(s, groups));
-  double us = 0;
-  for (uint32_t g : groups) {
-    double group = 0;
-    for (SliceId k : s.flows.groups[g].kernels) group += E5ToUs(s.p->slices[k].dur_e5());
-    us += group;
-  }
-  return us;
-}
-
-ModuleSide MakeModuleSide(const SideModules& s, ModRef r, bool ref) {
+ModuleSide MakeModuleSide(const SideModules& s, ModRef r) {
   ModuleSide m;
   if (!r.present()) return m;
   const ModNode& n = s.trees[r.tree].nodes[r.node];
@@ -274,15 +264,13 @@ ModuleSide MakeModuleSide(const SideModules& s, ModRef r, bool ref) {
   m.path = n.path;
   m.display_name = StripModulePrefix(n.path);
   m.start_ns = n.start;
-  m.self_e5 = SumGroups(s, n.self_groups);
-  m.total_e5 = SumGroups(s, n.total_groups);
-  m.self_us = GroupsUs(s, n.self_groups, ref);
-  m.total_us = GroupsUs(s, n.total_groups, ref);
+  m.self = SumGroups(s, n.self_groups);
+  m.total = SumGroups(s, n.total_groups);
   m.call_stack = n.call_stack;
   return m;
 }
 
-std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
+std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r) {
   std::vector<ModuleOpSide> out;
   if (!r.present()) return out;
   const ModNode& n = s.trees[r.tree].nodes[r.node];
@@ -296,10 +284,8 @@ std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
     for (uint32_t g : n.top_op_groups[i])
       for (SliceId k : s.flows.groups[g].kernels) {
         o.kernels.push_back(k);
-        o.device_e5 += p.slices[k].dur_e5();
-        if (ref) o.device_us += E5ToUs(p.slices[k].dur_e5());
+        o.device.AddE5(p.slices[k].dur_e5());
       }
-    if (!ref) o.device_us = E5ToUs(o.device_e5);
     const Arg* cs = p.FindArg(sl, ArgKey::kCallStack);
     o.call_stack = cs ? p.ArgText(sl, ArgKey::kCallStack) : std::string_view("N/A");
     out.push_back(std::move(o));
@@ -317,7 +303,6 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
   if (!sides[0].has_modules || !sides[1].has_modules) return false;
 
   const MatchAlgorithm algorithm = options.disable_details ? MatchAlgorithm::kNone : policy.matching;
-  const bool ref = policy.float_us_sums;
   // §9.2: breadth-first from the two root pairs, children matched by module path.
   std::vector<ModPair> pairs;
   KeyMap keys;
@@ -380,13 +365,13 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
     KeyMap op_keys;
     for (const ModPair& mp : ordered) {
       ModuleBlock b;
-      b.base = MakeModuleSide(sides[0], mp.base, ref);
-      b.comparison = MakeModuleSide(sides[1], mp.comparison, ref);
-      b.total_diff_us = PyRound(b.comparison.total_us - b.base.total_us, 2);
-      b.self_diff_us = PyRound(b.comparison.self_us - b.base.self_us, 2);
-      b.total_ratio = DiffRatio(b.base.total_us, b.comparison.total_us);
-      std::vector<ModuleOpSide> bops = TopOpSides(sides[0], mp.base, ref);
-      std::vector<ModuleOpSide> cops = TopOpSides(sides[1], mp.comparison, ref);
+      b.base = MakeModuleSide(sides[0], mp.base);
+      b.comparison = MakeModuleSide(sides[1], mp.comparison);
+      b.total_diff_us = PyRound(b.comparison.total.Us(policy) - b.base.total.Us(policy), 2);
+      b.self_diff_us = PyRound(b.comparison.self.Us(policy) - b.base.self.Us(policy), 2);
+      b.total_ratio = DiffRatio(b.base.total.Us(policy), b.comparison.total.Us(policy));
+      std::vector<ModuleOpSide> bops = TopOpSides(sides[0], mp.base);
+      std::vector<ModuleOpSide> cops = TopOpSides(sides[1], mp.comparison);
       std::vector<MatchKey> bk, ck;
       for (const ModuleOpSide& o : bops) bk.push_back(op_keys.Key(o.name));
       for (const ModuleOpSide& o : cops) ck.push_back(op_keys.Key(o.name));
@@ -394,8 +379,9 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
         ModuleOpRow r;
         if (m.base != kNoIndex) r.base = std::move(bops[m.base]);
         if (m.comparison != kNoIndex) r.comparison = std::move(cops[m.comparison]);
-        r.self_diff_us = PyRound(r.comparison.device_us - r.base.device_us, 2);
-        r.ratio = DiffRatio(r.base.device_us, r.comparison.device_us);
+        const double base_us = r.base.device.Us(policy), comparison_us = r.comparison.device.Us(policy);
+        r.self_diff_us = PyRound(comparison_us - base_us, 2);
+        r.ratio = DiffRatio(base_us, comparison_us);
         b.ops.push_back(std::move(r));
       }
       out.module_blocks.push_back(std::move(b));
@@ -435,30 +421,23 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
     if (!refs.empty()) ms.call_stack = s.trees[refs[0].tree].nodes[refs[0].node].call_stack;
     for (ModRef r : refs) {
       const ModNode& n = s.trees[r.tree].nodes[r.node];
-      ms.self_e5 += SumGroups(s, n.self_groups);
-      ms.total_e5 += SumGroups(s, n.total_groups);
-      if (ref) {
-        ms.self_ms += GroupsUs(s, n.self_groups, true) / 1000;
-        ms.total_ms += GroupsUs(s, n.total_groups, true) / 1000;
-      }
-      for (const ModuleOpSide& o : TopOpSides(s, r, ref)) {
+      ms.self.AddUsSumAsMs(SumGroups(s, n.self_groups));
+      ms.total.AddUsSumAsMs(SumGroups(s, n.total_groups));
+      for (const ModuleOpSide& o : TopOpSides(s, r)) {
         auto [it, inserted] = agg.index.try_emplace(o.name, agg.ops.size());
         if (inserted) agg.ops.push_back({o.name, {}});
         ModuleStatOpSide& os = agg.ops[it->second].second;
-        os.device_e5 += o.device_e5;
-        if (ref) os.device_ms += o.device_us / 1000;
+        os.device.AddUsSumAsMs(o.device);
         ++os.count;
         for (SliceId k : o.kernels) {
           std::string_view kn = s.p->str(s.p->slices[k].name);
           auto kit = std::find_if(os.kernels.begin(), os.kernels.end(),
                                   [&](const ModuleStatKernel& x) { return x.name == kn; });
           if (kit == os.kernels.end()) {
-            os.kernels.push_back({kn, 0, 0});
+            os.kernels.push_back({kn, {}});
             kit = os.kernels.end() - 1;
           }
-          ++kit->count;
-          kit->total_e5 += s.p->slices[k].dur_e5();
-          if (ref) kit->total_ms += E5ToUs(s.p->slices[k].dur_e5()) / 1000;
+          kit->total.AddE5(s.p->slices[k].dur_e5());
         }
       }
     }
@@ -474,28 +453,17 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
     static const std::vector<ModRef> kEmpty;
     aggregate(0, brefs ? *brefs : kEmpty, blk.base, bagg);
     aggregate(1, crefs ? *crefs : kEmpty, blk.comparison, cagg);
-    if (!ref) {
-      for (ModuleStatSide* ms : {&blk.base, &blk.comparison}) {
-        ms->self_ms = E5ToMs(ms->self_e5);
-        ms->total_ms = E5ToMs(ms->total_e5);
-      }
-      for (OpAgg* agg : {&bagg, &cagg})
-        for (auto& [name, os] : agg->ops) {
-          os.device_ms = E5ToMs(os.device_e5);
-          for (ModuleStatKernel& k : os.kernels) k.total_ms = E5ToMs(k.total_e5);
-        }
-    }
-    blk.total_diff_ms = DiffMs(blk.base.total_ms, blk.comparison.total_ms);
-    blk.self_diff_ms = DiffMs(blk.base.self_ms, blk.comparison.self_ms);
-    blk.total_ratio = DiffRatio(blk.base.total_ms, blk.comparison.total_ms);
+    blk.total_diff_ms = DiffMs(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy));
+    blk.self_diff_ms = DiffMs(blk.base.self.Ms(policy), blk.comparison.self.Ms(policy));
+    blk.total_ratio = DiffRatio(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy));
     std::vector<bool> used(cagg.ops.size(), false);
     auto push = [&](std::string_view name, ModuleStatOpSide b, ModuleStatOpSide c) {
       ModuleStatOpRow r;
       r.name = name;
       r.base = std::move(b);
       r.comparison = std::move(c);
-      r.self_diff_ms = DiffMs(r.base.device_ms, r.comparison.device_ms);
-      r.ratio = DiffRatio(r.base.device_ms, r.comparison.device_ms);
+      r.self_diff_ms = DiffMs(r.base.device.Ms(policy), r.comparison.device.Ms(policy));
+      r.ratio = DiffRatio(r.base.device.Ms(policy), r.comparison.device.Ms(policy));
       blk.ops.push_back(std::move(r));
     };
     for (auto& [name, bs] : bagg.ops) {

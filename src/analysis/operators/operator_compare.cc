@@ -277,26 +277,15 @@ bool HasPythonFunctions(const Profile& p) {
   return false;
 }
 
-OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id, bool ref) {
+OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id) {
   OperatorSide side;
   if (id == kNoNode) return side;
   side.present = true;
   side.slice = tree.node(id).slice;
   side.name = p.str(p.slices[side.slice].name);
   side.kernels = tree.SubtreeKernels(id);
-  for (SliceId k : side.kernels) {
-    side.device_e5 += p.slices[k].dur_e5();
-    if (ref) side.device_us += E5ToUs(p.slices[k].dur_e5());
-  }
-  if (!ref) side.device_us = E5ToUs(side.device_e5);
+  for (SliceId k : side.kernels) side.device.AddE5(p.slices[k].dur_e5());
   return side;
-}
-
-// The reference's per-op statistic value: Σ(kernel µs / 1000) in kernel order.
-double RefOpMs(const Profile& p, const OperatorSide& side) {
-  double ms = 0;
-  for (SliceId k : side.kernels) ms += E5ToUs(p.slices[k].dur_e5()) / 1000;
-  return ms;
 }
 
 }  // namespace
@@ -346,7 +335,6 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
     return out;
 
   out.kind = OperatorCompareKind::kOperator;
-  const bool ref = policy.float_us_sums;
   OpTreeOptions to;
   to.overall_or_communication_runs = options.overall_or_communication_runs;
   const OpTree bt = BuildOpTree(base_timeline, policy, to);
@@ -408,10 +396,11 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
   out.operator_rows.reserve(node_pairs.size());
   for (const NodePair& np : node_pairs) {
     OperatorRow row;
-    row.base = MakeSide(base, bt, np.base, ref);
-    row.comparison = MakeSide(comparison, ct, np.comparison, ref);
-    row.diff_us = PyRound(row.comparison.device_us - row.base.device_us, 2);
-    row.ratio = DiffRatio(row.base.device_us, row.comparison.device_us);
+    row.base = MakeSide(base, bt, np.base);
+    row.comparison = MakeSide(comparison, ct, np.comparison);
+    const double base_us = row.base.device.Us(policy), comparison_us = row.comparison.device.Us(policy);
+    row.diff_us = PyRound(comparison_us - base_us, 2);
+    row.ratio = DiffRatio(base_us, comparison_us);
     out.base_items += row.base.present ? 1 : 0;
     out.comparison_items += row.comparison.present ? 1 : 0;
     out.matched += (row.base.present && row.comparison.present) ? 1 : 0;
@@ -424,16 +413,14 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
   for (const OperatorRow& r : out.operator_rows) {
     if (r.base.present) {
       auto [it, inserted] = base_index.try_emplace(r.base.name, base_rows.size());
-      if (inserted) base_rows.push_back({r.base.name});
-      base_rows[it->second].base_e5 += r.base.device_e5;
-      if (ref) base_rows[it->second].base_ms += RefOpMs(base, r.base);
+      if (inserted) base_rows.emplace_back().name = r.base.name;
+      base_rows[it->second].base += r.base.device;
       ++base_rows[it->second].base_count;
     }
     if (r.comparison.present) {
       auto [it, inserted] = comp_index.try_emplace(r.comparison.name, comp_rows.size());
-      if (inserted) comp_rows.push_back({r.comparison.name});
-      comp_rows[it->second].comparison_e5 += r.comparison.device_e5;
-      if (ref) comp_rows[it->second].comparison_ms += RefOpMs(comparison, r.comparison);
+      if (inserted) comp_rows.emplace_back().name = r.comparison.name;
+      comp_rows[it->second].comparison += r.comparison.device;
       ++comp_rows[it->second].comparison_count;
     }
   }
@@ -441,8 +428,7 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
   for (OperatorStatRow& r : base_rows) {
     auto it = comp_index.find(r.name);
     if (it != comp_index.end()) {
-      r.comparison_e5 = comp_rows[it->second].comparison_e5;
-      r.comparison_ms = comp_rows[it->second].comparison_ms;
+      r.comparison = comp_rows[it->second].comparison;
       r.comparison_count = comp_rows[it->second].comparison_count;
       comp_used[it->second] = true;
     }
@@ -451,12 +437,9 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
   for (size_t i = 0; i < comp_rows.size(); ++i)
     if (!comp_used[i]) out.operator_stats.push_back(comp_rows[i]);
   for (OperatorStatRow& r : out.operator_stats) {
-    if (!ref) {
-      r.base_ms = E5ToMs(r.base_e5);
-      r.comparison_ms = E5ToMs(r.comparison_e5);
-    }
-    r.diff_ms = DiffMs(r.base_ms, r.comparison_ms);
-    r.ratio = DiffRatio(r.base_ms, r.comparison_ms);
+    const double base_ms = r.base.Ms(policy), comparison_ms = r.comparison.Ms(policy);
+    r.diff_ms = DiffMs(base_ms, comparison_ms);
+    r.ratio = DiffRatio(base_ms, comparison_ms);
   }
   std::stable_sort(out.operator_stats.begin(), out.operator_stats.end(),
                    [](const OperatorStatRow& a, const OperatorStatRow& b) { return a.diff_ms > b.diff_ms; });

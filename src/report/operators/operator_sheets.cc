@@ -72,7 +72,7 @@ SheetSpec OperatorCompareSheet(const OperatorComparison& cmp, std::string_view b
       row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputDims)));
       row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputType)));
       row.cells.push_back(Str(KernelsText(p, os.kernels, ShapesOf(cmp, is_base))));
-      row.cells.push_back(Num(os.device_us));
+      row.cells.push_back(Num(os.device.Us(cmp.policy)));
     };
     side(r.base, *cmp.base, true);
     side(r.comparison, *cmp.comparison, false);
@@ -101,8 +101,14 @@ SheetSpec OperatorStatisticSheet(const OperatorComparison& cmp, std::string_view
   int64_t top = 0;
   for (const analysis::OperatorStatRow& r : cmp.operator_stats) {
     RowSpec row;
-    row.cells = {Int(++top),       Str(r.name),     Num(r.base_ms), Int(r.base_count),
-                 Num(r.comparison_ms), Int(r.comparison_count), Num(r.diff_ms), RatioCell(r.ratio)};
+    row.cells = {Int(++top),
+                 Str(r.name),
+                 Num(r.base.Ms(cmp.policy)),
+                 Int(r.base_count),
+                 Num(r.comparison.Ms(cmp.policy)),
+                 Int(r.comparison_count),
+                 Num(r.diff_ms),
+                 RatioCell(r.ratio)};
     s.rows.push_back(std::move(row));
   }
   return s;
@@ -142,12 +148,12 @@ SheetSpec ModuleCompareSheet(const OperatorComparison& cmp, std::string_view b, 
                    Str(m.display_name),
                    Cell::String("TOTAL"),
                    Cell::Blank(),
-                   Num(blk.base.self_us),
-                   Num(blk.base.total_us),
+                   Num(blk.base.self.Us(cmp.policy)),
+                   Num(blk.base.total.Us(cmp.policy)),
                    Cell::String("TOTAL"),
                    Cell::Blank(),
-                   Num(blk.comparison.self_us),
-                   Num(blk.comparison.total_us),
+                   Num(blk.comparison.self.Us(cmp.policy)),
+                   Num(blk.comparison.total.Us(cmp.policy)),
                    Num(blk.total_diff_us),
                    Num(blk.self_diff_us),
                    RatioCell(blk.total_ratio),
@@ -163,11 +169,11 @@ SheetSpec ModuleCompareSheet(const OperatorComparison& cmp, std::string_view b, 
                    Str(m.display_name),
                    Str(r.base.name),
                    Str(KernelsText(*cmp.base, r.base.kernels, cmp.base_kernel_shapes)),
-                   Num(r.base.device_us),
+                   Num(r.base.device.Us(cmp.policy)),
                    Cell::Blank(),
                    Str(r.comparison.name),
                    Str(KernelsText(*cmp.comparison, r.comparison.kernels, cmp.comparison_kernel_shapes)),
-                   Num(r.comparison.device_us),
+                   Num(r.comparison.device.Us(cmp.policy)),
                    Cell::Blank(),
                    Cell::Blank(),
                    Num(r.self_diff_us),
@@ -180,12 +186,13 @@ SheetSpec ModuleCompareSheet(const OperatorComparison& cmp, std::string_view b, 
   return s;
 }
 
-std::string StatKernelsText(const std::vector<analysis::ModuleStatKernel>& kernels) {
+std::string StatKernelsText(const std::vector<analysis::ModuleStatKernel>& kernels,
+                            const analysis::ReferencePolicy& policy) {
   std::string out;
   char buf[64];
   for (const analysis::ModuleStatKernel& k : kernels) {
-    std::snprintf(buf, sizeof buf, "%.3f", k.total_ms);
-    out += std::string(k.name) + ", [number: " + std::to_string(k.count) + "], [duration_ms: " + buf + "]\n";
+    std::snprintf(buf, sizeof buf, "%.3f", k.total.Ms(policy));
+    out += std::string(k.name) + ", [number: " + std::to_string(k.total.count) + "], [duration_ms: " + buf + "]\n";
   }
   return out;
 }
@@ -224,13 +231,13 @@ SheetSpec ModuleStatisticSheet(const OperatorComparison& cmp, std::string_view b
                    Str(blk.display_name),
                    Cell::String("[ TOTAL ]"),
                    Cell::Blank(),
-                   Num(blk.base.self_ms),
+                   Num(blk.base.self.Ms(cmp.policy)),
                    Int(blk.base.count),
-                   Num(blk.base.total_ms),
+                   Num(blk.base.total.Ms(cmp.policy)),
                    Cell::Blank(),
-                   Num(blk.comparison.self_ms),
+                   Num(blk.comparison.self.Ms(cmp.policy)),
                    Int(blk.comparison.count),
-                   Num(blk.comparison.total_ms),
+                   Num(blk.comparison.total.Ms(cmp.policy)),
                    Num(blk.total_diff_ms),
                    Num(blk.self_diff_ms),
                    RatioCell(blk.total_ratio),
@@ -244,12 +251,12 @@ SheetSpec ModuleStatisticSheet(const OperatorComparison& cmp, std::string_view b
                    Int(blk.level),
                    Str(blk.display_name),
                    Str(r.name),
-                   Str(StatKernelsText(r.base.kernels)),
-                   Num(r.base.device_ms),
+                   Str(StatKernelsText(r.base.kernels, cmp.policy)),
+                   Num(r.base.device.Ms(cmp.policy)),
                    Int(r.base.count),
                    Cell::Blank(),
-                   Str(StatKernelsText(r.comparison.kernels)),
-                   Num(r.comparison.device_ms),
+                   Str(StatKernelsText(r.comparison.kernels, cmp.policy)),
+                   Num(r.comparison.device.Ms(cmp.policy)),
                    Int(r.comparison.count),
                    Cell::Blank(),
                    Cell::Blank(),

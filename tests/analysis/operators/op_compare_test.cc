@@ -90,8 +90,8 @@ TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   OperatorComparison exact = Compare(base, comp);
   ASSERT_EQ(exact.operator_rows.size(), 1u);
   EXPECT_EQ(exact.operator_rows[0].base.kernels.size(), 1u);
-  EXPECT_EQ(E5ToNs(exact.operator_rows[0].base.device_e5), 50);
-  EXPECT_EQ(E5ToNs(exact.operator_rows[0].comparison.device_e5), 80);
+  EXPECT_EQ(E5ToNs(exact.operator_rows[0].base.device.e5), 50);
+  EXPECT_EQ(E5ToNs(exact.operator_rows[0].comparison.device.e5), 80);
   EXPECT_DOUBLE_EQ(exact.operator_rows[0].diff_us, 0.03);
   EXPECT_DOUBLE_EQ(exact.operator_rows[0].ratio, 1.6);
 
@@ -100,7 +100,7 @@ TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 2u);  // the §4.3 quirk
   EXPECT_TRUE(compat.policy.attach_kernels_by_start_ts);  // the result carries its policy
   EXPECT_FALSE(exact.policy.attach_kernels_by_start_ts);
-  EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device_e5), 100);
+  EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device.e5), 100);
 }
 
 // One GPU op launching (at its start) one device event per entry of `kernels` (kind, category, ns).
@@ -151,12 +151,12 @@ TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
 TEST(OperatorCompare, HcclOpsAttachUnlessTheReferenceWouldNotCollectThem) {
   Profile p = OneOp(DeviceKind::kNpu, {{SliceKind::kHcclOp, "", 700}, {SliceKind::kNpuTask, "", 300}});
   OperatorCompareOptions o;
-  EXPECT_EQ(E5ToNs(Compare(p, p, ExactPolicy(), o).operator_rows[0].base.device_e5), 1000);
+  EXPECT_EQ(E5ToNs(Compare(p, p, ExactPolicy(), o).operator_rows[0].base.device.e5), 1000);
   // --reference-compat without the overall/communication comparison: no HCCL ops (either line).
   for (ReferenceLine line : {ReferenceLine::k8_2, ReferenceLine::k26_1})
-    EXPECT_EQ(E5ToNs(Compare(p, p, Compat(line), o).operator_rows[0].base.device_e5), 300);
+    EXPECT_EQ(E5ToNs(Compare(p, p, Compat(line), o).operator_rows[0].base.device.e5), 300);
   o.overall_or_communication_runs = true;
-  EXPECT_EQ(E5ToNs(Compare(p, p, Compat(), o).operator_rows[0].base.device_e5), 1000);
+  EXPECT_EQ(E5ToNs(Compare(p, p, Compat(), o).operator_rows[0].base.device.e5), 1000);
 }
 
 TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
@@ -170,9 +170,9 @@ TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
   b.Flow(2, "My_Flow", 130, cpu, 2000, stream);
   OperatorCompareOptions o;
   TimelineOptions to;
-  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device_e5), 40);
+  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device.e5), 40);
   to.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
-  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device_e5), 60);
+  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device.e5), 60);
   to.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
   EXPECT_EQ(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.kernels.size(), 0u);
 }
@@ -321,12 +321,12 @@ TEST(ModuleCompare, TreesRowsAndStatistics) {
   EXPECT_EQ(net.base.module_class, "nn.Module: Net");
   EXPECT_EQ(net.base.level, 2);
   EXPECT_EQ(net.base.call_stack, "main.py(1): train");  // the innermost call function
-  EXPECT_EQ(E5ToNs(net.base.total_e5), 100);
-  EXPECT_EQ(E5ToNs(net.base.self_e5), 0);
+  EXPECT_EQ(E5ToNs(net.base.total.e5), 100);
+  EXPECT_EQ(E5ToNs(net.base.self.e5), 0);
   const ModuleBlock& lin = r.module_blocks[1];
   EXPECT_EQ(lin.base.level, 3);
-  EXPECT_EQ(E5ToNs(lin.base.self_e5), 100);
-  EXPECT_EQ(E5ToNs(lin.comparison.self_e5), 300);
+  EXPECT_EQ(E5ToNs(lin.base.self.e5), 100);
+  EXPECT_EQ(E5ToNs(lin.comparison.self.e5), 300);
   ASSERT_EQ(lin.ops.size(), 1u);
   EXPECT_EQ(lin.ops[0].base.name, "aten::linear");
   EXPECT_EQ(lin.ops[0].base.kernels.size(), 1u);
@@ -373,8 +373,8 @@ TEST(ModuleCompare, BackwardModulesFollowFwdBwdFlowsIntoTheBackwardProcess) {
     if (blk.base.path == "/[ BACKWARD ]/nn.Module: Net_0/nn.Module: Linear_0") back = &blk;
   ASSERT_NE(back, nullptr);
   EXPECT_TRUE(back->comparison.present);
-  EXPECT_EQ(E5ToNs(back->base.self_e5), 400);
-  EXPECT_EQ(E5ToNs(back->comparison.self_e5), 500);
+  EXPECT_EQ(E5ToNs(back->base.self.e5), 400);
+  EXPECT_EQ(E5ToNs(back->comparison.self.e5), 500);
   ASSERT_EQ(back->ops.size(), 1u);
   EXPECT_EQ(back->ops[0].base.name, "aclnnMatmulGrad");  // the backward op itself starts the module: not inside it
 }

@@ -1,7 +1,9 @@
 // Operator and module comparison (reference §8, §9): the data behind the OperatorCompare,
 // OperatorCompareStatistic, ModuleCompare and ModuleCompareStatistic sheets and the "operators"
-// section of the JSON result. Analysis only: numbers are kept in int64 ns (plus the reference's
-// rounded diff/ratio values; durations in 1e-5 ns, see E5ToUs); rendering (kernel lines, Python-style shapes) is done by the report.
+// section of the JSON result. Durations are DualSums (exact 1e-5 ns sums and the reference's float
+// sums together); the value shown is Us(policy) / Ms(policy) with the result's policy, and the
+// rounded diffs and ratios are computed from those. Rendering (kernel lines, Python-style shapes)
+// is done in report/operators.
 //
 // Which comparison runs (§8.1): the module comparison when !disable_module and both sides have
 // python_function events and it yields at least one pair; otherwise the operator comparison.
@@ -29,8 +31,8 @@
 
 namespace profdiff::analysis {
 
-// Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5(); E5ToUs etc. in
-// common/dual_sum.h): Ascend writes kernel durations with sub-ns digits and the reference sums them as written.
+// Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5(); common/dual_sum.h):
+// Ascend writes kernel durations with sub-ns digits and the reference sums them as written.
 
 struct OperatorCompareOptions {
   bool disable_details = false;  // no matching, no detail rows (statistics only)
@@ -59,8 +61,7 @@ struct OperatorSide {
   SliceId slice = kNoSlice;
   std::string_view name;
   std::vector<SliceId> kernels;  // every kernel of the op's subtree, breadth-first
-  int64_t device_e5 = 0;         // Σ kernel durations
-  double device_us = 0;          // the displayed value
+  DualSum device;                // Σ kernel durations, in kernel order
 };
 
 struct OperatorRow {
@@ -72,12 +73,10 @@ struct OperatorRow {
 
 struct OperatorStatRow {
   std::string_view name;  // raw op name (the map is not applied)
-  int64_t base_e5 = 0;
-  int64_t base_count = 0;
-  int64_t comparison_e5 = 0;
+  DualSum base;           // Σ over the ops of the name of their device durations (shown: Ms)
+  DualSum comparison;
+  int64_t base_count = 0;  // ops of the name
   int64_t comparison_count = 0;
-  double base_ms = 0;  // displayed values
-  double comparison_ms = 0;
   double diff_ms = 0;  // round(comp_ms − base_ms, 2)
   double ratio = 1;
 };
@@ -91,10 +90,8 @@ struct ModuleSide {
   std::string path;          // raw module path ("/nn.Module: A_0/nn.Module: Linear_2")
   std::string display_name;  // path with "nn.Module:" removed
   int64_t start_ns = 0;
-  int64_t self_e5 = 0;   // kernels whose launch lies in the module itself
-  int64_t total_e5 = 0;  // kernels of the module's subtree
-  double self_us = 0;    // displayed values
-  double total_us = 0;
+  DualSum self;   // kernels whose launch lies in the module itself (shown: Us)
+  DualSum total;  // kernels of the module's subtree
   std::string call_stack;
 };
 
@@ -104,8 +101,7 @@ struct ModuleOpSide {
   SliceId slice = kNoSlice;
   std::string_view name;
   std::vector<SliceId> kernels;  // the op's own kernels (the module's kernel groups it received)
-  int64_t device_e5 = 0;
-  double device_us = 0;
+  DualSum device;                // shown: Us
   std::string_view call_stack;   // the op's "Call stack" arg, "N/A" when absent
 };
 struct ModuleOpRow {
@@ -126,15 +122,12 @@ struct ModuleBlock {  // ModuleCompare: a TOTAL row, then one row per op pair
 
 struct ModuleStatKernel {
   std::string_view name;
-  int64_t count = 0;
-  int64_t total_e5 = 0;
-  double total_ms = 0;
+  DualSum total;  // the kernels of that name (total.count of them; shown: Ms)
 };
 struct ModuleStatOpSide {
   std::vector<ModuleStatKernel> kernels;  // per kernel name, first-seen order
-  int64_t device_e5 = 0;
-  double device_ms = 0;
-  int64_t count = 0;
+  DualSum device;                         // shown: Ms
+  int64_t count = 0;                      // ops
 };
 struct ModuleStatOpRow {
   std::string_view name;
@@ -144,10 +137,8 @@ struct ModuleStatOpRow {
   double ratio = 1;
 };
 struct ModuleStatSide {
-  int64_t self_e5 = 0;
-  int64_t total_e5 = 0;
-  double self_ms = 0;
-  double total_ms = 0;
+  DualSum self;            // Σ over the instances (each instance's µs sum converted to ms; shown: Ms)
+  DualSum total;
   int64_t count = 0;       // module instances
   std::string call_stack;  // the first instance's
 };
