@@ -190,6 +190,7 @@ std::string_view AlgorithmName(analysis::MatchAlgorithm a) {
   switch (a) {
     case analysis::MatchAlgorithm::kLcs: return "lcs";
     case analysis::MatchAlgorithm::kReferenceCompat: return "reference-compat";
+    case analysis::MatchAlgorithm::kSequenceMatcher: return "sequence-matcher";
     case analysis::MatchAlgorithm::kNone: return "none";
   }
   return "none";

@@ -1,19 +1,30 @@
-// Sequence matching of two operator/module lists (reference §8.3, §8.4, §8.6).
+// Sequence matching of two operator/module lists (reference §8.3, §8.4, §8.6; 26.1 line: difflib).
 //
 // Items are reduced to integer keys by the caller (KeyMap below interns name, name+shape or
 // op_name_map-mapped strings into one key space shared by both sides); matching only compares keys
-// for equality. The result is the list of pairs in output order: (base index, comparison index), with
-// kNoIndex (-1) for the missing side.
+// for equality (equal keys <=> equal strings). The result is the list of pairs in output order:
+// (base index, comparison index), with kNoIndex (-1) for the missing side.
+//
+// Between two matched pairs (and before the first / after the last) the unmatched items of a "gap"
+// are emitted side by side in index order; GapOrder says which side comes first. kComparisonFirst
+// is what the 8.2 release line does (its recurrence), kBaseFirst what the 26.1 line does (difflib).
 //
 //  * MatchLcs (default): a true longest common subsequence in O(n·m/64) time and O(n+m) memory
 //    (common prefix/suffix stripped, then Hirschberg divide and conquer driven by bit-parallel
-//    LCS-length rows, Hyyrö's formulation). Between two matches, unmatched comparison items are
-//    emitted before unmatched base items, as the reference does.
-//  * MatchReferenceCompat (--reference-compat): the reference's recurrence exactly as §8.4 describes
-//    it (not always a maximum matching), computed bit-parallel (its rows' step bits follow a
-//    parenthesis-matching rule, see sequence_match.cc): O(n·m/64) time for two passes, memory
-//    O(n·m/256 bits) of row checkpoints plus one block of flags.
-//  * MatchNone (--disable_details): all base items, then all comparison items.
+//    LCS-length rows, Hyyrö's formulation).
+//  * MatchReferenceCompat (--reference-compat): the 8.2 reference's recurrence exactly as §8.4
+//    describes it (not always a maximum matching), computed bit-parallel (its rows' step bits
+//    follow a parenthesis-matching rule, see sequence_match.cc): O(n·m/64) time for two passes,
+//    memory O(n·m/256 bits) of row checkpoints plus one block of flags. Its own backtrack always
+//    emits a gap's comparison items first; kBaseFirst regroups each gap.
+//  * MatchSequenceMatcher: the 26.1 reference's pairing, Python's
+//    difflib.SequenceMatcher(None, base, comparison, autojunk=False).get_matching_blocks(): the
+//    longest common contiguous block (earliest in base, then earliest in comparison, on ties), then
+//    the same left and right of it. Exact, with a suffix automaton of the comparison list and a
+//    wavelet matrix for range-restricted occurrence queries (see sequence_match.cc); near-linear on
+//    operator-like data.
+//  * MatchNone (--disable_details): all base items, then all comparison items, whatever the
+//    GapOrder (both release lines do this).
 #pragma once
 
 #include <cstdint>
@@ -36,20 +47,48 @@ struct MatchPair {
 
 enum class MatchAlgorithm {
   kLcs,              // default: true LCS
-  kReferenceCompat,  // --reference-compat: the reference's recurrence (§8.4)
+  kReferenceCompat,  // --reference-compat: the 8.2 reference's recurrence (§8.4)
+  kSequenceMatcher,  // the 26.1 reference's difflib.SequenceMatcher matching blocks
   kNone,             // --disable_details: no matching
+};
+
+// Which side's unmatched items come first in each gap between matched pairs.
+enum class GapOrder {
+  kComparisonFirst,  // 8.2 reference (and profdiff's output so far)
+  kBaseFirst,        // 26.1 reference (difflib opcodes: delete before insert)
 };
 
 // The reference logs a "comparison time is expected to exceed 30 minutes" WARNING above this many
 // cells (n·m) for its recurrence (§8.4).
 inline constexpr uint64_t kReferenceSlowCells = 5'000'000'000ULL;
 
-std::vector<MatchPair> MatchLcs(std::span<const MatchKey> base, std::span<const MatchKey> comparison);
+std::vector<MatchPair> MatchLcs(std::span<const MatchKey> base,
+                                std::span<const MatchKey> comparison, GapOrder gap_order);
 std::vector<MatchPair> MatchReferenceCompat(std::span<const MatchKey> base,
-                                            std::span<const MatchKey> comparison);
+                                            std::span<const MatchKey> comparison,
+                                            GapOrder gap_order);
+std::vector<MatchPair> MatchSequenceMatcher(std::span<const MatchKey> base,
+                                            std::span<const MatchKey> comparison,
+                                            GapOrder gap_order);
 std::vector<MatchPair> MatchNone(size_t base_size, size_t comparison_size);
 std::vector<MatchPair> MatchSequences(MatchAlgorithm algorithm, std::span<const MatchKey> base,
-                                      std::span<const MatchKey> comparison);
+                                      std::span<const MatchKey> comparison, GapOrder gap_order);
+
+// One common contiguous block: base[base_begin, +size) == comparison[comparison_begin, +size).
+struct MatchBlock {
+  uint32_t base_begin = 0;
+  uint32_t comparison_begin = 0;
+  uint32_t size = 0;
+  friend bool operator==(const MatchBlock&, const MatchBlock&) = default;
+};
+
+// The blocks of Python's SequenceMatcher(None, base, comparison, autojunk=False)
+// .get_matching_blocks(), adjacent blocks merged, without the final (n, m, 0) sentinel.
+std::vector<MatchBlock> SequenceMatcherBlocks(std::span<const MatchKey> base,
+                                              std::span<const MatchKey> comparison);
+
+// Stably reorders the unmatched items of every gap so that `gap_order`'s side comes first.
+void ApplyGapOrder(std::vector<MatchPair>& pairs, GapOrder gap_order);
 
 // Length of a longest common subsequence, bit-parallel (O(n·m/64) time, O(n) memory).
 size_t LcsLength(std::span<const MatchKey> base, std::span<const MatchKey> comparison);
@@ -94,13 +133,14 @@ Segmentation SegmentFwdBwd(std::span<const SegmentItem> items);
 // segments are emitted unmatched. Result: (base segment, comparison segment) with kNoIndex for none.
 std::vector<MatchPair> PairSegments(std::span<const Segment> base, std::span<const Segment> comparison);
 
-// The whole §8.3 + §8.4 operator matching: segments both sides (when `use_segments`, i.e. both sides
-// have a bwd thread; otherwise the lists are matched as given), pairs the segments and matches each
-// pair with `algorithm`. Indices in the result refer to the input lists. If either side is empty,
-// all base items then all comparison items are emitted unmatched.
+// The whole §8.3 + §8.4 operator matching: segments both sides (when `use_segments`, i.e. both
+// sides have a bwd thread; otherwise the lists are matched as given), pairs the segments and
+// matches each pair with `algorithm` and `gap_order`. Indices in the result refer to the input
+// lists. If either side is empty, all base items then all comparison items are emitted unmatched.
 std::vector<MatchPair> MatchSegmented(MatchAlgorithm algorithm, std::span<const MatchKey> base_keys,
                                       std::span<const SegmentItem> base_items,
                                       std::span<const MatchKey> comparison_keys,
-                                      std::span<const SegmentItem> comparison_items, bool use_segments);
+                                      std::span<const SegmentItem> comparison_items,
+                                      bool use_segments, GapOrder gap_order);
 
 }  // namespace profdiff::analysis
