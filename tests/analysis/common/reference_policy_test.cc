@@ -16,6 +16,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
+  EXPECT_EQ(p.gap_order, GapOrder::kBaseFirst);  // the current reference's reading order
   EXPECT_EQ(PolicyModeName(p), "exact");
 }
 
@@ -27,6 +28,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_FALSE(old_line.fused_infer_attention_is_fa);
   EXPECT_TRUE(current.fused_infer_attention_is_fa);
   EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
+  EXPECT_EQ(old_line.gap_order, GapOrder::kComparisonFirst);
+  EXPECT_EQ(current.gap_order, GapOrder::kBaseFirst);
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }
 
