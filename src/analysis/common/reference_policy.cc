@@ -40,7 +40,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
       break;
     case ReferenceLine::k26_1:
       p.fused_infer_attention_is_fa = true;  // text input; the DB path keeps the old rule
-      p.matching = MatchAlgorithm::kReferenceCompat;  // SequenceMatcher once the operators pass gap_order
+      p.matching = MatchAlgorithm::kSequenceMatcher;
       p.gap_order = GapOrder::kBaseFirst;
       break;
   }

@@ -320,7 +320,7 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
       std::vector<MatchKey> bk, ck;
       for (uint32_t c : bch) bk.push_back(keys.Key(bt.nodes[c].path));
       for (uint32_t c : cch) ck.push_back(keys.Key(ct.nodes[c].path));
-      for (const MatchPair& mp : MatchSequences(algorithm, bk, ck, GapOrder::kComparisonFirst)) {
+      for (const MatchPair& mp : MatchSequences(algorithm, bk, ck, policy.gap_order)) {
         ModPair np{{t, mp.base == kNoIndex ? kNoMod : bch[mp.base]},
                    {t, mp.comparison == kNoIndex ? kNoMod : cch[mp.comparison]}};
         pairs.push_back(np);
@@ -375,7 +375,7 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
       std::vector<MatchKey> bk, ck;
       for (const ModuleOpSide& o : bops) bk.push_back(op_keys.Key(o.name));
       for (const ModuleOpSide& o : cops) ck.push_back(op_keys.Key(o.name));
-      for (const MatchPair& m : MatchSequences(policy.matching, bk, ck, GapOrder::kComparisonFirst)) {
+      for (const MatchPair& m : MatchSequences(policy.matching, bk, ck, policy.gap_order)) {
         ModuleOpRow r;
         if (m.base != kNoIndex) r.base = std::move(bops[m.base]);
         if (m.comparison != kNoIndex) r.comparison = std::move(cops[m.comparison]);

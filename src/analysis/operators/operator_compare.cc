@@ -381,14 +381,14 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
     bitems = SegmentItemsFor(base_timeline, bt, btop.ops);
     citems = SegmentItemsFor(comparison_timeline, ct, ctop.ops);
   }
-  std::vector<MatchPair> pairs = MatchSegmented(algorithm, bkeys, bitems, ckeys, citems, use_segments,
-                                                GapOrder::kComparisonFirst);
+  std::vector<MatchPair> pairs =
+      MatchSegmented(algorithm, bkeys, bitems, ckeys, citems, use_segments, policy.gap_order);
   std::vector<NodePair> node_pairs = ToNodePairs(pairs, btop.ops, ctop.ops);
   if (options.max_kernel_num) {
     ChildMatcher matcher = [&](std::span<const NodeId> b, std::span<const NodeId> c) {
       std::vector<MatchKey> bk = keys_of(base, bt, bkey_cache, b);
       std::vector<MatchKey> ck = keys_of(comparison, ct, ckey_cache, c);
-      return MatchSequences(algorithm, bk, ck, GapOrder::kComparisonFirst);
+      return MatchSequences(algorithm, bk, ck, policy.gap_order);
     };
     node_pairs = DrillDown(bt, ct, std::move(node_pairs), *options.max_kernel_num, matcher);
   }

@@ -28,6 +28,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_FALSE(old_line.fused_infer_attention_is_fa);
   EXPECT_TRUE(current.fused_infer_attention_is_fa);
   EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
+  EXPECT_EQ(old_line.matching, MatchAlgorithm::kReferenceCompat);  // the 8.2 recurrence
+  EXPECT_EQ(current.matching, MatchAlgorithm::kSequenceMatcher);   // difflib's matching blocks
   EXPECT_EQ(old_line.gap_order, GapOrder::kComparisonFirst);
   EXPECT_EQ(current.gap_order, GapOrder::kBaseFirst);
   EXPECT_EQ(PolicyModeName(current), "reference-compat");

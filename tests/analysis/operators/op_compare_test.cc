@@ -185,10 +185,14 @@ TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
   Profile comp = SameStartLaunch(2000);  // "op1" with a 2 µs kernel
   OperatorComparison r = Compare(base, comp);
   ASSERT_EQ(r.operator_rows.size(), 2u);
-  const OperatorRow& only_comp = r.operator_rows[0];  // comparison-only items come first
+  EXPECT_EQ(r.operator_rows[0].base.name, "x");  // in a gap, base-only items come first by default
+  const OperatorRow& only_comp = r.operator_rows[1];
   EXPECT_FALSE(only_comp.base.present);
   EXPECT_TRUE(std::isinf(only_comp.ratio));
   EXPECT_DOUBLE_EQ(only_comp.diff_us, 2.0);
+  // The 8.2 reference puts the comparison-only item first (its recurrence's backtrack).
+  EXPECT_FALSE(Compare(base, comp, Compat(ReferenceLine::k8_2)).operator_rows[0].base.present);
+  EXPECT_TRUE(Compare(base, comp, Compat(ReferenceLine::k26_1)).operator_rows[0].base.present);
   ASSERT_EQ(r.operator_stats.size(), 2u);
   // Both diffs round to 0.0 ms: the stable sort keeps base names first.
   EXPECT_EQ(r.operator_stats[0].name, "x");
@@ -197,7 +201,8 @@ TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
 }
 
 TEST(OperatorCompare, DrillDownOracleFromSpec) {
-  // §8.5: P (kernel_num 10, children [c1, c2]) vs P (10, [c1, c3]), max 5 -> (c1,c1),(−,c3),(c2,−).
+  // §8.5: P (kernel_num 10, children [c1, c2]) vs P (10, [c1, c3]), max 5 -> (c1,c1),(−,c3),(c2,−) on
+  // the 8.2 line; the default (and 26.1) emits the gap's base-only item first: (c1,c1),(c2,−),(−,c3).
   auto make = [](const char* second) {
     ProfileBuilder b(DeviceKind::kGpu);
     TrackId cpu = b.Track("1", "1");
@@ -206,7 +211,7 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
     b.Add(cpu, SliceKind::kCpuOp, "c1", "cpu_op", 100, 1000);
     b.Add(cpu, SliceKind::kCpuOp, second, "cpu_op", 2000, 1000);
     for (int i = 0; i < 10; ++i) {
-      const int64_t launch = (i < 5 ? 200 : 2100) + i;
+      const int64_t launch = i < 5 ? 100 : 2000;  // at the child's start: both attachment rules agree
       b.Add(stream, SliceKind::kKernel, "k", "kernel", 20000 + 100 * i, 10);
       b.Flow(static_cast<uint64_t>(i + 1), "ac2g", launch, cpu, 20000 + 100 * i, stream);
     }
@@ -216,7 +221,7 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
   Profile comp = make("c3");
   OperatorCompareOptions o;
   o.max_kernel_num = 5;
-  OperatorComparison r = Compare(base, comp, ExactPolicy(), o);
+  OperatorComparison r = Compare(base, comp, Compat(ReferenceLine::k8_2), o);
   ASSERT_EQ(r.operator_rows.size(), 3u);
   EXPECT_EQ(r.operator_rows[0].base.name, "c1");
   EXPECT_EQ(r.operator_rows[0].comparison.name, "c1");
@@ -224,6 +229,14 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
   EXPECT_EQ(r.operator_rows[1].comparison.name, "c3");
   EXPECT_EQ(r.operator_rows[2].base.name, "c2");
   EXPECT_FALSE(r.operator_rows[2].comparison.present);
+  for (const ReferencePolicy& policy : {ExactPolicy(), Compat(ReferenceLine::k26_1)}) {
+    OperatorComparison d = Compare(base, comp, policy, o);
+    ASSERT_EQ(d.operator_rows.size(), 3u);
+    EXPECT_EQ(d.operator_rows[0].comparison.name, "c1");
+    EXPECT_EQ(d.operator_rows[1].base.name, "c2");
+    EXPECT_FALSE(d.operator_rows[1].comparison.present);
+    EXPECT_EQ(d.operator_rows[2].comparison.name, "c3");
+  }
   o.max_kernel_num = 10;  // not more than the limit: no drill-down
   EXPECT_EQ(Compare(base, comp, ExactPolicy(), o).operator_rows.size(), 1u);
 }
