@@ -4,10 +4,9 @@
 #include "profdiff/analysis/operators/operator_compare.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 #include <unordered_map>
 
+#include "profdiff/analysis/common/python_text.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/time.h"
 
@@ -15,241 +14,25 @@ namespace profdiff::analysis {
 
 namespace {
 
-// ---- A small JSON reader for Input Dims / Input type values (raw JSON text in the model) ----------
-
-struct JsonValue {
-  enum class Type : uint8_t { kNull, kBool, kNumber, kString, kList, kObject };
-  Type type = Type::kNull;
-  std::string text;  // number: raw text; string: decoded; bool: "True"/"False"
-  std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> fields;
-};
-
-class JsonParser {
- public:
-  explicit JsonParser(std::string_view s) : s_(s) {}
-  bool Parse(JsonValue& v) {
-    if (!Value(v, 0)) return false;
-    Ws();
-    return pos_ == s_.size();
-  }
-
- private:
-  void Ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-      ++pos_;
-  }
-  bool Lit(std::string_view w) {
-    if (s_.substr(pos_, w.size()) != w) return false;
-    pos_ += w.size();
-    return true;
-  }
-  bool Str(std::string& out) {
-    if (pos_ >= s_.size() || s_[pos_] != '"') return false;
-    ++pos_;
-    while (pos_ < s_.size()) {
-      char c = s_[pos_++];
-      if (c == '"') return true;
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
-      if (pos_ >= s_.size()) return false;
-      char e = s_[pos_++];
-      switch (e) {
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'u': {
-          if (pos_ + 4 > s_.size()) return false;
-          unsigned cp = static_cast<unsigned>(std::strtoul(std::string(s_.substr(pos_, 4)).c_str(), nullptr, 16));
-          pos_ += 4;
-          if (cp < 0x80) {
-            out.push_back(static_cast<char>(cp));
-          } else if (cp < 0x800) {
-            out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-          } else {
-            out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-          }
-          break;
-        }
-        default: out.push_back(e); break;
-      }
-    }
-    return false;
-  }
-  bool Value(JsonValue& v, int depth) {
-    if (depth > 64) return false;
-    Ws();
-    if (pos_ >= s_.size()) return false;
-    char c = s_[pos_];
-    if (c == '[') {
-      ++pos_;
-      v.type = JsonValue::Type::kList;
-      Ws();
-      if (pos_ < s_.size() && s_[pos_] == ']') {
-        ++pos_;
-        return true;
-      }
-      while (true) {
-        v.items.emplace_back();
-        if (!Value(v.items.back(), depth + 1)) return false;
-        Ws();
-        if (pos_ < s_.size() && s_[pos_] == ',') {
-          ++pos_;
-          continue;
-        }
-        if (pos_ < s_.size() && s_[pos_] == ']') {
-          ++pos_;
-          return true;
-        }
-        return false;
-      }
-    }
-    if (c == '{') {
-      ++pos_;
-      v.type = JsonValue::Type::kObject;
-      Ws();
-      if (pos_ < s_.size() && s_[pos_] == '}') {
-        ++pos_;
-        return true;
-      }
-      while (true) {
-        Ws();
-        std::string key;
-        if (!Str(key)) return false;
-        Ws();
-        if (pos_ >= s_.size() || s_[pos_] != ':') return false;
-        ++pos_;
-        v.fields.emplace_back(std::move(key), JsonValue{});
-        if (!Value(v.fields.back().second, depth + 1)) return false;
-        Ws();
-        if (pos_ < s_.size() && s_[pos_] == ',') {
-          ++pos_;
-          continue;
-        }
-        if (pos_ < s_.size() && s_[pos_] == '}') {
-          ++pos_;
-          return true;
-        }
-        return false;
-      }
-    }
-    if (c == '"') {
-      v.type = JsonValue::Type::kString;
-      return Str(v.text);
-    }
-    if (Lit("null")) return true;
-    if (Lit("true")) {
-      v.type = JsonValue::Type::kBool;
-      v.text = "True";
-      return true;
-    }
-    if (Lit("false")) {
-      v.type = JsonValue::Type::kBool;
-      v.text = "False";
-      return true;
-    }
-    size_t b = pos_;
-    while (pos_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '-' ||
-                                s_[pos_] == '+' || s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
-      ++pos_;
-    if (pos_ == b) return false;
-    v.type = JsonValue::Type::kNumber;
-    v.text = std::string(s_.substr(b, pos_ - b));
-    return true;
-  }
-
-  std::string_view s_;
-  size_t pos_ = 0;
-};
-
-// Python repr() of a str.
-void AppendPyStrRepr(std::string& out, std::string_view s) {
-  const char q = (s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos) ? '"' : '\'';
-  out.push_back(q);
-  for (char c : s) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c == q) {
-          out.push_back('\\');
-          out.push_back(c);
-        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          static const char* hex = "0123456789abcdef";
-          out += "\\x";
-          out.push_back(hex[(static_cast<unsigned char>(c) >> 4) & 0xF]);
-          out.push_back(hex[static_cast<unsigned char>(c) & 0xF]);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back(q);
-}
-
-// Python repr() of a value (str() differs only for a top-level string).
-void AppendPyRepr(std::string& out, const JsonValue& v) {
-  switch (v.type) {
-    case JsonValue::Type::kNull: out += "None"; return;
-    case JsonValue::Type::kBool:
-    case JsonValue::Type::kNumber: out += v.text; return;
-    case JsonValue::Type::kString: AppendPyStrRepr(out, v.text); return;
-    case JsonValue::Type::kList:
-      out.push_back('[');
-      for (size_t i = 0; i < v.items.size(); ++i) {
-        if (i) out += ", ";
-        AppendPyRepr(out, v.items[i]);
-      }
-      out.push_back(']');
-      return;
-    case JsonValue::Type::kObject:
-      out.push_back('{');
-      for (size_t i = 0; i < v.fields.size(); ++i) {
-        if (i) out += ", ";
-        AppendPyStrRepr(out, v.fields[i].first);
-        out += ": ";
-        AppendPyRepr(out, v.fields[i].second);
-      }
-      out.push_back('}');
-      return;
-  }
-}
-
-std::string PyStr(const JsonValue& v) {
-  if (v.type == JsonValue::Type::kString) return v.text;
-  std::string out;
-  AppendPyRepr(out, v);
-  return out;
-}
-
 // The §8.6 shape string: a list of lists -> items joined by ",", elements joined by ";\r\n".
 std::string ShapeKeyText(const Profile& p, const Slice& s) {
   const Arg* a = p.FindArg(s, ArgKey::kInputDims);
   if (!a) return "N/A";
   if (a->type == ArgType::kJson) {
     std::string_view raw = p.str(a->text);
-    JsonValue v;
-    if (JsonParser(raw).Parse(v) && v.type == JsonValue::Type::kList) {
+    PyValue v;
+    if (ParseJsonForPython(raw, v) && v.type == PyValue::Type::kList) {
       std::string out;
       for (size_t i = 0; i < v.items.size(); ++i) {
         if (i) out += ";\r\n";
-        const JsonValue& dim = v.items[i];
-        if (dim.type == JsonValue::Type::kList) {
+        const PyValue& dim = v.items[i];
+        if (dim.type == PyValue::Type::kList) {
           for (size_t k = 0; k < dim.items.size(); ++k) {
             if (k) out.push_back(',');
-            out += PyStr(dim.items[k]);
+            out += PythonStr(dim.items[k]);
           }
         } else {
-          out += PyStr(dim);  // the reference fails here; profdiff uses the element's str()
+          out += PythonStr(dim);  // the reference fails here; profdiff uses the element's str()
         }
       }
       return out;
@@ -289,12 +72,6 @@ OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id) {
 }
 
 }  // namespace
-
-std::string PythonStrOfJson(std::string_view json) {
-  JsonValue v;
-  if (!JsonParser(json).Parse(v)) return std::string(json);
-  return PyStr(v);
-}
 
 std::string ModuleClassOf(std::string_view name) {
   size_t slash = name.rfind('/');

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "profdiff/analysis/common/python_text.h"
 #include "profdiff/base/time.h"
 
 namespace profdiff::report {

@@ -291,11 +291,7 @@ TEST(OperatorCompare, MatchKeys) {
   EXPECT_EQ(OperatorMatchKey(b.p, s, o), "add1,1;\r\n1,1;\r\n");
 }
 
-TEST(OperatorCompare, PythonRenderingHelpers) {
-  EXPECT_EQ(PythonStrOfJson("[[32, 3, 224, 224], [], []]"), "[[32, 3, 224, 224], [], []]");
-  EXPECT_EQ(PythonStrOfJson("[\"float\",\"Int\",\"\"]"), "['float', 'Int', '']");
-  EXPECT_EQ(PythonStrOfJson("[null, true, \"it's\"]"), "[None, True, \"it's\"]");
-  EXPECT_EQ(PythonStrOfJson("not json ["), "not json [");
+TEST(OperatorCompare, ModuleClassOfDropsTheInstanceNumber) {
   EXPECT_EQ(ModuleClassOf("nn.Module: Linear_0"), "nn.Module: Linear");
   EXPECT_EQ(ModuleClassOf("[ BACKWARD ]/nn.Module: A_0/nn.Module: Linear_2"), "nn.Module: Linear");
   EXPECT_EQ(ModuleClassOf("Optimizer.step#SGD.step"), "Optimizer.step#SGD.step");

@@ -198,10 +198,6 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
 // use_input_shape. Exposed for tests.
 std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options);
 
-// Python's str() of a JSON value given as text ("[[1, 2], []]", "['float', 'Int']"); text that is
-// not JSON is returned unchanged.
-std::string PythonStrOfJson(std::string_view json);
-
 // The module class of a name or path (§9.1): the last '/'-segment with a trailing "_<digits>" removed.
 std::string ModuleClassOf(std::string_view name);
 
