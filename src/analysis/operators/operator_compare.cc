@@ -6,45 +6,12 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "profdiff/analysis/common/python_text.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/time.h"
 
 namespace profdiff::analysis {
 
 namespace {
-
-// The §8.6 shape string: a list of lists -> items joined by ",", elements joined by ";\r\n".
-std::string ShapeKeyText(const Profile& p, const Slice& s) {
-  const Arg* a = p.FindArg(s, ArgKey::kInputDims);
-  if (!a) return "N/A";
-  if (a->type == ArgType::kJson) {
-    std::string_view raw = p.str(a->text);
-    PyValue v;
-    if (ParseJsonForPython(raw, v) && v.type == PyValue::Type::kList) {
-      std::string out;
-      for (size_t i = 0; i < v.items.size(); ++i) {
-        if (i) out += ";\r\n";
-        const PyValue& dim = v.items[i];
-        if (dim.type == PyValue::Type::kList) {
-          for (size_t k = 0; k < dim.items.size(); ++k) {
-            if (k) out.push_back(',');
-            out += PythonStr(dim.items[k]);
-          }
-        } else {
-          out += PythonStr(dim);  // the reference fails here; profdiff uses the element's str()
-        }
-      }
-      return out;
-    }
-    return std::string(raw);
-  }
-  if (a->type == ArgType::kNull) return "None";
-  if (a->type == ArgType::kBool) return a->i ? "True" : "False";
-  if (a->type == ArgType::kInt) return std::to_string(a->i);
-  return std::string(p.str(a->text));
-}
-
 
 std::unordered_map<int64_t, StringId> KernelShapesIndex(const Profile& p) {
   std::unordered_map<int64_t, StringId> out;
@@ -83,17 +50,6 @@ std::string ModuleClassOf(std::string_view name) {
   return std::string(last);
 }
 
-std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options) {
-  const Slice& s = profile.slices[op];
-  std::string name(profile.str(s.name));
-  if (!options.op_name_map.empty()) {
-    auto it = options.op_name_map.find(name);
-    if (it != options.op_name_map.end()) name = it->second;
-  }
-  if (options.use_input_shape) name += ShapeKeyText(profile, s);
-  return name;
-}
-
 OperatorComparison CompareOperators(const Timeline& base_timeline, const Timeline& comparison_timeline,
                                     const ReferencePolicy& policy, const OperatorCompareOptions& options) {
   const Profile& base = base_timeline.p();
@@ -112,63 +68,13 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
     return out;
 
   out.kind = OperatorCompareKind::kOperator;
-  OpTreeOptions to;
-  to.overall_or_communication_runs = options.overall_or_communication_runs;
-  const OpTree bt = BuildOpTree(base_timeline, policy, to);
-  const OpTree ct = BuildOpTree(comparison_timeline, policy, to);
-  out.base_tree_stats = bt.stats();
-  out.comparison_tree_stats = ct.stats();
-
-  auto step_for = [](const Profile& p, const std::optional<int64_t>& step) -> std::optional<int64_t> {
-    return p.meta.device == DeviceKind::kNpu ? step : std::nullopt;
-  };
-  const std::optional<int64_t> bstep = step_for(base, options.base_step);
-  const std::optional<int64_t> cstep = step_for(comparison, options.comparison_step);
-  TopLayer btop = bt.TopLayerOps(bstep);
-  TopLayer ctop = ct.TopLayerOps(cstep);
-  if (!btop.step_found)
-    out.warnings.push_back("There is no operator infomation for step " + std::to_string(*bstep) +
-                           ", please check whether the data contains this step.");
-  if (!ctop.step_found)
-    out.warnings.push_back("There is no operator infomation for step " + std::to_string(*cstep) +
-                           ", please check whether the data contains this step.");
-
-  // Keys, computed once per node on demand, in one key space for both sides.
-  KeyMap keys;
-  std::vector<MatchKey> bkey_cache(bt.size(), UINT32_MAX), ckey_cache(ct.size(), UINT32_MAX);
-  auto key_of = [&](const Profile& p, const OpTree& t, std::vector<MatchKey>& cache, NodeId id) {
-    MatchKey& k = cache[id];
-    if (k == UINT32_MAX) k = keys.Key(OperatorMatchKey(p, t.node(id).slice, options));
-    return k;
-  };
-  auto keys_of = [&](const Profile& p, const OpTree& t, std::vector<MatchKey>& cache,
-                     std::span<const NodeId> ids) {
-    std::vector<MatchKey> ks;
-    ks.reserve(ids.size());
-    for (NodeId id : ids) ks.push_back(key_of(p, t, cache, id));
-    return ks;
-  };
-  const MatchAlgorithm algorithm = out.algorithm;
-
-  std::vector<MatchKey> bkeys = keys_of(base, bt, bkey_cache, btop.ops);
-  std::vector<MatchKey> ckeys = keys_of(comparison, ct, ckey_cache, ctop.ops);
-  const bool use_segments = base_timeline.backward_track.has_value() && comparison_timeline.backward_track.has_value();
-  std::vector<SegmentItem> bitems, citems;
-  if (use_segments) {
-    bitems = SegmentItemsFor(base_timeline, bt, btop.ops);
-    citems = SegmentItemsFor(comparison_timeline, ct, ctop.ops);
-  }
-  std::vector<MatchPair> pairs =
-      MatchSegmented(algorithm, bkeys, bitems, ckeys, citems, use_segments, policy.gap_order);
-  std::vector<NodePair> node_pairs = ToNodePairs(pairs, btop.ops, ctop.ops);
-  if (options.max_kernel_num) {
-    ChildMatcher matcher = [&](std::span<const NodeId> b, std::span<const NodeId> c) {
-      std::vector<MatchKey> bk = keys_of(base, bt, bkey_cache, b);
-      std::vector<MatchKey> ck = keys_of(comparison, ct, ckey_cache, c);
-      return MatchSequences(algorithm, bk, ck, policy.gap_order);
-    };
-    node_pairs = DrillDown(bt, ct, std::move(node_pairs), *options.max_kernel_num, matcher);
-  }
+  const OperatorPairing pairing = PairOperators(base_timeline, comparison_timeline, policy, options);
+  out.base_tree_stats = pairing.base_tree.stats();
+  out.comparison_tree_stats = pairing.comparison_tree.stats();
+  out.warnings.insert(out.warnings.end(), pairing.warnings.begin(), pairing.warnings.end());
+  const OpTree& bt = pairing.base_tree;
+  const OpTree& ct = pairing.comparison_tree;
+  const std::vector<NodePair>& node_pairs = pairing.pairs;
 
   // Rows.
   out.operator_rows.reserve(node_pairs.size());

@@ -272,6 +272,45 @@ TEST(OperatorCompare, SegmentsByTheBackwardThreadAsWritten) {
   EXPECT_EQ(Compare(base_plain, comp).matched, 2u);
 }
 
+TEST(OperatorPairing, KeepsBothTreesAndTheNodePairsForReuse) {
+  // NPU sides with a step: the pairing is over the step's ops; a missing step is a warning.
+  auto make = [](const std::vector<std::string>& names) {
+    ProfileBuilder b(DeviceKind::kNpu);
+    TrackId cpu = b.Track("1", "1");
+    b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#5", "cpu_op", 0, 100000);
+    int64_t ts = 1000;
+    for (const std::string& n : names) {
+      b.Add(cpu, SliceKind::kCpuOp, n, "cpu_op", ts, 100);
+      ts += 1000;
+    }
+    return std::move(b.p);
+  };
+  Profile base = make({"a", "b"});
+  Profile comp = make({"b"});
+  const Timeline bt = BuildTimeline(base, {});
+  const Timeline ct = BuildTimeline(comp, {});
+  OperatorCompareOptions o;
+  o.base_step = 5;
+  o.comparison_step = 5;
+  OperatorPairing pairing = PairOperators(bt, ct, ExactPolicy(), o);
+  ASSERT_EQ(pairing.pairs.size(), 2u);
+  EXPECT_TRUE(pairing.warnings.empty());
+  EXPECT_EQ(pairing.algorithm, MatchAlgorithm::kLcs);
+  const NodePair& matched = pairing.pairs[1];
+  ASSERT_NE(matched.base, kNoNode);
+  ASSERT_NE(matched.comparison, kNoNode);
+  EXPECT_EQ(base.str(base.slices[pairing.base_tree.node(matched.base).slice].name), "b");
+  EXPECT_EQ(comp.str(comp.slices[pairing.comparison_tree.node(matched.comparison).slice].name), "b");
+  EXPECT_EQ(pairing.pairs[0].comparison, kNoNode);
+  o.comparison_step = 6;
+  pairing = PairOperators(bt, ct, ExactPolicy(), o);
+  ASSERT_EQ(pairing.warnings.size(), 1u);
+  EXPECT_NE(pairing.warnings[0].find("step 6"), std::string::npos);
+  EXPECT_EQ(pairing.pairs.size(), 2u);  // the base's ops, unmatched
+  o.disable_details = true;
+  EXPECT_EQ(PairOperators(bt, ct, ExactPolicy(), o).algorithm, MatchAlgorithm::kNone);
+}
+
 TEST(OperatorCompare, MatchKeys) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId cpu = b.Track("1", "1");

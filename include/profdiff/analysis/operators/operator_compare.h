@@ -16,36 +16,24 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "profdiff/analysis/common/dual_sum.h"
+#include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/analysis/common/sequence_match.h"
+#include "profdiff/analysis/operators/operator_pairing.h"
 #include "profdiff/analysis/timeline/op_tree.h"
 #include "profdiff/analysis/timeline/timeline.h"
-#include "profdiff/analysis/common/dual_sum.h"
-#include "profdiff/analysis/common/sequence_match.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
 
 // Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5(); common/dual_sum.h):
 // Ascend writes kernel durations with sub-ns digits and the reference sums them as written.
-
-struct OperatorCompareOptions {
-  bool disable_details = false;  // no matching, no detail rows (statistics only)
-  bool disable_module = false;   // never try the module comparison
-  std::optional<int64_t> max_kernel_num;
-  std::map<std::string, std::string> op_name_map;
-  bool use_input_shape = false;
-  // The overall or communication comparison runs too: with policy.hccl_ops_attach_only_with_comm,
-  // NPU HCCL op events are attachable kernels only then (§4.3 step 3; OpTreeOptions).
-  bool overall_or_communication_runs = false;
-  std::optional<int64_t> base_step;        // NPU sides only (a GPU side ignores it)
-  std::optional<int64_t> comparison_step;
-};
+// OperatorCompareOptions is in operators/operator_pairing.h.
 
 enum class OperatorCompareKind : uint8_t {
   kNone,      // nothing to compare (no torch ops on either side)
@@ -193,10 +181,6 @@ OperatorComparison CompareOperators(const Timeline& base, const Timeline& compar
 // rate, and returns true, when both sides have nn.Module events and the matching yields a pair.
 bool CompareModules(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                     const OperatorCompareOptions& options, OperatorComparison& out);
-
-// The matching key of an op (§8.6): the mapped name, followed by the input-shape string with
-// use_input_shape. Exposed for tests.
-std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options);
 
 // The module class of a name or path (§9.1): the last '/'-segment with a trailing "_<digits>" removed.
 std::string ModuleClassOf(std::string_view name);
