@@ -7,6 +7,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "profdiff/analysis/common/ordered_join.h"
 #include "profdiff/analysis/operators/operator_compare.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/time.h"
@@ -399,22 +400,13 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
   }
 
   // ModuleCompareStatistic: instances grouped by path in the same interleaved order.
-  std::vector<std::pair<std::string, std::vector<ModRef>>> base_groups, comp_groups;
-  std::unordered_map<std::string, size_t> base_gi, comp_gi;
-  auto add = [](auto& groups, auto& index, const std::string& path, ModRef r) {
-    auto [it, inserted] = index.try_emplace(path, groups.size());
-    if (inserted) groups.push_back({path, {}});
-    groups[it->second].second.push_back(r);
-  };
+  FirstSeenGroups<std::vector<ModRef>> base_groups, comp_groups;
   for (const ModPair& mp : ordered) {
-    if (mp.base.present()) add(base_groups, base_gi, sides[0].trees[mp.base.tree].nodes[mp.base.node].path, mp.base);
+    if (mp.base.present()) base_groups[sides[0].trees[mp.base.tree].nodes[mp.base.node].path].push_back(mp.base);
     if (mp.comparison.present())
-      add(comp_groups, comp_gi, sides[1].trees[mp.comparison.tree].nodes[mp.comparison.node].path, mp.comparison);
+      comp_groups[sides[1].trees[mp.comparison.tree].nodes[mp.comparison.node].path].push_back(mp.comparison);
   }
-  struct OpAgg {
-    std::vector<std::pair<std::string_view, ModuleStatOpSide>> ops;
-    std::unordered_map<std::string_view, size_t> index;
-  };
+  using OpAgg = FirstSeenGroups<ModuleStatOpSide>;
   auto aggregate = [&](int side, const std::vector<ModRef>& refs, ModuleStatSide& ms, OpAgg& agg) {
     const SideModules& s = sides[side];
     ms.count = static_cast<int64_t>(refs.size());
@@ -424,9 +416,7 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
       ms.self.AddUsSumAsMs(SumGroups(s, n.self_groups));
       ms.total.AddUsSumAsMs(SumGroups(s, n.total_groups));
       for (const ModuleOpSide& o : TopOpSides(s, r)) {
-        auto [it, inserted] = agg.index.try_emplace(o.name, agg.ops.size());
-        if (inserted) agg.ops.push_back({o.name, {}});
-        ModuleStatOpSide& os = agg.ops[it->second].second;
+        ModuleStatOpSide& os = agg[o.name];
         os.device.AddUsSumAsMs(o.device);
         ++os.count;
         for (SliceId k : o.kernels) {
@@ -442,10 +432,10 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
       }
     }
   };
-  auto make_block = [&](const std::string& path, const std::vector<ModRef>* brefs,
+  auto make_block = [&](std::string_view path, const std::vector<ModRef>* brefs,
                         const std::vector<ModRef>* crefs) {
     ModuleStatBlock blk;
-    blk.path = path;
+    blk.path = std::string(path);
     blk.display_name = StripModulePrefix(path);
     blk.module_class = ModuleClassOf(path);
     blk.level = static_cast<int64_t>(std::count(path.begin(), path.end(), '/'));
@@ -456,41 +446,27 @@ bool CompareModules(const Timeline& base, const Timeline& comparison, const Refe
     blk.total_diff_ms = DiffMs(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy));
     blk.self_diff_ms = DiffMs(blk.base.self.Ms(policy), blk.comparison.self.Ms(policy));
     blk.total_ratio = DiffRatio(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy));
-    std::vector<bool> used(cagg.ops.size(), false);
-    auto push = [&](std::string_view name, ModuleStatOpSide b, ModuleStatOpSide c) {
+    for (const MatchPair& j : OrderedJoin(bagg.keys(), cagg.keys())) {
       ModuleStatOpRow r;
-      r.name = name;
-      r.base = std::move(b);
-      r.comparison = std::move(c);
+      if (j.base != kNoIndex) {
+        r.name = bagg.keys()[j.base];
+        r.base = std::move(bagg.values()[j.base]);
+      }
+      if (j.comparison != kNoIndex) {
+        r.name = cagg.keys()[j.comparison];
+        r.comparison = std::move(cagg.values()[j.comparison]);
+      }
       r.self_diff_ms = DiffMs(r.base.device.Ms(policy), r.comparison.device.Ms(policy));
       r.ratio = DiffRatio(r.base.device.Ms(policy), r.comparison.device.Ms(policy));
       blk.ops.push_back(std::move(r));
-    };
-    for (auto& [name, bs] : bagg.ops) {
-      ModuleStatOpSide cs;
-      auto it = cagg.index.find(name);
-      if (it != cagg.index.end()) {
-        cs = std::move(cagg.ops[it->second].second);
-        used[it->second] = true;
-      }
-      push(name, std::move(bs), std::move(cs));
     }
-    for (size_t i = 0; i < cagg.ops.size(); ++i)
-      if (!used[i]) push(cagg.ops[i].first, {}, std::move(cagg.ops[i].second));
     out.module_stats.push_back(std::move(blk));
   };
-  std::vector<bool> comp_used(comp_groups.size(), false);
-  for (const auto& [path, refs] : base_groups) {
-    auto it = comp_gi.find(path);
-    const std::vector<ModRef>* crefs = nullptr;
-    if (it != comp_gi.end()) {
-      crefs = &comp_groups[it->second].second;
-      comp_used[it->second] = true;
-    }
-    make_block(path, &refs, crefs);
+  for (const MatchPair& j : OrderedJoin(base_groups.keys(), comp_groups.keys())) {
+    std::string_view path = j.base != kNoIndex ? base_groups.keys()[j.base] : comp_groups.keys()[j.comparison];
+    make_block(path, j.base != kNoIndex ? &base_groups.values()[j.base] : nullptr,
+               j.comparison != kNoIndex ? &comp_groups.values()[j.comparison] : nullptr);
   }
-  for (size_t i = 0; i < comp_groups.size(); ++i)
-    if (!comp_used[i]) make_block(comp_groups[i].first, nullptr, &comp_groups[i].second);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "profdiff/analysis/common/ordered_join.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/time.h"
 
@@ -36,6 +37,47 @@ OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id) {
   side.kernels = tree.SubtreeKernels(id);
   for (SliceId k : side.kernels) side.device.AddE5(p.slices[k].dur_e5());
   return side;
+}
+
+// OperatorCompareStatistic rows (§8.8), unsorted: the rows grouped by raw op name per side, base
+// names first (first appearance), then comparison-only names.
+std::vector<OperatorStatRow> OperatorStatistics(const std::vector<OperatorRow>& rows, const ReferencePolicy& policy) {
+  struct NameGroup {
+    DualSum device;
+    int64_t ops = 0;
+  };
+  FirstSeenGroups<NameGroup> base_groups, comparison_groups;
+  for (const OperatorRow& r : rows) {
+    if (r.base.present) {
+      NameGroup& g = base_groups[r.base.name];
+      g.device += r.base.device;
+      ++g.ops;
+    }
+    if (r.comparison.present) {
+      NameGroup& g = comparison_groups[r.comparison.name];
+      g.device += r.comparison.device;
+      ++g.ops;
+    }
+  }
+  std::vector<OperatorStatRow> out;
+  for (const MatchPair& j : OrderedJoin(base_groups.keys(), comparison_groups.keys())) {
+    OperatorStatRow row;
+    if (j.base != kNoIndex) {
+      row.name = base_groups.keys()[j.base];
+      row.base = base_groups.values()[j.base].device;
+      row.base_count = base_groups.values()[j.base].ops;
+    }
+    if (j.comparison != kNoIndex) {
+      row.name = comparison_groups.keys()[j.comparison];
+      row.comparison = comparison_groups.values()[j.comparison].device;
+      row.comparison_count = comparison_groups.values()[j.comparison].ops;
+    }
+    const double base_ms = row.base.Ms(policy), comparison_ms = row.comparison.Ms(policy);
+    row.diff_ms = DiffMs(base_ms, comparison_ms);
+    row.ratio = DiffRatio(base_ms, comparison_ms);
+    out.push_back(row);
+  }
+  return out;
 }
 
 }  // namespace
@@ -91,40 +133,7 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
     out.operator_rows.push_back(std::move(row));
   }
 
-  // Statistics: grouped by raw name; base names first (first appearance), then comparison-only names.
-  std::unordered_map<std::string_view, size_t> base_index, comp_index;
-  std::vector<OperatorStatRow> base_rows, comp_rows;
-  for (const OperatorRow& r : out.operator_rows) {
-    if (r.base.present) {
-      auto [it, inserted] = base_index.try_emplace(r.base.name, base_rows.size());
-      if (inserted) base_rows.emplace_back().name = r.base.name;
-      base_rows[it->second].base += r.base.device;
-      ++base_rows[it->second].base_count;
-    }
-    if (r.comparison.present) {
-      auto [it, inserted] = comp_index.try_emplace(r.comparison.name, comp_rows.size());
-      if (inserted) comp_rows.emplace_back().name = r.comparison.name;
-      comp_rows[it->second].comparison += r.comparison.device;
-      ++comp_rows[it->second].comparison_count;
-    }
-  }
-  std::vector<bool> comp_used(comp_rows.size(), false);
-  for (OperatorStatRow& r : base_rows) {
-    auto it = comp_index.find(r.name);
-    if (it != comp_index.end()) {
-      r.comparison = comp_rows[it->second].comparison;
-      r.comparison_count = comp_rows[it->second].comparison_count;
-      comp_used[it->second] = true;
-    }
-    out.operator_stats.push_back(r);
-  }
-  for (size_t i = 0; i < comp_rows.size(); ++i)
-    if (!comp_used[i]) out.operator_stats.push_back(comp_rows[i]);
-  for (OperatorStatRow& r : out.operator_stats) {
-    const double base_ms = r.base.Ms(policy), comparison_ms = r.comparison.Ms(policy);
-    r.diff_ms = DiffMs(base_ms, comparison_ms);
-    r.ratio = DiffRatio(base_ms, comparison_ms);
-  }
+  out.operator_stats = OperatorStatistics(out.operator_rows, policy);
   std::stable_sort(out.operator_stats.begin(), out.operator_stats.end(),
                    [](const OperatorStatRow& a, const OperatorStatRow& b) { return a.diff_ms > b.diff_ms; });
   return out;
