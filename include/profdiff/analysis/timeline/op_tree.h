@@ -65,7 +65,7 @@ struct OpTreeStats {
   uint64_t torch_ops = 0;
   uint64_t flows_used = 0;        // kernel-launch flows (both ends)
   uint64_t flows_unlinked = 0;    // ... whose end names no kernel (track + ts)
-  uint64_t kernels_attached = 0;  // attachments made (compat mode may attach a kernel several times)
+  uint64_t kernels_attached = 0;  // attachments made (attach_kernels_by_start_ts may attach a kernel twice)
   uint64_t kernels_without_op = 0;  // linked kernels that no op received
 };
 
