@@ -511,8 +511,8 @@ std::vector<MatchPair> MatchReferenceCompat(std::span<const MatchKey> base,
 // Here every range is answered from structures built once for the whole lists:
 //  * a suffix automaton of the comparison list. A state is a class of substrings sharing one set of
 //    end positions E(s); the suffix links form a tree, and a preorder of it puts every E(s) in one
-//    contiguous run of `ends` (one entry per comparison position);
-//  * a wavelet matrix over `ends`, answering "largest e in E(s) with e <= x" and "smallest e in
+//    contiguous run of one array of end positions (one entry per comparison position);
+//  * a wavelet matrix over that array, answering "largest e in E(s) with e <= x" and "smallest e in
 //    E(s) with e >= x" in O(log m).
 // Scanning base[alo,ahi) through the automaton yields at each base position p the longest suffix of
 // base[alo..p] that occurs in the comparison list. Only occurrences inside [blo,bhi) count;
