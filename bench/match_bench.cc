@@ -168,14 +168,11 @@ int Traces(const char* base_path, const char* comp_path) {
   std::printf("traces: loaded both in %.3f s (%zu + %zu slices)\n", Secs(t0, t1), (*base)->slices.size(),
               (*comp)->slices.size());
   for (bool compat : {false, true}) {
-    profdiff::analysis::OperatorCompareOptions o;
-    if (compat) {
-      o.algorithm = profdiff::analysis::MatchAlgorithm::kReferenceCompat;
-      o.attach = profdiff::analysis::KernelAttach::kReferenceCompat;
-      o.reference_arithmetic = true;
-    }
+    const profdiff::analysis::ReferencePolicy policy = profdiff::analysis::MakeReferencePolicy(
+        compat ? std::optional(profdiff::analysis::kCurrentReferenceLine) : std::nullopt);
     auto a = Clock::now();
-    auto cmp = profdiff::analysis::CompareOperators(**base, **comp, o);
+    auto cmp = profdiff::analysis::CompareOperators(profdiff::analysis::BuildTimeline(**base, {}),
+                                                    profdiff::analysis::BuildTimeline(**comp, {}), policy, {});
     auto b = Clock::now();
     auto sheets = profdiff::report::BuildOperatorSheets(cmp, base_path, comp_path);
     auto c = Clock::now();

@@ -24,21 +24,14 @@ analysis::OverallOptions OverallOptionsFor(const analysis::ReferencePolicy& poli
 }
 
 analysis::OperatorCompareOptions OperatorOptionsFor(const ComparisonInputs& in) {
-  const analysis::ReferencePolicy& policy = in.policy;
   const CompareRequest& request = in.request;
   analysis::OperatorCompareOptions options;
-  options.algorithm = policy.matching;
-  options.attach = policy.attach_kernels_by_start_ts ? analysis::KernelAttach::kReferenceCompat
-                                                     : analysis::KernelAttach::kExact;
-  options.reference_arithmetic = policy.float_us_sums;
-  options.attach_hccl_ops = !policy.hccl_ops_attach_only_with_comm ||
-                            request.enabled.communication || request.enabled.profiling;
   options.disable_details = request.disable_details;
   options.disable_module = request.disable_module;
   options.max_kernel_num = request.max_kernel_num;
   options.op_name_map = request.op_name_map;
   options.use_input_shape = request.use_input_shape;
-  if (!request.gpu_flow_cat.empty()) options.gpu_flow_cat = request.gpu_flow_cat;
+  options.overall_or_communication_runs = request.enabled.communication || request.enabled.profiling;
   if (request.base_step != kVoidStep) options.base_step = request.base_step;
   if (request.comparison_step != kVoidStep) options.comparison_step = request.comparison_step;
   return options;
@@ -58,7 +51,7 @@ ComparisonOutput RunOverallRow(const ComparisonInputs& in) {
 // Operators and modules (reference §8, §9).
 ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
   analysis::OperatorComparison cmp =
-      analysis::CompareOperators(in.base.p(), in.comparison.p(), OperatorOptionsFor(in));
+      analysis::CompareOperators(in.base, in.comparison, in.policy, OperatorOptionsFor(in));
   ComparisonOutput out;
   out.sheets = report::BuildOperatorSheets(cmp, in.request.base_path, in.request.comparison_path);
   out.json = report::OperatorsJsonSection(cmp);

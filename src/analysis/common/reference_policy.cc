@@ -36,10 +36,12 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;
       p.matching = MatchAlgorithm::kReferenceCompat;
+      p.gap_order = GapOrder::kComparisonFirst;
       break;
     case ReferenceLine::k26_1:
       p.fused_infer_attention_is_fa = true;  // text input; the DB path keeps the old rule
-      p.matching = MatchAlgorithm::kReferenceCompat;  // SequenceMatcher once it lands
+      p.matching = MatchAlgorithm::kSequenceMatcher;
+      p.gap_order = GapOrder::kBaseFirst;
       break;
   }
   return p;

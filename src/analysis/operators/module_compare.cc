@@ -7,6 +7,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "profdiff/analysis/common/ordered_join.h"
 #include "profdiff/analysis/operators/operator_compare.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/time.h"
@@ -27,7 +28,6 @@ bool StartsWithLower(std::string_view s, std::string_view lower_prefix) {
   return true;
 }
 bool IsOptimizerOp(std::string_view name) { return StartsWithLower(name, "optimizer"); }
-bool IsStepOp(std::string_view name) { return name.find("ProfilerStep#") != std::string_view::npos; }
 
 struct ModEvent {
   int64_t start = 0;
@@ -111,57 +111,45 @@ struct ModTree {
 
 struct SideModules {
   const Profile* p = nullptr;
-  LinkedFlows flows;
+  KernelDict flows;
   ModTree trees[2];  // forward, backward
   bool has_modules = false;
 };
 
-int64_t GroupNs(const Profile& p, const LinkedFlows& f, uint32_t g) {
-  int64_t ns = 0;
-  for (SliceId k : f.dict[g].kernels) ns += p.slices[k].dur_e5();
-  return ns;
+// The durations of one kernel group, in kernel order.
+DualSum GroupSum(const Profile& p, const KernelDict& f, uint32_t g) {
+  DualSum sum;
+  for (SliceId k : f.groups[g].kernels) sum.AddE5(p.slices[k].dur_e5());
+  return sum;
 }
 
-void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModules& side) {
-  side.p = &p;
-  std::vector<ModEvent> modules, calls;
+// The durations of a group list: the reference sums each group, then adds the group sums.
+DualSum SumGroups(const SideModules& s, const std::vector<uint32_t>& groups) {
+  DualSum sum;
+  for (uint32_t g : groups) sum += GroupSum(*s.p, s.flows, g);
+  return sum;
+}
+
+// ---- One side's module trees (§9.1) ---------------------------------------------------------------
+
+// Step 1: python functions split into module events ("nn.Module:" names) and call functions.
+void CollectPythonFunctions(const Profile& p, std::vector<ModEvent>& modules, std::vector<ModEvent>& calls) {
   for (const Slice& s : p.slices) {
     if (s.kind != SliceKind::kPythonFunction) continue;
     std::string_view name = p.str(s.name);
     ModEvent e{s.ts_ns, s.end_ns(), s.phase == 'X', std::string(name), -1};
     (StartsWithLower(name, "nn.module:") ? modules : calls).push_back(std::move(e));
   }
-  if (modules.empty()) return;
-  side.has_modules = true;
+}
 
-  // fwd/bwd flows by id, first-appearance order; later duplicates overwrite.
-  struct FwdBwd {
-    int64_t start = -1, end = -1;
-  };
-  std::vector<FwdBwd> fb;
-  {
-    std::unordered_map<uint64_t, uint32_t> index;  // (id, is_string) folded
-    for (size_t f = 0; f < p.flows.size(); ++f) {
-      const FlowEvent& fe = p.flows[f];
-      if (fe.phase != 's' && fe.phase != 'f') continue;
-      std::string_view cat = p.str(fe.cat);
-      if (cat.size() != 6 || !StartsWithLower(cat, "fwdbwd")) continue;
-      uint64_t key = fe.id * 2 + (fe.id_is_string ? 1 : 0);
-      auto [it, inserted] = index.try_emplace(key, static_cast<uint32_t>(fb.size()));
-      if (inserted) fb.emplace_back();
-      (fe.phase == 's' ? fb[it->second].start : fb[it->second].end) = static_cast<int64_t>(f);
-    }
-  }
+// Step 2: torch ops; optimizer ops become module events, ops of the backward process (the process of
+// the first fwdbwd flow end, flow ids in order of first appearance) are indexed by start.
+void CollectTorchOps(const Timeline& timeline, std::vector<ModEvent>& modules, std::vector<SliceId>& ops,
+                     std::unordered_map<int64_t, SliceId>& bwd_ops) {
+  const Profile& p = timeline.p();
   int64_t bwd_process = -1;
-  for (const FwdBwd& f : fb)
-    if (f.end >= 0) {
-      bwd_process = p.tracks[p.flows[f.end].track].process;
-      break;
-    }
-
-  // Torch ops: optimizer ops become modules; ops of the backward process are indexed by start.
-  std::vector<SliceId> ops;
-  std::unordered_map<int64_t, SliceId> bwd_ops;
+  if (const std::optional<uint32_t>& end = timeline.flows.fwd_bwd_first_end_by_id)
+    bwd_process = p.tracks[p.flows[*end].track].process;
   for (SliceId s = 0; s < p.slices.size(); ++s) {
     const Slice& sl = p.slices[s];
     if (!IsTorchOpKind(sl.kind)) continue;
@@ -173,46 +161,41 @@ void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModu
     }
     if (static_cast<int64_t>(p.tracks[sl.track].process) == bwd_process) bwd_ops[sl.ts_ns] = s;
   }
+}
 
-  OpTreeOptions to;
-  to.gpu_flow_cat = options.gpu_flow_cat;
-  to.attach_hccl_ops = options.attach_hccl_ops;
-  to.attach = options.attach;
-  side.flows = LinkFlows(p, to);
+// Step 3: one pseudo event per kernel group, at the group's flow-start ts.
+std::vector<ModEvent> PseudoEvents(const KernelDict& dict) {
   std::vector<ModEvent> pseudo;
-  pseudo.reserve(side.flows.dict.size());
-  for (size_t g = 0; g < side.flows.dict.size(); ++g)
-    pseudo.push_back({side.flows.dict[g].ts_ns, side.flows.dict[g].ts_ns, false, {}, static_cast<int32_t>(g)});
+  pseudo.reserve(dict.groups.size());
+  for (size_t g = 0; g < dict.groups.size(); ++g)
+    pseudo.push_back({dict.groups[g].ts_ns, dict.groups[g].ts_ns, false, {}, static_cast<int32_t>(g)});
+  return pseudo;
+}
 
-  modules.insert(modules.end(), pseudo.begin(), pseudo.end());
-  ModTree& fwd = side.trees[0];
-  fwd.Build(modules);
-  ModTree func;
-  func.Build(calls);
-
-  std::vector<ModEvent> bwd_events;
-  for (const FwdBwd& f : fb) {
-    if (f.start < 0 || f.end < 0) continue;
+// Step 6: a backward module per fwdbwd flow whose end starts a backward-process op and whose start lies
+// strictly inside a forward module: that op, renamed "[ BACKWARD ]{forward module path}".
+std::vector<ModEvent> BackwardEvents(const Timeline& timeline, const ModTree& fwd,
+                                     const std::unordered_map<int64_t, SliceId>& bwd_ops) {
+  const Profile& p = timeline.p();
+  std::vector<ModEvent> events;
+  for (const FlowLink& f : timeline.flows.fwd_bwd) {
     auto op = bwd_ops.find(p.flows[f.end].ts_ns);
     if (op == bwd_ops.end()) continue;
     uint32_t m = fwd.FindCall(p.flows[f.start].ts_ns);
     if (m == kNoMod) continue;
     const Slice& sl = p.slices[op->second];
-    bwd_events.push_back({sl.ts_ns, sl.end_ns(), true, "[ BACKWARD ]" + fwd.nodes[m].path, -1});
+    events.push_back({sl.ts_ns, sl.end_ns(), true, "[ BACKWARD ]" + fwd.nodes[m].path, -1});
   }
-  ModTree& bwd = side.trees[1];
-  if (!bwd_events.empty()) {
-    bwd_events.insert(bwd_events.end(), pseudo.begin(), pseudo.end());
-    bwd.Build(bwd_events);
-  }
+  return events;
+}
 
-  // Torch ops to their innermost module (forward first, then backward).
-  std::stable_sort(ops.begin(), ops.end(),
-                   [&](SliceId a, SliceId b) { return p.slices[a].ts_ns < p.slices[b].ts_ns; });
+// Step 7: torch ops (by start; optimizer and step ops skipped) to their innermost forward module,
+// else to their innermost backward module.
+void AssignOps(const Profile& p, std::vector<SliceId> ops, ModTree& fwd, ModTree& bwd) {
+  std::stable_sort(ops.begin(), ops.end(), [&](SliceId a, SliceId b) { return p.slices[a].ts_ns < p.slices[b].ts_ns; });
   for (SliceId s : ops) {
     const Slice& sl = p.slices[s];
-    std::string_view name = p.str(sl.name);
-    if (IsOptimizerOp(name) || IsStepOp(name)) continue;
+    if (IsOptimizerOp(p.str(sl.name)) || sl.kind == SliceKind::kStepMarker) continue;
     uint32_t m = fwd.FindCall(sl.ts_ns);
     if (m != kNoMod) {
       fwd.AddOp(m, s, sl.ts_ns, sl.end_ns());
@@ -221,29 +204,126 @@ void BuildSide(const Profile& p, const OperatorCompareOptions& options, SideModu
     m = bwd.FindCall(sl.ts_ns);
     if (m != kNoMod) bwd.AddOp(m, s, sl.ts_ns, sl.end_ns());
   }
+}
 
-  // Per module: kernel groups to top-level ops; call stack from the innermost call function.
+// Step 8: each module's kernel groups go to the top-level op containing their ts (a forward cursor;
+// a group before the current op is dropped); the call stack is that of the innermost call function
+// strictly containing the module's start, if any.
+void AssignGroupsAndStacks(SideModules& side, const ModTree& calls) {
+  const Profile& p = *side.p;
   for (ModTree& t : side.trees) {
     for (uint32_t id = 1; id < t.nodes.size(); ++id) {
       ModNode& n = t.nodes[id];
       size_t cur = 0;
       for (uint32_t g : n.self_groups) {
-        const int64_t ts = side.flows.dict[g].ts_ns;
-        while (cur < n.top_ops.size()) {
-          const Slice& op = p.slices[n.top_ops[cur]];
-          if (ts > op.end_ns()) {
-            ++cur;
-            continue;
-          }
-          if (ts >= op.ts_ns) n.top_op_groups[cur].push_back(g);
-          break;
-        }
+        const int64_t ts = side.flows.groups[g].ts_ns;
+        while (cur < n.top_ops.size() && ts > p.slices[n.top_ops[cur]].end_ns()) ++cur;
+        if (cur < n.top_ops.size() && ts >= p.slices[n.top_ops[cur]].ts_ns) n.top_op_groups[cur].push_back(g);
       }
-      uint32_t cf = func.FindCall(n.start);
-      if (cf != kNoMod) n.call_stack = func.nodes[cf].call_stack;
+      const uint32_t cf = calls.FindCall(n.start);
+      if (cf != kNoMod) n.call_stack = calls.nodes[cf].call_stack;
     }
   }
 }
+
+void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const OperatorCompareOptions& options,
+               SideModules& side) {
+  const Profile& p = timeline.p();
+  side.p = &p;
+  std::vector<ModEvent> modules, calls;
+  CollectPythonFunctions(p, modules, calls);
+  if (modules.empty()) return;
+  side.has_modules = true;
+
+  std::vector<SliceId> ops;
+  std::unordered_map<int64_t, SliceId> bwd_ops;
+  CollectTorchOps(timeline, modules, ops, bwd_ops);
+  OpTreeOptions tree_options;
+  tree_options.overall_or_communication_runs = options.overall_or_communication_runs;
+  side.flows = LinkKernels(timeline, policy, tree_options);
+  const std::vector<ModEvent> pseudo = PseudoEvents(side.flows);
+
+  modules.insert(modules.end(), pseudo.begin(), pseudo.end());
+  ModTree& fwd = side.trees[0];
+  fwd.Build(modules);
+  ModTree call_tree;
+  call_tree.Build(calls);
+  std::vector<ModEvent> bwd_events = BackwardEvents(timeline, fwd, bwd_ops);
+  ModTree& bwd = side.trees[1];
+  if (!bwd_events.empty()) {
+    bwd_events.insert(bwd_events.end(), pseudo.begin(), pseudo.end());
+    bwd.Build(bwd_events);
+  }
+  AssignOps(p, std::move(ops), fwd, bwd);
+  AssignGroupsAndStacks(side, call_tree);
+}
+
+// ---- Matching and order (§9.2, §9.3) --------------------------------------------------------------
+
+struct ModRef {
+  uint32_t tree = 0;
+  uint32_t node = kNoMod;
+  bool present() const { return node != kNoMod; }
+};
+struct ModPair {
+  ModRef base, comparison;
+};
+
+// §9.2: per tree (forward, backward), breadth-first from the root pair, children matched by module
+// path; one-sided pairs continue into their subtree against nothing.
+std::vector<ModPair> MatchModules(const SideModules (&sides)[2], MatchAlgorithm algorithm, GapOrder gap_order) {
+  std::vector<ModPair> pairs;
+  KeyMap keys;
+  static const std::vector<uint32_t> kNoChildren;
+  for (uint32_t t = 0; t < 2; ++t) {
+    const ModTree& bt = sides[0].trees[t];
+    const ModTree& ct = sides[1].trees[t];
+    std::deque<ModPair> queue{ModPair{{t, 0}, {t, 0}}};
+    while (!queue.empty()) {
+      const ModPair cur = queue.front();
+      queue.pop_front();
+      const std::vector<uint32_t>& bch = cur.base.present() ? bt.nodes[cur.base.node].children : kNoChildren;
+      const std::vector<uint32_t>& cch = cur.comparison.present() ? ct.nodes[cur.comparison.node].children : kNoChildren;
+      if (bch.empty() && cch.empty()) continue;
+      std::vector<MatchKey> bk, ck;
+      for (uint32_t c : bch) bk.push_back(keys.Key(bt.nodes[c].path));
+      for (uint32_t c : cch) ck.push_back(keys.Key(ct.nodes[c].path));
+      for (const MatchPair& mp : MatchSequences(algorithm, bk, ck, gap_order)) {
+        ModPair np{{t, mp.base == kNoIndex ? kNoMod : bch[mp.base]},
+                   {t, mp.comparison == kNoIndex ? kNoMod : cch[mp.comparison]}};
+        pairs.push_back(np);
+        queue.push_back(np);
+      }
+    }
+  }
+  return pairs;
+}
+
+// ModuleCompare order (§9.3): base-present pairs by base start; comparison-only pairs by comparison
+// start, each inserted before the first base-matched pair whose comparison module starts later.
+std::vector<ModPair> DisplayOrder(const std::vector<ModPair>& pairs, const SideModules (&sides)[2]) {
+  auto start_of = [&](int side, ModRef r) { return sides[side].trees[r.tree].nodes[r.node].start; };
+  std::vector<ModPair> with_base, without_base;
+  for (const ModPair& mp : pairs) (mp.base.present() ? with_base : without_base).push_back(mp);
+  std::stable_sort(with_base.begin(), with_base.end(),
+                   [&](const ModPair& a, const ModPair& b) { return start_of(0, a.base) < start_of(0, b.base); });
+  std::stable_sort(without_base.begin(), without_base.end(), [&](const ModPair& a, const ModPair& b) {
+    return start_of(1, a.comparison) < start_of(1, b.comparison);
+  });
+  std::vector<ModPair> ordered;
+  ordered.reserve(pairs.size());
+  size_t wi = 0;
+  for (const ModPair& mp : with_base) {
+    while (mp.comparison.present() && wi < without_base.size() &&
+           start_of(1, without_base[wi].comparison) < start_of(1, mp.comparison))
+      ordered.push_back(without_base[wi++]);
+    ordered.push_back(mp);
+  }
+  while (wi < without_base.size()) ordered.push_back(without_base[wi++]);
+  return ordered;
+}
+
+// ---- ModuleCompare (§9.3) -------------------------------------------------------------------------
 
 std::string StripModulePrefix(std::string_view path) {
   std::string out;
@@ -260,34 +340,7 @@ std::string StripModulePrefix(std::string_view path) {
   return out;
 }
 
-struct ModRef {
-  uint32_t tree = 0;
-  uint32_t node = kNoMod;
-  bool present() const { return node != kNoMod; }
-};
-struct ModPair {
-  ModRef base, comparison;
-};
-
-int64_t SumGroups(const SideModules& s, const std::vector<uint32_t>& groups) {
-  int64_t ns = 0;
-  for (uint32_t g : groups) ns += GroupNs(*s.p, s.flows, g);
-  return ns;
-}
-
-// The displayed µs of a group list: exact, or the reference's float sums (per group, then added).
-double GroupsUs(const SideModules& s, const std::vector<uint32_t>& groups, bool ref) {
-  if (!ref) return E5ToUs(SumGroups(s, groups));
-  double us = 0;
-  for (uint32_t g : groups) {
-    double group = 0;
-    for (SliceId k : s.flows.dict[g].kernels) group += E5ToUs(s.p->slices[k].dur_e5());
-    us += group;
-  }
-  return us;
-}
-
-ModuleSide MakeModuleSide(const SideModules& s, ModRef r, bool ref) {
+ModuleSide MakeModuleSide(const SideModules& s, ModRef r) {
   ModuleSide m;
   if (!r.present()) return m;
   const ModNode& n = s.trees[r.tree].nodes[r.node];
@@ -297,15 +350,14 @@ ModuleSide MakeModuleSide(const SideModules& s, ModRef r, bool ref) {
   m.path = n.path;
   m.display_name = StripModulePrefix(n.path);
   m.start_ns = n.start;
-  m.self_e5 = SumGroups(s, n.self_groups);
-  m.total_e5 = SumGroups(s, n.total_groups);
-  m.self_us = GroupsUs(s, n.self_groups, ref);
-  m.total_us = GroupsUs(s, n.total_groups, ref);
+  m.self = SumGroups(s, n.self_groups);
+  m.total = SumGroups(s, n.total_groups);
   m.call_stack = n.call_stack;
   return m;
 }
 
-std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
+// The module's top-level ops with their own kernels (the kernel groups they received).
+std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r) {
   std::vector<ModuleOpSide> out;
   if (!r.present()) return out;
   const ModNode& n = s.trees[r.tree].nodes[r.node];
@@ -317,12 +369,10 @@ std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
     const Slice& sl = p.slices[o.slice];
     o.name = p.str(sl.name);
     for (uint32_t g : n.top_op_groups[i])
-      for (SliceId k : s.flows.dict[g].kernels) {
+      for (SliceId k : s.flows.groups[g].kernels) {
         o.kernels.push_back(k);
-        o.device_e5 += p.slices[k].dur_e5();
-        if (ref) o.device_us += E5ToUs(p.slices[k].dur_e5());
+        o.device.AddE5(p.slices[k].dur_e5());
       }
-    if (!ref) o.device_us = E5ToUs(o.device_e5);
     const Arg* cs = p.FindArg(sl, ArgKey::kCallStack);
     o.call_stack = cs ? p.ArgText(sl, ArgKey::kCallStack) : std::string_view("N/A");
     out.push_back(std::move(o));
@@ -330,42 +380,137 @@ std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r, bool ref) {
   return out;
 }
 
-}  // namespace
+// A TOTAL row's values and the module's top-level ops of both sides matched by op name.
+ModuleBlock MakeModuleBlock(const ModPair& mp, const SideModules (&sides)[2], const ReferencePolicy& policy,
+                            KeyMap& op_keys) {
+  ModuleBlock b;
+  b.base = MakeModuleSide(sides[0], mp.base);
+  b.comparison = MakeModuleSide(sides[1], mp.comparison);
+  b.total_diff_us = PyRound(b.comparison.total.Us(policy) - b.base.total.Us(policy), 2);
+  b.self_diff_us = PyRound(b.comparison.self.Us(policy) - b.base.self.Us(policy), 2);
+  b.total_ratio = DiffRatio(b.base.total.Us(policy), b.comparison.total.Us(policy));
+  std::vector<ModuleOpSide> bops = TopOpSides(sides[0], mp.base);
+  std::vector<ModuleOpSide> cops = TopOpSides(sides[1], mp.comparison);
+  std::vector<MatchKey> bk, ck;
+  for (const ModuleOpSide& o : bops) bk.push_back(op_keys.Key(o.name));
+  for (const ModuleOpSide& o : cops) ck.push_back(op_keys.Key(o.name));
+  for (const MatchPair& m : MatchSequences(policy.matching, bk, ck, policy.gap_order)) {
+    ModuleOpRow r;
+    if (m.base != kNoIndex) r.base = std::move(bops[m.base]);
+    if (m.comparison != kNoIndex) r.comparison = std::move(cops[m.comparison]);
+    const double base_us = r.base.device.Us(policy), comparison_us = r.comparison.device.Us(policy);
+    r.self_diff_us = PyRound(comparison_us - base_us, 2);
+    r.ratio = DiffRatio(base_us, comparison_us);
+    b.ops.push_back(std::move(r));
+  }
+  return b;
+}
 
-bool CompareModules(const Profile& base, const Profile& comparison, const OperatorCompareOptions& options,
-                    OperatorComparison& out) {
-  SideModules sides[2];
-  BuildSide(base, options, sides[0]);
-  BuildSide(comparison, options, sides[1]);
-  if (!sides[0].has_modules || !sides[1].has_modules) return false;
+void AddModuleBlocks(const std::vector<ModPair>& ordered, const SideModules (&sides)[2],
+                     const ReferencePolicy& policy, OperatorComparison& out) {
+  KeyMap op_keys;
+  for (const ModPair& mp : ordered) out.module_blocks.push_back(MakeModuleBlock(mp, sides, policy, op_keys));
+  // The reference's hint when every row's last cell (Comparison Call Stack) is "N/A" (§9.3); an
+  // operator row whose self diff is not positive has a blank cell there.
+  bool any_stack = false;
+  for (const ModuleBlock& b : out.module_blocks) {
+    any_stack = any_stack || b.comparison.call_stack != "N/A";
+    for (const ModuleOpRow& r : b.ops) any_stack = any_stack || r.self_diff_us <= 0 || r.comparison.call_stack != "N/A";
+  }
+  if (!out.module_blocks.empty() && !any_stack)
+    out.warnings.push_back("If you want to see the operator's call stack, you must enable with_stack switch.");
+}
 
-  const MatchAlgorithm algorithm = options.disable_details ? MatchAlgorithm::kNone : options.algorithm;
-  const bool ref = options.reference_arithmetic;
-  // §9.2: breadth-first from the two root pairs, children matched by module path.
-  std::vector<ModPair> pairs;
-  KeyMap keys;
-  for (uint32_t t = 0; t < 2; ++t) {
-    const ModTree& bt = sides[0].trees[t];
-    const ModTree& ct = sides[1].trees[t];
-    std::deque<ModPair> queue{ModPair{{t, 0}, {t, 0}}};
-    while (!queue.empty()) {
-      ModPair cur = queue.front();
-      queue.pop_front();
-      static const std::vector<uint32_t> kNone;
-      const std::vector<uint32_t>& bch = cur.base.present() ? bt.nodes[cur.base.node].children : kNone;
-      const std::vector<uint32_t>& cch = cur.comparison.present() ? ct.nodes[cur.comparison.node].children : kNone;
-      if (bch.empty() && cch.empty()) continue;
-      std::vector<MatchKey> bk, ck;
-      for (uint32_t c : bch) bk.push_back(keys.Key(bt.nodes[c].path));
-      for (uint32_t c : cch) ck.push_back(keys.Key(ct.nodes[c].path));
-      for (const MatchPair& mp : MatchSequences(algorithm, bk, ck, GapOrder::kComparisonFirst)) {
-        ModPair np{{t, mp.base == kNoIndex ? kNoMod : bch[mp.base]},
-                   {t, mp.comparison == kNoIndex ? kNoMod : cch[mp.comparison]}};
-        pairs.push_back(np);
-        queue.push_back(np);
+// ---- ModuleCompareStatistic (§9.4) ----------------------------------------------------------------
+
+// One side of a statistic block: its instances' times (each instance's µs sums converted to ms) and,
+// per top-level op name, the ops' own-kernel times and their kernels per kernel name.
+ModuleStatSide AggregateInstances(const SideModules& s, const std::vector<ModRef>& refs,
+                                  FirstSeenGroups<ModuleStatOpSide>& ops) {
+  ModuleStatSide ms;
+  ms.count = static_cast<int64_t>(refs.size());
+  if (!refs.empty()) ms.call_stack = s.trees[refs[0].tree].nodes[refs[0].node].call_stack;
+  for (ModRef r : refs) {
+    const ModNode& n = s.trees[r.tree].nodes[r.node];
+    ms.self.AddUsSumAsMs(SumGroups(s, n.self_groups));
+    ms.total.AddUsSumAsMs(SumGroups(s, n.total_groups));
+    for (const ModuleOpSide& o : TopOpSides(s, r)) {
+      ModuleStatOpSide& os = ops[o.name];
+      os.device.AddUsSumAsMs(o.device);
+      ++os.count;
+      for (SliceId k : o.kernels) {
+        std::string_view kn = s.p->str(s.p->slices[k].name);
+        auto kit = std::find_if(os.kernels.begin(), os.kernels.end(),
+                                [&](const ModuleStatKernel& x) { return x.name == kn; });
+        if (kit == os.kernels.end()) kit = os.kernels.insert(os.kernels.end(), ModuleStatKernel{kn, {}});
+        kit->total.AddE5(s.p->slices[k].dur_e5());
       }
     }
   }
+  return ms;
+}
+
+ModuleStatBlock MakeStatBlock(std::string_view path, const std::vector<ModRef>& base_refs,
+                              const std::vector<ModRef>& comparison_refs, const SideModules (&sides)[2],
+                              const ReferencePolicy& policy) {
+  ModuleStatBlock blk;
+  blk.path = std::string(path);
+  blk.display_name = StripModulePrefix(path);
+  blk.module_class = ModuleClassOf(path);
+  blk.level = static_cast<int64_t>(std::count(path.begin(), path.end(), '/'));
+  FirstSeenGroups<ModuleStatOpSide> base_ops, comparison_ops;
+  blk.base = AggregateInstances(sides[0], base_refs, base_ops);
+  blk.comparison = AggregateInstances(sides[1], comparison_refs, comparison_ops);
+  blk.total_diff_ms = DiffMs(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy));
+  blk.self_diff_ms = DiffMs(blk.base.self.Ms(policy), blk.comparison.self.Ms(policy));
+  blk.total_ratio = DiffRatio(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy));
+  for (const MatchPair& j : OrderedJoin(base_ops.keys(), comparison_ops.keys())) {
+    ModuleStatOpRow r;
+    if (j.base != kNoIndex) {
+      r.name = base_ops.keys()[j.base];
+      r.base = std::move(base_ops.values()[j.base]);
+    }
+    if (j.comparison != kNoIndex) {
+      r.name = comparison_ops.keys()[j.comparison];
+      r.comparison = std::move(comparison_ops.values()[j.comparison]);
+    }
+    r.self_diff_ms = DiffMs(r.base.device.Ms(policy), r.comparison.device.Ms(policy));
+    r.ratio = DiffRatio(r.base.device.Ms(policy), r.comparison.device.Ms(policy));
+    blk.ops.push_back(std::move(r));
+  }
+  return blk;
+}
+
+// Instances grouped by path per side (in ModuleCompare order), joined base paths first.
+void AddModuleStats(const std::vector<ModPair>& ordered, const SideModules (&sides)[2],
+                    const ReferencePolicy& policy, OperatorComparison& out) {
+  FirstSeenGroups<std::vector<ModRef>> base_groups, comparison_groups;
+  for (const ModPair& mp : ordered) {
+    if (mp.base.present()) base_groups[sides[0].trees[mp.base.tree].nodes[mp.base.node].path].push_back(mp.base);
+    if (mp.comparison.present())
+      comparison_groups[sides[1].trees[mp.comparison.tree].nodes[mp.comparison.node].path].push_back(mp.comparison);
+  }
+  static const std::vector<ModRef> kNoInstances;
+  for (const MatchPair& j : OrderedJoin(base_groups.keys(), comparison_groups.keys())) {
+    const bool has_base = j.base != kNoIndex, has_comparison = j.comparison != kNoIndex;
+    out.module_stats.push_back(
+        MakeStatBlock(has_base ? base_groups.keys()[j.base] : comparison_groups.keys()[j.comparison],
+                      has_base ? base_groups.values()[j.base] : kNoInstances,
+                      has_comparison ? comparison_groups.values()[j.comparison] : kNoInstances, sides, policy));
+  }
+}
+
+}  // namespace
+
+bool CompareModules(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                    const OperatorCompareOptions& options, OperatorComparison& out) {
+  SideModules sides[2];
+  BuildSide(base, policy, options, sides[0]);
+  BuildSide(comparison, policy, options, sides[1]);
+  if (!sides[0].has_modules || !sides[1].has_modules) return false;
+
+  const MatchAlgorithm algorithm = options.disable_details ? MatchAlgorithm::kNone : policy.matching;
+  const std::vector<ModPair> pairs = MatchModules(sides, algorithm, policy.gap_order);
   if (pairs.empty()) return false;
 
   out.kind = OperatorCompareKind::kModule;
@@ -374,178 +519,9 @@ bool CompareModules(const Profile& base, const Profile& comparison, const Operat
     out.comparison_items += mp.comparison.present() ? 1 : 0;
     out.matched += (mp.base.present() && mp.comparison.present()) ? 1 : 0;
   }
-  auto start_of = [&](int side, ModRef r) { return sides[side].trees[r.tree].nodes[r.node].start; };
-
-  // ModuleCompare order (§9.3): base-present pairs by base start; comparison-only pairs by comparison
-  // start, each inserted before the first base-matched pair whose comparison module starts later.
-  std::vector<ModPair> with_base, without_base;
-  for (const ModPair& mp : pairs) (mp.base.present() ? with_base : without_base).push_back(mp);
-  std::stable_sort(with_base.begin(), with_base.end(),
-                   [&](const ModPair& a, const ModPair& b) { return start_of(0, a.base) < start_of(0, b.base); });
-  std::stable_sort(without_base.begin(), without_base.end(), [&](const ModPair& a, const ModPair& b) {
-    return start_of(1, a.comparison) < start_of(1, b.comparison);
-  });
-  std::vector<ModPair> ordered;
-  ordered.reserve(pairs.size());
-  size_t wi = 0;
-  for (const ModPair& mp : with_base) {
-    if (mp.comparison.present()) {
-      while (wi < without_base.size() &&
-             start_of(1, without_base[wi].comparison) < start_of(1, mp.comparison))
-        ordered.push_back(without_base[wi++]);
-    }
-    ordered.push_back(mp);
-  }
-  while (wi < without_base.size()) ordered.push_back(without_base[wi++]);
-
-  // ModuleCompare blocks.
-  if (out.details) {
-    KeyMap op_keys;
-    for (const ModPair& mp : ordered) {
-      ModuleBlock b;
-      b.base = MakeModuleSide(sides[0], mp.base, ref);
-      b.comparison = MakeModuleSide(sides[1], mp.comparison, ref);
-      b.total_diff_us = PyRound(b.comparison.total_us - b.base.total_us, 2);
-      b.self_diff_us = PyRound(b.comparison.self_us - b.base.self_us, 2);
-      b.total_ratio = DiffRatio(b.base.total_us, b.comparison.total_us);
-      std::vector<ModuleOpSide> bops = TopOpSides(sides[0], mp.base, ref);
-      std::vector<ModuleOpSide> cops = TopOpSides(sides[1], mp.comparison, ref);
-      std::vector<MatchKey> bk, ck;
-      for (const ModuleOpSide& o : bops) bk.push_back(op_keys.Key(o.name));
-      for (const ModuleOpSide& o : cops) ck.push_back(op_keys.Key(o.name));
-      for (const MatchPair& m : MatchSequences(options.algorithm, bk, ck, GapOrder::kComparisonFirst)) {
-        ModuleOpRow r;
-        if (m.base != kNoIndex) r.base = std::move(bops[m.base]);
-        if (m.comparison != kNoIndex) r.comparison = std::move(cops[m.comparison]);
-        r.self_diff_us = PyRound(r.comparison.device_us - r.base.device_us, 2);
-        r.ratio = DiffRatio(r.base.device_us, r.comparison.device_us);
-        b.ops.push_back(std::move(r));
-      }
-      out.module_blocks.push_back(std::move(b));
-    }
-    // The reference's hint when every row's last cell (Comparison Call Stack) is "N/A" (§9.3); an
-    // operator row whose self diff is not positive has a blank cell there.
-    bool any_stack = false;
-    for (const ModuleBlock& b : out.module_blocks) {
-      any_stack = any_stack || b.comparison.call_stack != "N/A";
-      for (const ModuleOpRow& r : b.ops)
-        any_stack = any_stack || r.self_diff_us <= 0 || r.comparison.call_stack != "N/A";
-    }
-    if (!out.module_blocks.empty() && !any_stack)
-      out.warnings.push_back("If you want to see the operator's call stack, you must enable with_stack switch.");
-  }
-
-  // ModuleCompareStatistic: instances grouped by path in the same interleaved order.
-  std::vector<std::pair<std::string, std::vector<ModRef>>> base_groups, comp_groups;
-  std::unordered_map<std::string, size_t> base_gi, comp_gi;
-  auto add = [](auto& groups, auto& index, const std::string& path, ModRef r) {
-    auto [it, inserted] = index.try_emplace(path, groups.size());
-    if (inserted) groups.push_back({path, {}});
-    groups[it->second].second.push_back(r);
-  };
-  for (const ModPair& mp : ordered) {
-    if (mp.base.present()) add(base_groups, base_gi, sides[0].trees[mp.base.tree].nodes[mp.base.node].path, mp.base);
-    if (mp.comparison.present())
-      add(comp_groups, comp_gi, sides[1].trees[mp.comparison.tree].nodes[mp.comparison.node].path, mp.comparison);
-  }
-  struct OpAgg {
-    std::vector<std::pair<std::string_view, ModuleStatOpSide>> ops;
-    std::unordered_map<std::string_view, size_t> index;
-  };
-  auto aggregate = [&](int side, const std::vector<ModRef>& refs, ModuleStatSide& ms, OpAgg& agg) {
-    const SideModules& s = sides[side];
-    ms.count = static_cast<int64_t>(refs.size());
-    if (!refs.empty()) ms.call_stack = s.trees[refs[0].tree].nodes[refs[0].node].call_stack;
-    for (ModRef r : refs) {
-      const ModNode& n = s.trees[r.tree].nodes[r.node];
-      ms.self_e5 += SumGroups(s, n.self_groups);
-      ms.total_e5 += SumGroups(s, n.total_groups);
-      if (ref) {
-        ms.self_ms += GroupsUs(s, n.self_groups, true) / 1000;
-        ms.total_ms += GroupsUs(s, n.total_groups, true) / 1000;
-      }
-      for (const ModuleOpSide& o : TopOpSides(s, r, ref)) {
-        auto [it, inserted] = agg.index.try_emplace(o.name, agg.ops.size());
-        if (inserted) agg.ops.push_back({o.name, {}});
-        ModuleStatOpSide& os = agg.ops[it->second].second;
-        os.device_e5 += o.device_e5;
-        if (ref) os.device_ms += o.device_us / 1000;
-        ++os.count;
-        for (SliceId k : o.kernels) {
-          std::string_view kn = s.p->str(s.p->slices[k].name);
-          auto kit = std::find_if(os.kernels.begin(), os.kernels.end(),
-                                  [&](const ModuleStatKernel& x) { return x.name == kn; });
-          if (kit == os.kernels.end()) {
-            os.kernels.push_back({kn, 0, 0});
-            kit = os.kernels.end() - 1;
-          }
-          ++kit->count;
-          kit->total_e5 += s.p->slices[k].dur_e5();
-          if (ref) kit->total_ms += E5ToUs(s.p->slices[k].dur_e5()) / 1000;
-        }
-      }
-    }
-  };
-  auto make_block = [&](const std::string& path, const std::vector<ModRef>* brefs,
-                        const std::vector<ModRef>* crefs) {
-    ModuleStatBlock blk;
-    blk.path = path;
-    blk.display_name = StripModulePrefix(path);
-    blk.module_class = ModuleClassOf(path);
-    blk.level = static_cast<int64_t>(std::count(path.begin(), path.end(), '/'));
-    OpAgg bagg, cagg;
-    static const std::vector<ModRef> kEmpty;
-    aggregate(0, brefs ? *brefs : kEmpty, blk.base, bagg);
-    aggregate(1, crefs ? *crefs : kEmpty, blk.comparison, cagg);
-    if (!ref) {
-      for (ModuleStatSide* ms : {&blk.base, &blk.comparison}) {
-        ms->self_ms = E5ToMs(ms->self_e5);
-        ms->total_ms = E5ToMs(ms->total_e5);
-      }
-      for (OpAgg* agg : {&bagg, &cagg})
-        for (auto& [name, os] : agg->ops) {
-          os.device_ms = E5ToMs(os.device_e5);
-          for (ModuleStatKernel& k : os.kernels) k.total_ms = E5ToMs(k.total_e5);
-        }
-    }
-    blk.total_diff_ms = DiffMs(blk.base.total_ms, blk.comparison.total_ms);
-    blk.self_diff_ms = DiffMs(blk.base.self_ms, blk.comparison.self_ms);
-    blk.total_ratio = DiffRatio(blk.base.total_ms, blk.comparison.total_ms);
-    std::vector<bool> used(cagg.ops.size(), false);
-    auto push = [&](std::string_view name, ModuleStatOpSide b, ModuleStatOpSide c) {
-      ModuleStatOpRow r;
-      r.name = name;
-      r.base = std::move(b);
-      r.comparison = std::move(c);
-      r.self_diff_ms = DiffMs(r.base.device_ms, r.comparison.device_ms);
-      r.ratio = DiffRatio(r.base.device_ms, r.comparison.device_ms);
-      blk.ops.push_back(std::move(r));
-    };
-    for (auto& [name, bs] : bagg.ops) {
-      ModuleStatOpSide cs;
-      auto it = cagg.index.find(name);
-      if (it != cagg.index.end()) {
-        cs = std::move(cagg.ops[it->second].second);
-        used[it->second] = true;
-      }
-      push(name, std::move(bs), std::move(cs));
-    }
-    for (size_t i = 0; i < cagg.ops.size(); ++i)
-      if (!used[i]) push(cagg.ops[i].first, {}, std::move(cagg.ops[i].second));
-    out.module_stats.push_back(std::move(blk));
-  };
-  std::vector<bool> comp_used(comp_groups.size(), false);
-  for (const auto& [path, refs] : base_groups) {
-    auto it = comp_gi.find(path);
-    const std::vector<ModRef>* crefs = nullptr;
-    if (it != comp_gi.end()) {
-      crefs = &comp_groups[it->second].second;
-      comp_used[it->second] = true;
-    }
-    make_block(path, &refs, crefs);
-  }
-  for (size_t i = 0; i < comp_groups.size(); ++i)
-    if (!comp_used[i]) make_block(comp_groups[i].first, nullptr, &comp_groups[i].second);
+  const std::vector<ModPair> ordered = DisplayOrder(pairs, sides);
+  if (out.details) AddModuleBlocks(ordered, sides, policy, out);
+  AddModuleStats(ordered, sides, policy, out);
   return true;
 }
 

@@ -4,264 +4,15 @@
 #include "profdiff/analysis/operators/operator_compare.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 #include <unordered_map>
 
+#include "profdiff/analysis/common/ordered_join.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/time.h"
 
 namespace profdiff::analysis {
 
 namespace {
-
-// ---- A small JSON reader for Input Dims / Input type values (raw JSON text in the model) ----------
-
-struct JsonValue {
-  enum class Type : uint8_t { kNull, kBool, kNumber, kString, kList, kObject };
-  Type type = Type::kNull;
-  std::string text;  // number: raw text; string: decoded; bool: "True"/"False"
-  std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> fields;
-};
-
-class JsonParser {
- public:
-  explicit JsonParser(std::string_view s) : s_(s) {}
-  bool Parse(JsonValue& v) {
-    if (!Value(v, 0)) return false;
-    Ws();
-    return pos_ == s_.size();
-  }
-
- private:
-  void Ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-      ++pos_;
-  }
-  bool Lit(std::string_view w) {
-    if (s_.substr(pos_, w.size()) != w) return false;
-    pos_ += w.size();
-    return true;
-  }
-  bool Str(std::string& out) {
-    if (pos_ >= s_.size() || s_[pos_] != '"') return false;
-    ++pos_;
-    while (pos_ < s_.size()) {
-      char c = s_[pos_++];
-      if (c == '"') return true;
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
-      if (pos_ >= s_.size()) return false;
-      char e = s_[pos_++];
-      switch (e) {
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'u': {
-          if (pos_ + 4 > s_.size()) return false;
-          unsigned cp = static_cast<unsigned>(std::strtoul(std::string(s_.substr(pos_, 4)).c_str(), nullptr, 16));
-          pos_ += 4;
-          if (cp < 0x80) {
-            out.push_back(static_cast<char>(cp));
-          } else if (cp < 0x800) {
-            out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-          } else {
-            out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-          }
-          break;
-        }
-        default: out.push_back(e); break;
-      }
-    }
-    return false;
-  }
-  bool Value(JsonValue& v, int depth) {
-    if (depth > 64) return false;
-    Ws();
-    if (pos_ >= s_.size()) return false;
-    char c = s_[pos_];
-    if (c == '[') {
-      ++pos_;
-      v.type = JsonValue::Type::kList;
-      Ws();
-      if (pos_ < s_.size() && s_[pos_] == ']') {
-        ++pos_;
-        return true;
-      }
-      while (true) {
-        v.items.emplace_back();
-        if (!Value(v.items.back(), depth + 1)) return false;
-        Ws();
-        if (pos_ < s_.size() && s_[pos_] == ',') {
-          ++pos_;
-          continue;
-        }
-        if (pos_ < s_.size() && s_[pos_] == ']') {
-          ++pos_;
-          return true;
-        }
-        return false;
-      }
-    }
-    if (c == '{') {
-      ++pos_;
-      v.type = JsonValue::Type::kObject;
-      Ws();
-      if (pos_ < s_.size() && s_[pos_] == '}') {
-        ++pos_;
-        return true;
-      }
-      while (true) {
-        Ws();
-        std::string key;
-        if (!Str(key)) return false;
-        Ws();
-        if (pos_ >= s_.size() || s_[pos_] != ':') return false;
-        ++pos_;
-        v.fields.emplace_back(std::move(key), JsonValue{});
-        if (!Value(v.fields.back().second, depth + 1)) return false;
-        Ws();
-        if (pos_ < s_.size() && s_[pos_] == ',') {
-          ++pos_;
-          continue;
-        }
-        if (pos_ < s_.size() && s_[pos_] == '}') {
-          ++pos_;
-          return true;
-        }
-        return false;
-      }
-    }
-    if (c == '"') {
-      v.type = JsonValue::Type::kString;
-      return Str(v.text);
-    }
-    if (Lit("null")) return true;
-    if (Lit("true")) {
-      v.type = JsonValue::Type::kBool;
-      v.text = "True";
-      return true;
-    }
-    if (Lit("false")) {
-      v.type = JsonValue::Type::kBool;
-      v.text = "False";
-      return true;
-    }
-    size_t b = pos_;
-    while (pos_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '-' ||
-                                s_[pos_] == '+' || s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
-      ++pos_;
-    if (pos_ == b) return false;
-    v.type = JsonValue::Type::kNumber;
-    v.text = std::string(s_.substr(b, pos_ - b));
-    return true;
-  }
-
-  std::string_view s_;
-  size_t pos_ = 0;
-};
-
-// Python repr() of a str.
-void AppendPyStrRepr(std::string& out, std::string_view s) {
-  const char q = (s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos) ? '"' : '\'';
-  out.push_back(q);
-  for (char c : s) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c == q) {
-          out.push_back('\\');
-          out.push_back(c);
-        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          static const char* hex = "0123456789abcdef";
-          out += "\\x";
-          out.push_back(hex[(static_cast<unsigned char>(c) >> 4) & 0xF]);
-          out.push_back(hex[static_cast<unsigned char>(c) & 0xF]);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back(q);
-}
-
-// Python repr() of a value (str() differs only for a top-level string).
-void AppendPyRepr(std::string& out, const JsonValue& v) {
-  switch (v.type) {
-    case JsonValue::Type::kNull: out += "None"; return;
-    case JsonValue::Type::kBool:
-    case JsonValue::Type::kNumber: out += v.text; return;
-    case JsonValue::Type::kString: AppendPyStrRepr(out, v.text); return;
-    case JsonValue::Type::kList:
-      out.push_back('[');
-      for (size_t i = 0; i < v.items.size(); ++i) {
-        if (i) out += ", ";
-        AppendPyRepr(out, v.items[i]);
-      }
-      out.push_back(']');
-      return;
-    case JsonValue::Type::kObject:
-      out.push_back('{');
-      for (size_t i = 0; i < v.fields.size(); ++i) {
-        if (i) out += ", ";
-        AppendPyStrRepr(out, v.fields[i].first);
-        out += ": ";
-        AppendPyRepr(out, v.fields[i].second);
-      }
-      out.push_back('}');
-      return;
-  }
-}
-
-std::string PyStr(const JsonValue& v) {
-  if (v.type == JsonValue::Type::kString) return v.text;
-  std::string out;
-  AppendPyRepr(out, v);
-  return out;
-}
-
-// The §8.6 shape string: a list of lists -> items joined by ",", elements joined by ";\r\n".
-std::string ShapeKeyText(const Profile& p, const Slice& s) {
-  const Arg* a = p.FindArg(s, ArgKey::kInputDims);
-  if (!a) return "N/A";
-  if (a->type == ArgType::kJson) {
-    std::string_view raw = p.str(a->text);
-    JsonValue v;
-    if (JsonParser(raw).Parse(v) && v.type == JsonValue::Type::kList) {
-      std::string out;
-      for (size_t i = 0; i < v.items.size(); ++i) {
-        if (i) out += ";\r\n";
-        const JsonValue& dim = v.items[i];
-        if (dim.type == JsonValue::Type::kList) {
-          for (size_t k = 0; k < dim.items.size(); ++k) {
-            if (k) out.push_back(',');
-            out += PyStr(dim.items[k]);
-          }
-        } else {
-          out += PyStr(dim);  // the reference fails here; profdiff uses the element's str()
-        }
-      }
-      return out;
-    }
-    return std::string(raw);
-  }
-  if (a->type == ArgType::kNull) return "None";
-  if (a->type == ArgType::kBool) return a->i ? "True" : "False";
-  if (a->type == ArgType::kInt) return std::to_string(a->i);
-  return std::string(p.str(a->text));
-}
-
 
 std::unordered_map<int64_t, StringId> KernelShapesIndex(const Profile& p) {
   std::unordered_map<int64_t, StringId> out;
@@ -277,35 +28,59 @@ bool HasPythonFunctions(const Profile& p) {
   return false;
 }
 
-OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id, bool ref) {
+OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id) {
   OperatorSide side;
   if (id == kNoNode) return side;
   side.present = true;
   side.slice = tree.node(id).slice;
   side.name = p.str(p.slices[side.slice].name);
   side.kernels = tree.SubtreeKernels(id);
-  for (SliceId k : side.kernels) {
-    side.device_e5 += p.slices[k].dur_e5();
-    if (ref) side.device_us += E5ToUs(p.slices[k].dur_e5());
-  }
-  if (!ref) side.device_us = E5ToUs(side.device_e5);
+  for (SliceId k : side.kernels) side.device.AddE5(p.slices[k].dur_e5());
   return side;
 }
 
-// The reference's per-op statistic value: Σ(kernel µs / 1000) in kernel order.
-double RefOpMs(const Profile& p, const OperatorSide& side) {
-  double ms = 0;
-  for (SliceId k : side.kernels) ms += E5ToUs(p.slices[k].dur_e5()) / 1000;
-  return ms;
+// OperatorCompareStatistic rows (§8.8), unsorted: the rows grouped by raw op name per side, base
+// names first (first appearance), then comparison-only names.
+std::vector<OperatorStatRow> OperatorStatistics(const std::vector<OperatorRow>& rows, const ReferencePolicy& policy) {
+  struct NameGroup {
+    DualSum device;
+    int64_t ops = 0;
+  };
+  FirstSeenGroups<NameGroup> base_groups, comparison_groups;
+  for (const OperatorRow& r : rows) {
+    if (r.base.present) {
+      NameGroup& g = base_groups[r.base.name];
+      g.device += r.base.device;
+      ++g.ops;
+    }
+    if (r.comparison.present) {
+      NameGroup& g = comparison_groups[r.comparison.name];
+      g.device += r.comparison.device;
+      ++g.ops;
+    }
+  }
+  std::vector<OperatorStatRow> out;
+  for (const MatchPair& j : OrderedJoin(base_groups.keys(), comparison_groups.keys())) {
+    OperatorStatRow row;
+    if (j.base != kNoIndex) {
+      row.name = base_groups.keys()[j.base];
+      row.base = base_groups.values()[j.base].device;
+      row.base_count = base_groups.values()[j.base].ops;
+    }
+    if (j.comparison != kNoIndex) {
+      row.name = comparison_groups.keys()[j.comparison];
+      row.comparison = comparison_groups.values()[j.comparison].device;
+      row.comparison_count = comparison_groups.values()[j.comparison].ops;
+    }
+    const double base_ms = row.base.Ms(policy), comparison_ms = row.comparison.Ms(policy);
+    row.diff_ms = DiffMs(base_ms, comparison_ms);
+    row.ratio = DiffRatio(base_ms, comparison_ms);
+    out.push_back(row);
+  }
+  return out;
 }
 
 }  // namespace
-
-std::string PythonStrOfJson(std::string_view json) {
-  JsonValue v;
-  if (!JsonParser(json).Parse(v)) return std::string(json);
-  return PyStr(v);
-}
 
 std::string ModuleClassOf(std::string_view name) {
   size_t slash = name.rfind('/');
@@ -317,149 +92,48 @@ std::string ModuleClassOf(std::string_view name) {
   return std::string(last);
 }
 
-std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options) {
-  const Slice& s = profile.slices[op];
-  std::string name(profile.str(s.name));
-  if (!options.op_name_map.empty()) {
-    auto it = options.op_name_map.find(name);
-    if (it != options.op_name_map.end()) name = it->second;
-  }
-  if (options.use_input_shape) name += ShapeKeyText(profile, s);
-  return name;
-}
-
-OperatorComparison CompareOperators(const Profile& base, const Profile& comparison,
-                                    const OperatorCompareOptions& options) {
+OperatorComparison CompareOperators(const Timeline& base_timeline, const Timeline& comparison_timeline,
+                                    const ReferencePolicy& policy, const OperatorCompareOptions& options) {
+  const Profile& base = base_timeline.p();
+  const Profile& comparison = comparison_timeline.p();
   OperatorComparison out;
   out.details = !options.disable_details;
-  out.algorithm = options.disable_details ? MatchAlgorithm::kNone : options.algorithm;
+  out.policy = policy;
+  out.algorithm = options.disable_details ? MatchAlgorithm::kNone : policy.matching;
   out.base = &base;
   out.comparison = &comparison;
   out.base_kernel_shapes = KernelShapesIndex(base);
   out.comparison_kernel_shapes = KernelShapesIndex(comparison);
 
   if (!options.disable_module && HasPythonFunctions(base) && HasPythonFunctions(comparison) &&
-      CompareModules(base, comparison, options, out))
+      CompareModules(base_timeline, comparison_timeline, policy, options, out))
     return out;
 
   out.kind = OperatorCompareKind::kOperator;
-  const bool ref = options.reference_arithmetic;
-  OpTreeOptions to;
-  to.attach = options.attach;
-  to.gpu_flow_cat = options.gpu_flow_cat;
-  to.attach_hccl_ops = options.attach_hccl_ops;
-  const OpTree bt = BuildOpTree(base, to);
-  const OpTree ct = BuildOpTree(comparison, to);
-  out.base_tree_stats = bt.stats();
-  out.comparison_tree_stats = ct.stats();
-
-  auto step_for = [](const Profile& p, const std::optional<int64_t>& step) -> std::optional<int64_t> {
-    return p.meta.device == DeviceKind::kNpu ? step : std::nullopt;
-  };
-  const std::optional<int64_t> bstep = step_for(base, options.base_step);
-  const std::optional<int64_t> cstep = step_for(comparison, options.comparison_step);
-  TopLayer btop = bt.TopLayerOps(bstep);
-  TopLayer ctop = ct.TopLayerOps(cstep);
-  if (!btop.step_found)
-    out.warnings.push_back("There is no operator infomation for step " + std::to_string(*bstep) +
-                           ", please check whether the data contains this step.");
-  if (!ctop.step_found)
-    out.warnings.push_back("There is no operator infomation for step " + std::to_string(*cstep) +
-                           ", please check whether the data contains this step.");
-
-  // Keys, computed once per node on demand, in one key space for both sides.
-  KeyMap keys;
-  std::vector<MatchKey> bkey_cache(bt.size(), UINT32_MAX), ckey_cache(ct.size(), UINT32_MAX);
-  auto key_of = [&](const Profile& p, const OpTree& t, std::vector<MatchKey>& cache, NodeId id) {
-    MatchKey& k = cache[id];
-    if (k == UINT32_MAX) k = keys.Key(OperatorMatchKey(p, t.node(id).slice, options));
-    return k;
-  };
-  auto keys_of = [&](const Profile& p, const OpTree& t, std::vector<MatchKey>& cache,
-                     std::span<const NodeId> ids) {
-    std::vector<MatchKey> ks;
-    ks.reserve(ids.size());
-    for (NodeId id : ids) ks.push_back(key_of(p, t, cache, id));
-    return ks;
-  };
-  const MatchAlgorithm algorithm = options.disable_details ? MatchAlgorithm::kNone : options.algorithm;
-
-  std::vector<MatchKey> bkeys = keys_of(base, bt, bkey_cache, btop.ops);
-  std::vector<MatchKey> ckeys = keys_of(comparison, ct, ckey_cache, ctop.ops);
-  const std::optional<StringId> bbwd = FindBwdThread(base);
-  const std::optional<StringId> cbwd = FindBwdThread(comparison);
-  const bool use_segments = bbwd.has_value() && cbwd.has_value();
-  std::vector<SegmentItem> bitems, citems;
-  if (use_segments) {
-    bitems = SegmentItemsFor(base, bt, btop.ops, bbwd);
-    citems = SegmentItemsFor(comparison, ct, ctop.ops, cbwd);
-  }
-  std::vector<MatchPair> pairs = MatchSegmented(algorithm, bkeys, bitems, ckeys, citems, use_segments,
-                                                GapOrder::kComparisonFirst);
-  std::vector<NodePair> node_pairs = ToNodePairs(pairs, btop.ops, ctop.ops);
-  if (options.max_kernel_num) {
-    ChildMatcher matcher = [&](std::span<const NodeId> b, std::span<const NodeId> c) {
-      std::vector<MatchKey> bk = keys_of(base, bt, bkey_cache, b);
-      std::vector<MatchKey> ck = keys_of(comparison, ct, ckey_cache, c);
-      return MatchSequences(algorithm, bk, ck, GapOrder::kComparisonFirst);
-    };
-    node_pairs = DrillDown(bt, ct, std::move(node_pairs), *options.max_kernel_num, matcher);
-  }
+  const OperatorPairing pairing = PairOperators(base_timeline, comparison_timeline, policy, options);
+  out.base_tree_stats = pairing.base_tree.stats();
+  out.comparison_tree_stats = pairing.comparison_tree.stats();
+  out.warnings.insert(out.warnings.end(), pairing.warnings.begin(), pairing.warnings.end());
+  const OpTree& bt = pairing.base_tree;
+  const OpTree& ct = pairing.comparison_tree;
+  const std::vector<NodePair>& node_pairs = pairing.pairs;
 
   // Rows.
   out.operator_rows.reserve(node_pairs.size());
   for (const NodePair& np : node_pairs) {
     OperatorRow row;
-    row.base = MakeSide(base, bt, np.base, ref);
-    row.comparison = MakeSide(comparison, ct, np.comparison, ref);
-    row.diff_us = PyRound(row.comparison.device_us - row.base.device_us, 2);
-    row.ratio = DiffRatio(row.base.device_us, row.comparison.device_us);
+    row.base = MakeSide(base, bt, np.base);
+    row.comparison = MakeSide(comparison, ct, np.comparison);
+    const double base_us = row.base.device.Us(policy), comparison_us = row.comparison.device.Us(policy);
+    row.diff_us = PyRound(comparison_us - base_us, 2);
+    row.ratio = DiffRatio(base_us, comparison_us);
     out.base_items += row.base.present ? 1 : 0;
     out.comparison_items += row.comparison.present ? 1 : 0;
     out.matched += (row.base.present && row.comparison.present) ? 1 : 0;
     out.operator_rows.push_back(std::move(row));
   }
 
-  // Statistics: grouped by raw name; base names first (first appearance), then comparison-only names.
-  std::unordered_map<std::string_view, size_t> base_index, comp_index;
-  std::vector<OperatorStatRow> base_rows, comp_rows;
-  for (const OperatorRow& r : out.operator_rows) {
-    if (r.base.present) {
-      auto [it, inserted] = base_index.try_emplace(r.base.name, base_rows.size());
-      if (inserted) base_rows.push_back({r.base.name});
-      base_rows[it->second].base_e5 += r.base.device_e5;
-      if (ref) base_rows[it->second].base_ms += RefOpMs(base, r.base);
-      ++base_rows[it->second].base_count;
-    }
-    if (r.comparison.present) {
-      auto [it, inserted] = comp_index.try_emplace(r.comparison.name, comp_rows.size());
-      if (inserted) comp_rows.push_back({r.comparison.name});
-      comp_rows[it->second].comparison_e5 += r.comparison.device_e5;
-      if (ref) comp_rows[it->second].comparison_ms += RefOpMs(comparison, r.comparison);
-      ++comp_rows[it->second].comparison_count;
-    }
-  }
-  std::vector<bool> comp_used(comp_rows.size(), false);
-  for (OperatorStatRow& r : base_rows) {
-    auto it = comp_index.find(r.name);
-    if (it != comp_index.end()) {
-      r.comparison_e5 = comp_rows[it->second].comparison_e5;
-      r.comparison_ms = comp_rows[it->second].comparison_ms;
-      r.comparison_count = comp_rows[it->second].comparison_count;
-      comp_used[it->second] = true;
-    }
-    out.operator_stats.push_back(r);
-  }
-  for (size_t i = 0; i < comp_rows.size(); ++i)
-    if (!comp_used[i]) out.operator_stats.push_back(comp_rows[i]);
-  for (OperatorStatRow& r : out.operator_stats) {
-    if (!ref) {
-      r.base_ms = E5ToMs(r.base_e5);
-      r.comparison_ms = E5ToMs(r.comparison_e5);
-    }
-    r.diff_ms = DiffMs(r.base_ms, r.comparison_ms);
-    r.ratio = DiffRatio(r.base_ms, r.comparison_ms);
-  }
+  out.operator_stats = OperatorStatistics(out.operator_rows, policy);
   std::stable_sort(out.operator_stats.begin(), out.operator_stats.end(),
                    [](const OperatorStatRow& a, const OperatorStatRow& b) { return a.diff_ms > b.diff_ms; });
   return out;

@@ -34,6 +34,12 @@ class FlowPairer {
     if (inserted) ends_.push_back({-1, -1});
     (e.phase == 's' ? ends_[it->second].start : ends_[it->second].end) = index;
   }
+  // The end of the first id (in order of first appearance) that has one, complete or not.
+  std::optional<uint32_t> FirstEnd() const {
+    for (const Ends& e : ends_)
+      if (e.end >= 0) return static_cast<uint32_t>(e.end);
+    return std::nullopt;
+  }
   void Finish(std::vector<FlowLink>& out, uint64_t& incomplete) const {
     for (const Ends& e : ends_) {
       if (e.start < 0 || e.end < 0) {
@@ -83,6 +89,7 @@ FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gp
   }
   launch.Finish(out.kernel_launch, out.incomplete);
   fwd_bwd.Finish(out.fwd_bwd, out.incomplete);
+  out.fwd_bwd_first_end_by_id = fwd_bwd.FirstEnd();
   return out;
 }
 

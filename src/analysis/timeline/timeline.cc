@@ -40,7 +40,8 @@ Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {
   if (!t.flows.fwd_bwd_ends.empty()) {
     const bool npu = profile.meta.device == DeviceKind::kNpu;
     uint32_t end = npu ? t.flows.fwd_bwd_ends.back() : t.flows.fwd_bwd_ends.front();
-    t.backward_tid = profile.tracks[profile.flows[end].track].tid;
+    t.backward_track = profile.flows[end].track;
+    t.backward_tid = profile.tracks[*t.backward_track].tid;
   }
   return t;
 }

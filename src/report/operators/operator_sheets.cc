@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "profdiff/analysis/common/python_text.h"
 #include "profdiff/base/time.h"
 
 namespace profdiff::report {
@@ -72,7 +73,7 @@ SheetSpec OperatorCompareSheet(const OperatorComparison& cmp, std::string_view b
       row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputDims)));
       row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputType)));
       row.cells.push_back(Str(KernelsText(p, os.kernels, ShapesOf(cmp, is_base))));
-      row.cells.push_back(Num(os.device_us));
+      row.cells.push_back(Num(os.device.Us(cmp.policy)));
     };
     side(r.base, *cmp.base, true);
     side(r.comparison, *cmp.comparison, false);
@@ -101,11 +102,67 @@ SheetSpec OperatorStatisticSheet(const OperatorComparison& cmp, std::string_view
   int64_t top = 0;
   for (const analysis::OperatorStatRow& r : cmp.operator_stats) {
     RowSpec row;
-    row.cells = {Int(++top),       Str(r.name),     Num(r.base_ms), Int(r.base_count),
-                 Num(r.comparison_ms), Int(r.comparison_count), Num(r.diff_ms), RatioCell(r.ratio)};
+    row.cells = {Int(++top),
+                 Str(r.name),
+                 Num(r.base.Ms(cmp.policy)),
+                 Int(r.base_count),
+                 Num(r.comparison.Ms(cmp.policy)),
+                 Int(r.comparison_count),
+                 Num(r.diff_ms),
+                 RatioCell(r.ratio)};
     s.rows.push_back(std::move(row));
   }
   return s;
+}
+
+// A ModuleCompare block's TOTAL row; Module Class/Level/Name from the base module if present.
+RowSpec ModuleTotalRow(const OperatorComparison& cmp, const analysis::ModuleBlock& blk, int64_t order) {
+  const analysis::ModuleSide& m = blk.base.present ? blk.base : blk.comparison;
+  RowSpec total;
+  total.cells = {Int(order),
+                 Str(m.module_class),
+                 Int(m.level),
+                 Str(m.display_name),
+                 Cell::String("TOTAL"),
+                 Cell::Blank(),
+                 Num(blk.base.self.Us(cmp.policy)),
+                 Num(blk.base.total.Us(cmp.policy)),
+                 Cell::String("TOTAL"),
+                 Cell::Blank(),
+                 Num(blk.comparison.self.Us(cmp.policy)),
+                 Num(blk.comparison.total.Us(cmp.policy)),
+                 Num(blk.total_diff_us),
+                 Num(blk.self_diff_us),
+                 RatioCell(blk.total_ratio),
+                 Str(blk.base.call_stack),
+                 Str(blk.comparison.call_stack)};
+  return total;
+}
+
+// An operator row of a ModuleCompare block; call stacks only when the self diff is positive.
+RowSpec ModuleOperatorRow(const OperatorComparison& cmp, const analysis::ModuleBlock& blk,
+                          const analysis::ModuleOpRow& r, int64_t order) {
+  const analysis::ModuleSide& m = blk.base.present ? blk.base : blk.comparison;
+  const bool stacks = r.self_diff_us > 0;
+  RowSpec row;
+  row.cells = {Int(order),
+               Str(m.module_class),
+               Int(m.level),
+               Str(m.display_name),
+               Str(r.base.name),
+               Str(KernelsText(*cmp.base, r.base.kernels, cmp.base_kernel_shapes)),
+               Num(r.base.device.Us(cmp.policy)),
+               Cell::Blank(),
+               Str(r.comparison.name),
+               Str(KernelsText(*cmp.comparison, r.comparison.kernels, cmp.comparison_kernel_shapes)),
+               Num(r.comparison.device.Us(cmp.policy)),
+               Cell::Blank(),
+               Cell::Blank(),
+               Num(r.self_diff_us),
+               RatioCell(r.ratio),
+               stacks ? Str(r.base.call_stack) : Cell::Blank(),
+               stacks ? Str(r.comparison.call_stack) : Cell::Blank()};
+  return row;
 }
 
 SheetSpec ModuleCompareSheet(const OperatorComparison& cmp, std::string_view b, std::string_view c) {
@@ -134,60 +191,70 @@ SheetSpec ModuleCompareSheet(const OperatorComparison& cmp, std::string_view b, 
   };
   int64_t order = 0;
   for (const analysis::ModuleBlock& blk : cmp.module_blocks) {
-    const analysis::ModuleSide& m = blk.base.present ? blk.base : blk.comparison;
-    RowSpec total;
-    total.cells = {Int(++order),
-                   Str(m.module_class),
-                   Int(m.level),
-                   Str(m.display_name),
-                   Cell::String("TOTAL"),
-                   Cell::Blank(),
-                   Num(blk.base.self_us),
-                   Num(blk.base.total_us),
-                   Cell::String("TOTAL"),
-                   Cell::Blank(),
-                   Num(blk.comparison.self_us),
-                   Num(blk.comparison.total_us),
-                   Num(blk.total_diff_us),
-                   Num(blk.self_diff_us),
-                   RatioCell(blk.total_ratio),
-                   Str(blk.base.call_stack),
-                   Str(blk.comparison.call_stack)};
-    s.rows.push_back(std::move(total));
-    for (const analysis::ModuleOpRow& r : blk.ops) {
-      const bool stacks = r.self_diff_us > 0;
-      RowSpec row;
-      row.cells = {Int(++order),
-                   Str(m.module_class),
-                   Int(m.level),
-                   Str(m.display_name),
-                   Str(r.base.name),
-                   Str(KernelsText(*cmp.base, r.base.kernels, cmp.base_kernel_shapes)),
-                   Num(r.base.device_us),
-                   Cell::Blank(),
-                   Str(r.comparison.name),
-                   Str(KernelsText(*cmp.comparison, r.comparison.kernels, cmp.comparison_kernel_shapes)),
-                   Num(r.comparison.device_us),
-                   Cell::Blank(),
-                   Cell::Blank(),
-                   Num(r.self_diff_us),
-                   RatioCell(r.ratio),
-                   stacks ? Str(r.base.call_stack) : Cell::Blank(),
-                   stacks ? Str(r.comparison.call_stack) : Cell::Blank()};
-      s.rows.push_back(std::move(row));
-    }
+    s.rows.push_back(ModuleTotalRow(cmp, blk, ++order));
+    for (const analysis::ModuleOpRow& r : blk.ops) s.rows.push_back(ModuleOperatorRow(cmp, blk, r, ++order));
   }
   return s;
 }
 
-std::string StatKernelsText(const std::vector<analysis::ModuleStatKernel>& kernels) {
+std::string StatKernelsText(const std::vector<analysis::ModuleStatKernel>& kernels,
+                            const analysis::ReferencePolicy& policy) {
   std::string out;
   char buf[64];
   for (const analysis::ModuleStatKernel& k : kernels) {
-    std::snprintf(buf, sizeof buf, "%.3f", k.total_ms);
-    out += std::string(k.name) + ", [number: " + std::to_string(k.count) + "], [duration_ms: " + buf + "]\n";
+    std::snprintf(buf, sizeof buf, "%.3f", k.total.Ms(policy));
+    out += std::string(k.name) + ", [number: " + std::to_string(k.total.count) + "], [duration_ms: " + buf + "]\n";
   }
   return out;
+}
+
+// A ModuleCompareStatistic block's "[ TOTAL ]" row.
+RowSpec StatTotalRow(const OperatorComparison& cmp, const analysis::ModuleStatBlock& blk, int64_t order) {
+  RowSpec total;
+  total.cells = {Int(order),
+                 Str(blk.module_class),
+                 Int(blk.level),
+                 Str(blk.display_name),
+                 Cell::String("[ TOTAL ]"),
+                 Cell::Blank(),
+                 Num(blk.base.self.Ms(cmp.policy)),
+                 Int(blk.base.count),
+                 Num(blk.base.total.Ms(cmp.policy)),
+                 Cell::Blank(),
+                 Num(blk.comparison.self.Ms(cmp.policy)),
+                 Int(blk.comparison.count),
+                 Num(blk.comparison.total.Ms(cmp.policy)),
+                 Num(blk.total_diff_ms),
+                 Num(blk.self_diff_ms),
+                 RatioCell(blk.total_ratio),
+                 Str(blk.base.call_stack),
+                 Str(blk.comparison.call_stack)};
+  return total;
+}
+
+// One operator name's row of a ModuleCompareStatistic block.
+RowSpec StatOperatorRow(const OperatorComparison& cmp, const analysis::ModuleStatBlock& blk,
+                        const analysis::ModuleStatOpRow& r, int64_t order) {
+  RowSpec row;
+  row.cells = {Int(order),
+               Str(blk.module_class),
+               Int(blk.level),
+               Str(blk.display_name),
+               Str(r.name),
+               Str(StatKernelsText(r.base.kernels, cmp.policy)),
+               Num(r.base.device.Ms(cmp.policy)),
+               Int(r.base.count),
+               Cell::Blank(),
+               Str(StatKernelsText(r.comparison.kernels, cmp.policy)),
+               Num(r.comparison.device.Ms(cmp.policy)),
+               Int(r.comparison.count),
+               Cell::Blank(),
+               Cell::Blank(),
+               Num(r.self_diff_ms),
+               RatioCell(r.ratio),
+               Cell::Blank(),
+               Cell::Blank()};
+  return row;
 }
 
 SheetSpec ModuleStatisticSheet(const OperatorComparison& cmp, std::string_view b, std::string_view c) {
@@ -217,48 +284,8 @@ SheetSpec ModuleStatisticSheet(const OperatorComparison& cmp, std::string_view b
   };
   int64_t order = 0;
   for (const analysis::ModuleStatBlock& blk : cmp.module_stats) {
-    RowSpec total;
-    total.cells = {Int(++order),
-                   Str(blk.module_class),
-                   Int(blk.level),
-                   Str(blk.display_name),
-                   Cell::String("[ TOTAL ]"),
-                   Cell::Blank(),
-                   Num(blk.base.self_ms),
-                   Int(blk.base.count),
-                   Num(blk.base.total_ms),
-                   Cell::Blank(),
-                   Num(blk.comparison.self_ms),
-                   Int(blk.comparison.count),
-                   Num(blk.comparison.total_ms),
-                   Num(blk.total_diff_ms),
-                   Num(blk.self_diff_ms),
-                   RatioCell(blk.total_ratio),
-                   Str(blk.base.call_stack),
-                   Str(blk.comparison.call_stack)};
-    s.rows.push_back(std::move(total));
-    for (const analysis::ModuleStatOpRow& r : blk.ops) {
-      RowSpec row;
-      row.cells = {Int(++order),
-                   Str(blk.module_class),
-                   Int(blk.level),
-                   Str(blk.display_name),
-                   Str(r.name),
-                   Str(StatKernelsText(r.base.kernels)),
-                   Num(r.base.device_ms),
-                   Int(r.base.count),
-                   Cell::Blank(),
-                   Str(StatKernelsText(r.comparison.kernels)),
-                   Num(r.comparison.device_ms),
-                   Int(r.comparison.count),
-                   Cell::Blank(),
-                   Cell::Blank(),
-                   Num(r.self_diff_ms),
-                   RatioCell(r.ratio),
-                   Cell::Blank(),
-                   Cell::Blank()};
-      s.rows.push_back(std::move(row));
-    }
+    s.rows.push_back(StatTotalRow(cmp, blk, ++order));
+    for (const analysis::ModuleStatOpRow& r : blk.ops) s.rows.push_back(StatOperatorRow(cmp, blk, r, ++order));
   }
   return s;
 }

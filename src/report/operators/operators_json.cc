@@ -42,30 +42,30 @@ std::string_view KindName(analysis::OperatorCompareKind k) {
   return "none";
 }
 
-json OpSide(const Profile& p, const analysis::OperatorSide& s) {
+json OpSide(const Profile& p, const analysis::OperatorSide& s, const analysis::ReferencePolicy& policy) {
   if (!s.present) return nullptr;
   return {{"name", std::string(s.name)},
           {"input_shape", OpArgText(p, s.slice, ArgKey::kInputDims)},
           {"input_type", OpArgText(p, s.slice, ArgKey::kInputType)},
           {"kernels", s.kernels.size()},
-          {"device_ns", analysis::E5ToNs(s.device_e5)},
-          {"device_us", JsonNumber(s.device_us)}};
+          {"device_ns", analysis::E5ToNs(s.device.e5)},
+          {"device_us", JsonNumber(s.device.Us(policy))}};
 }
 
-json ModSide(const analysis::ModuleSide& m) {
+json ModSide(const analysis::ModuleSide& m, const analysis::ReferencePolicy& policy) {
   if (!m.present) return nullptr;
   return {{"module_class", m.module_class},    {"module_level", m.level},
-          {"module_name", m.display_name},     {"self_ns", analysis::E5ToNs(m.self_e5)},
-          {"self_us", JsonNumber(m.self_us)},  {"total_ns", analysis::E5ToNs(m.total_e5)},
-          {"total_us", JsonNumber(m.total_us)}};
+          {"module_name", m.display_name},     {"self_ns", analysis::E5ToNs(m.self.e5)},
+          {"self_us", JsonNumber(m.self.Us(policy))},  {"total_ns", analysis::E5ToNs(m.total.e5)},
+          {"total_us", JsonNumber(m.total.Us(policy))}};
 }
 
-json ModOpSide(const analysis::ModuleOpSide& s) {
+json ModOpSide(const analysis::ModuleOpSide& s, const analysis::ReferencePolicy& policy) {
   if (!s.present) return nullptr;
   return {{"name", std::string(s.name)},
           {"kernels", s.kernels.size()},
-          {"self_ns", analysis::E5ToNs(s.device_e5)},
-          {"self_us", JsonNumber(s.device_us)}};
+          {"self_ns", analysis::E5ToNs(s.device.e5)},
+          {"self_us", JsonNumber(s.device.Us(policy))}};
 }
 
 // "operator_statistic", "operator_rows" and the first rows of the statistic as "top_by_diff".
@@ -73,9 +73,9 @@ void PutOperatorRows(const analysis::OperatorComparison& oc, json& j, json& top)
   json stats = json::array();
   for (const analysis::OperatorStatRow& r : oc.operator_stats)
     stats.push_back({{"name", std::string(r.name)},
-                     {"base_ms", JsonNumber(r.base_ms)},
+                     {"base_ms", JsonNumber(r.base.Ms(oc.policy))},
                      {"base_count", r.base_count},
-                     {"comparison_ms", JsonNumber(r.comparison_ms)},
+                     {"comparison_ms", JsonNumber(r.comparison.Ms(oc.policy))},
                      {"comparison_count", r.comparison_count},
                      {"diff_ms", JsonNumber(r.diff_ms)},
                      {"diff_ratio", JsonNumber(r.ratio)}});
@@ -83,31 +83,31 @@ void PutOperatorRows(const analysis::OperatorComparison& oc, json& j, json& top)
   j["operator_statistic"] = std::move(stats);
   json rows = json::array();
   for (const analysis::OperatorRow& r : oc.operator_rows)
-    rows.push_back({{"base", OpSide(*oc.base, r.base)},
-                    {"comparison", OpSide(*oc.comparison, r.comparison)},
+    rows.push_back({{"base", OpSide(*oc.base, r.base, oc.policy)},
+                    {"comparison", OpSide(*oc.comparison, r.comparison, oc.policy)},
                     {"diff_us", JsonNumber(r.diff_us)},
                     {"diff_ratio", JsonNumber(r.ratio)}});
   j["operator_rows"] = std::move(rows);
 }
 
-json ModuleStatistic(const analysis::ModuleStatBlock& b) {
+json ModuleStatistic(const analysis::ModuleStatBlock& b, const analysis::ReferencePolicy& policy) {
   json ops = json::array();
   for (const analysis::ModuleStatOpRow& r : b.ops)
     ops.push_back({{"name", std::string(r.name)},
-                   {"base_self_ms", JsonNumber(r.base.device_ms)},
+                   {"base_self_ms", JsonNumber(r.base.device.Ms(policy))},
                    {"base_count", r.base.count},
-                   {"comparison_self_ms", JsonNumber(r.comparison.device_ms)},
+                   {"comparison_self_ms", JsonNumber(r.comparison.device.Ms(policy))},
                    {"comparison_count", r.comparison.count},
                    {"self_diff_ms", JsonNumber(r.self_diff_ms)},
                    {"diff_ratio", JsonNumber(r.ratio)}});
   return {{"module_class", b.module_class},
           {"module_level", b.level},
           {"module_name", b.display_name},
-          {"base_self_ms", JsonNumber(b.base.self_ms)},
-          {"base_total_ms", JsonNumber(b.base.total_ms)},
+          {"base_self_ms", JsonNumber(b.base.self.Ms(policy))},
+          {"base_total_ms", JsonNumber(b.base.total.Ms(policy))},
           {"base_count", b.base.count},
-          {"comparison_self_ms", JsonNumber(b.comparison.self_ms)},
-          {"comparison_total_ms", JsonNumber(b.comparison.total_ms)},
+          {"comparison_self_ms", JsonNumber(b.comparison.self.Ms(policy))},
+          {"comparison_total_ms", JsonNumber(b.comparison.total.Ms(policy))},
           {"comparison_count", b.comparison.count},
           {"total_diff_ms", JsonNumber(b.total_diff_ms)},
           {"self_diff_ms", JsonNumber(b.self_diff_ms)},
@@ -115,15 +115,15 @@ json ModuleStatistic(const analysis::ModuleStatBlock& b) {
           {"operators", std::move(ops)}};
 }
 
-json ModuleRow(const analysis::ModuleBlock& b) {
+json ModuleRow(const analysis::ModuleBlock& b, const analysis::ReferencePolicy& policy) {
   json ops = json::array();
   for (const analysis::ModuleOpRow& r : b.ops)
-    ops.push_back({{"base", ModOpSide(r.base)},
-                   {"comparison", ModOpSide(r.comparison)},
+    ops.push_back({{"base", ModOpSide(r.base, policy)},
+                   {"comparison", ModOpSide(r.comparison, policy)},
                    {"self_diff_us", JsonNumber(r.self_diff_us)},
                    {"diff_ratio", JsonNumber(r.ratio)}});
-  return {{"base", ModSide(b.base)},
-          {"comparison", ModSide(b.comparison)},
+  return {{"base", ModSide(b.base, policy)},
+          {"comparison", ModSide(b.comparison, policy)},
           {"total_diff_us", JsonNumber(b.total_diff_us)},
           {"self_diff_us", JsonNumber(b.self_diff_us)},
           {"diff_total_ratio", JsonNumber(b.total_ratio)},
@@ -137,7 +137,7 @@ void PutModuleRows(const analysis::OperatorComparison& oc, json& j, json& top) {
   std::vector<std::pair<double, size_t>> order;
   for (const analysis::ModuleStatBlock& b : oc.module_stats) {
     order.push_back({b.total_diff_ms, stats.size()});
-    stats.push_back(ModuleStatistic(b));
+    stats.push_back(ModuleStatistic(b, oc.policy));
   }
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -148,7 +148,7 @@ void PutModuleRows(const analysis::OperatorComparison& oc, json& j, json& top) {
   }
   j["module_statistic"] = std::move(stats);
   json rows = json::array();
-  for (const analysis::ModuleBlock& b : oc.module_blocks) rows.push_back(ModuleRow(b));
+  for (const analysis::ModuleBlock& b : oc.module_blocks) rows.push_back(ModuleRow(b, oc.policy));
   j["module_rows"] = std::move(rows);
 }
 

@@ -16,6 +16,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
+  EXPECT_EQ(p.gap_order, GapOrder::kBaseFirst);  // the current reference's reading order
   EXPECT_EQ(PolicyModeName(p), "exact");
 }
 
@@ -27,6 +28,10 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_FALSE(old_line.fused_infer_attention_is_fa);
   EXPECT_TRUE(current.fused_infer_attention_is_fa);
   EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
+  EXPECT_EQ(old_line.matching, MatchAlgorithm::kReferenceCompat);  // the 8.2 recurrence
+  EXPECT_EQ(current.matching, MatchAlgorithm::kSequenceMatcher);   // difflib's matching blocks
+  EXPECT_EQ(old_line.gap_order, GapOrder::kComparisonFirst);
+  EXPECT_EQ(current.gap_order, GapOrder::kBaseFirst);
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }
 
@@ -60,6 +65,25 @@ TEST(DualSum, ExactAndReferenceFloatSumsTogether) {
   t += k;
   EXPECT_EQ(t.count, 3);
   EXPECT_EQ(t.e5, 300 * kE5PerNs + 5384109375);
+}
+
+TEST(DualSum, AddUsSumAsMsConvertsTheFinishedSumOnce) {
+  // 0.1 µs + 0.3 µs: per duration 0.1/1000 + 0.3/1000 = 0.00039999999999999996 ms; the µs sum
+  // converted once, (0.1 + 0.3) / 1000 = 0.0004 ms (the reference's module statistics).
+  DualSum part;
+  part.AddNs(100);
+  part.AddNs(300);
+  const ReferencePolicy compat = ReferenceCompatPolicy(ReferenceLine::k26_1);
+  DualSum per_duration, converted_once;
+  per_duration += part;
+  converted_once.AddUsSumAsMs(part);
+  EXPECT_EQ(per_duration.Ms(compat), 0.1 / 1000 + 0.3 / 1000);
+  EXPECT_EQ(converted_once.Ms(compat), (0.1 + 0.3) / 1000);
+  EXPECT_NE(per_duration.Ms(compat), converted_once.Ms(compat));
+  EXPECT_EQ(converted_once.Us(compat), part.Us(compat));
+  EXPECT_EQ(converted_once.e5, part.e5);
+  EXPECT_EQ(converted_once.count, 2);
+  EXPECT_EQ(converted_once.Ms(ExactPolicy()), 0.0004);
 }
 
 }  // namespace

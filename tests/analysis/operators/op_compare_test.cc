@@ -25,20 +25,21 @@ Profile OpsOnly(const std::vector<std::string>& names) {
   return std::move(b.p);
 }
 
-OperatorCompareOptions Compat() {
-  OperatorCompareOptions o;
-  o.algorithm = MatchAlgorithm::kReferenceCompat;
-  o.attach = KernelAttach::kReferenceCompat;
-  o.reference_arithmetic = true;
-  return o;
+// CompareOperators on the profiles' timelines.
+OperatorComparison Compare(const Profile& base, const Profile& comparison, const ReferencePolicy& policy = ExactPolicy(),
+                           const OperatorCompareOptions& o = {}, const TimelineOptions& to = {}) {
+  return CompareOperators(BuildTimeline(base, to), BuildTimeline(comparison, to), policy, o);
 }
+
+// --reference-compat on a release line (8.2 matches with the reference's recurrence).
+ReferencePolicy Compat(ReferenceLine line = ReferenceLine::k8_2) { return ReferenceCompatPolicy(line); }
 
 TEST(OperatorCompare, DefaultTrueLcsPairsMoreOperatorsThanTheReferenceRecurrence) {
   // §8.4: B = [b, b, a, a], C = [a, a, b]: the reference's recurrence pairs 1, a true LCS 2.
   Profile base = OpsOnly({"b", "b", "a", "a"});
   Profile comp = OpsOnly({"a", "a", "b"});
-  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
-  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  OperatorComparison exact = Compare(base, comp);
+  OperatorComparison compat = Compare(base, comp, Compat());
   EXPECT_EQ(exact.kind, OperatorCompareKind::kOperator);
   EXPECT_EQ(exact.matched, 2u);
   EXPECT_EQ(compat.matched, 1u);
@@ -58,7 +59,7 @@ TEST(OperatorCompare, DisableDetailsIsNoMatching) {
   Profile comp = OpsOnly({"a", "b"});
   OperatorCompareOptions o;
   o.disable_details = true;
-  OperatorComparison r = CompareOperators(base, comp, o);
+  OperatorComparison r = Compare(base, comp, ExactPolicy(), o);
   EXPECT_FALSE(r.details);
   EXPECT_EQ(r.matched, 0u);
   ASSERT_EQ(r.operator_rows.size(), 4u);
@@ -86,18 +87,20 @@ Profile SameStartLaunch(int64_t kernel_dur) {
 TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
   Profile base = SameStartLaunch(50);
   Profile comp = SameStartLaunch(80);
-  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison exact = Compare(base, comp);
   ASSERT_EQ(exact.operator_rows.size(), 1u);
   EXPECT_EQ(exact.operator_rows[0].base.kernels.size(), 1u);
-  EXPECT_EQ(E5ToNs(exact.operator_rows[0].base.device_e5), 50);
-  EXPECT_EQ(E5ToNs(exact.operator_rows[0].comparison.device_e5), 80);
+  EXPECT_EQ(E5ToNs(exact.operator_rows[0].base.device.e5), 50);
+  EXPECT_EQ(E5ToNs(exact.operator_rows[0].comparison.device.e5), 80);
   EXPECT_DOUBLE_EQ(exact.operator_rows[0].diff_us, 0.03);
   EXPECT_DOUBLE_EQ(exact.operator_rows[0].ratio, 1.6);
 
-  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  OperatorComparison compat = Compare(base, comp, Compat());
   ASSERT_EQ(compat.operator_rows.size(), 1u);
   EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 2u);  // the §4.3 quirk
-  EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device_e5), 100);
+  EXPECT_TRUE(compat.policy.attach_kernels_by_start_ts);  // the result carries its policy
+  EXPECT_FALSE(exact.policy.attach_kernels_by_start_ts);
+  EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device.e5), 100);
 }
 
 // One GPU op launching (at its start) one device event per entry of `kernels` (kind, category, ns).
@@ -128,8 +131,8 @@ TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
                                           {SliceKind::kKernel, "kernel", 98589},
                                           {SliceKind::kKernel, "kernel", 82031}});
   Profile comp = OneOp(DeviceKind::kGpu, {});
-  OperatorComparison exact = CompareOperators(base, comp, OperatorCompareOptions{});
-  OperatorComparison compat = CompareOperators(base, comp, Compat());
+  OperatorComparison exact = Compare(base, comp);
+  OperatorComparison compat = Compare(base, comp, Compat());
   ASSERT_EQ(exact.operator_stats.size(), 1u);
   ASSERT_EQ(compat.operator_stats.size(), 1u);
   EXPECT_DOUBLE_EQ(exact.operator_stats[0].diff_ms, -0.34);
@@ -139,8 +142,8 @@ TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
 TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
   Profile old_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "Memcpy", 500}});
   Profile new_style = OneOp(DeviceKind::kGpu, {{SliceKind::kGpuMemcpy, "gpu_memcpy", 500}});
-  EXPECT_EQ(CompareOperators(old_style, new_style, OperatorCompareOptions{}).operator_rows[0].base.kernels.size(), 1u);
-  OperatorComparison compat = CompareOperators(old_style, new_style, Compat());
+  EXPECT_EQ(Compare(old_style, new_style).operator_rows[0].base.kernels.size(), 1u);
+  OperatorComparison compat = Compare(old_style, new_style, Compat());
   EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 0u);  // the reference's category rule
   EXPECT_EQ(compat.operator_rows[0].comparison.kernels.size(), 1u);
 }
@@ -148,9 +151,12 @@ TEST(OperatorCompare, OldKinetoMemcpyIsAKernelByDefaultOnly) {
 TEST(OperatorCompare, HcclOpsAttachUnlessTheReferenceWouldNotCollectThem) {
   Profile p = OneOp(DeviceKind::kNpu, {{SliceKind::kHcclOp, "", 700}, {SliceKind::kNpuTask, "", 300}});
   OperatorCompareOptions o;
-  EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 1000);
-  o.attach_hccl_ops = false;  // --reference-compat without the overall/communication comparison
-  EXPECT_EQ(E5ToNs(CompareOperators(p, p, o).operator_rows[0].base.device_e5), 300);
+  EXPECT_EQ(E5ToNs(Compare(p, p, ExactPolicy(), o).operator_rows[0].base.device.e5), 1000);
+  // --reference-compat without the overall/communication comparison: no HCCL ops (either line).
+  for (ReferenceLine line : {ReferenceLine::k8_2, ReferenceLine::k26_1})
+    EXPECT_EQ(E5ToNs(Compare(p, p, Compat(line), o).operator_rows[0].base.device.e5), 300);
+  o.overall_or_communication_runs = true;
+  EXPECT_EQ(E5ToNs(Compare(p, p, Compat(), o).operator_rows[0].base.device.e5), 1000);
 }
 
 TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
@@ -163,11 +169,12 @@ TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
   b.Flow(1, "ac2g", 120, cpu, 1000, stream);
   b.Flow(2, "My_Flow", 130, cpu, 2000, stream);
   OperatorCompareOptions o;
-  EXPECT_EQ(E5ToNs(CompareOperators(b.p, b.p, o).operator_rows[0].base.device_e5), 40);
-  o.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
-  EXPECT_EQ(E5ToNs(CompareOperators(b.p, b.p, o).operator_rows[0].base.device_e5), 60);
-  o.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
-  EXPECT_EQ(CompareOperators(b.p, b.p, o).operator_rows[0].base.kernels.size(), 0u);
+  TimelineOptions to;
+  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device.e5), 40);
+  to.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
+  EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device.e5), 60);
+  to.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
+  EXPECT_EQ(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.kernels.size(), 0u);
 }
 
 TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
@@ -176,12 +183,16 @@ TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
   b.Add(cpu, SliceKind::kCpuOp, "x", "cpu_op", 100, 100);
   Profile base = std::move(b.p);
   Profile comp = SameStartLaunch(2000);  // "op1" with a 2 µs kernel
-  OperatorComparison r = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison r = Compare(base, comp);
   ASSERT_EQ(r.operator_rows.size(), 2u);
-  const OperatorRow& only_comp = r.operator_rows[0];  // comparison-only items come first
+  EXPECT_EQ(r.operator_rows[0].base.name, "x");  // in a gap, base-only items come first by default
+  const OperatorRow& only_comp = r.operator_rows[1];
   EXPECT_FALSE(only_comp.base.present);
   EXPECT_TRUE(std::isinf(only_comp.ratio));
   EXPECT_DOUBLE_EQ(only_comp.diff_us, 2.0);
+  // The 8.2 reference puts the comparison-only item first (its recurrence's backtrack).
+  EXPECT_FALSE(Compare(base, comp, Compat(ReferenceLine::k8_2)).operator_rows[0].base.present);
+  EXPECT_TRUE(Compare(base, comp, Compat(ReferenceLine::k26_1)).operator_rows[0].base.present);
   ASSERT_EQ(r.operator_stats.size(), 2u);
   // Both diffs round to 0.0 ms: the stable sort keeps base names first.
   EXPECT_EQ(r.operator_stats[0].name, "x");
@@ -190,7 +201,8 @@ TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
 }
 
 TEST(OperatorCompare, DrillDownOracleFromSpec) {
-  // §8.5: P (kernel_num 10, children [c1, c2]) vs P (10, [c1, c3]), max 5 -> (c1,c1),(−,c3),(c2,−).
+  // §8.5: P (kernel_num 10, children [c1, c2]) vs P (10, [c1, c3]), max 5 -> (c1,c1),(−,c3),(c2,−) on
+  // the 8.2 line; the default (and 26.1) emits the gap's base-only item first: (c1,c1),(c2,−),(−,c3).
   auto make = [](const char* second) {
     ProfileBuilder b(DeviceKind::kGpu);
     TrackId cpu = b.Track("1", "1");
@@ -199,7 +211,7 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
     b.Add(cpu, SliceKind::kCpuOp, "c1", "cpu_op", 100, 1000);
     b.Add(cpu, SliceKind::kCpuOp, second, "cpu_op", 2000, 1000);
     for (int i = 0; i < 10; ++i) {
-      const int64_t launch = (i < 5 ? 200 : 2100) + i;
+      const int64_t launch = i < 5 ? 100 : 2000;  // at the child's start: both attachment rules agree
       b.Add(stream, SliceKind::kKernel, "k", "kernel", 20000 + 100 * i, 10);
       b.Flow(static_cast<uint64_t>(i + 1), "ac2g", launch, cpu, 20000 + 100 * i, stream);
     }
@@ -209,7 +221,7 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
   Profile comp = make("c3");
   OperatorCompareOptions o;
   o.max_kernel_num = 5;
-  OperatorComparison r = CompareOperators(base, comp, o);
+  OperatorComparison r = Compare(base, comp, Compat(ReferenceLine::k8_2), o);
   ASSERT_EQ(r.operator_rows.size(), 3u);
   EXPECT_EQ(r.operator_rows[0].base.name, "c1");
   EXPECT_EQ(r.operator_rows[0].comparison.name, "c1");
@@ -217,8 +229,86 @@ TEST(OperatorCompare, DrillDownOracleFromSpec) {
   EXPECT_EQ(r.operator_rows[1].comparison.name, "c3");
   EXPECT_EQ(r.operator_rows[2].base.name, "c2");
   EXPECT_FALSE(r.operator_rows[2].comparison.present);
+  for (const ReferencePolicy& policy : {ExactPolicy(), Compat(ReferenceLine::k26_1)}) {
+    OperatorComparison d = Compare(base, comp, policy, o);
+    ASSERT_EQ(d.operator_rows.size(), 3u);
+    EXPECT_EQ(d.operator_rows[0].comparison.name, "c1");
+    EXPECT_EQ(d.operator_rows[1].base.name, "c2");
+    EXPECT_FALSE(d.operator_rows[1].comparison.present);
+    EXPECT_EQ(d.operator_rows[2].comparison.name, "c3");
+  }
   o.max_kernel_num = 10;  // not more than the limit: no drill-down
-  EXPECT_EQ(CompareOperators(base, comp, o).operator_rows.size(), 1u);
+  EXPECT_EQ(Compare(base, comp, ExactPolicy(), o).operator_rows.size(), 1u);
+}
+
+// Top-level ops named `ops` (name, on the backward thread?) 1 µs apart; thread ids are text. With
+// `fwd_bwd`, a fwdbwd flow ends on the backward thread, which makes it the side's backward thread.
+Profile TextTidOps(const std::vector<std::pair<std::string, bool>>& ops, bool fwd_bwd) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId main = b.Track("1", "main thread");
+  TrackId bwd = b.Track("1", "autograd thread");
+  int64_t ts = 1000;
+  for (const auto& [name, on_bwd] : ops) {
+    b.Add(on_bwd ? bwd : main, SliceKind::kCpuOp, name, "cpu_op", ts, 100);
+    ts += 1000;
+  }
+  if (fwd_bwd) b.Flow(1, "fwdbwd", 1000, main, 2000, bwd);
+  return std::move(b.p);
+}
+
+TEST(OperatorCompare, SegmentsByTheBackwardThreadAsWritten) {
+  // §8.3: base [A, B(bwd), C] vs comparison [A, C] (no op on the backward thread there): segments
+  // [A][B][C] vs [A, C] -> (A,A),(−,C),(B,−),(C,−). Without fwdbwd flows, one list: (A,A),(B,−),(C,C).
+  Profile base = TextTidOps({{"A", false}, {"B", true}, {"C", false}}, true);
+  Profile comp = TextTidOps({{"A", false}, {"C", false}}, true);
+  OperatorComparison r = Compare(base, comp);
+  ASSERT_EQ(r.operator_rows.size(), 4u);
+  EXPECT_EQ(r.matched, 1u);
+  EXPECT_FALSE(r.operator_rows[1].base.present);
+  EXPECT_EQ(r.operator_rows[1].comparison.name, "C");
+  EXPECT_EQ(r.operator_rows[2].base.name, "B");
+  EXPECT_EQ(r.operator_rows[3].base.name, "C");
+  Profile base_plain = TextTidOps({{"A", false}, {"B", true}, {"C", false}}, false);
+  EXPECT_EQ(Compare(base_plain, comp).matched, 2u);
+}
+
+TEST(OperatorPairing, KeepsBothTreesAndTheNodePairsForReuse) {
+  // NPU sides with a step: the pairing is over the step's ops; a missing step is a warning.
+  auto make = [](const std::vector<std::string>& names) {
+    ProfileBuilder b(DeviceKind::kNpu);
+    TrackId cpu = b.Track("1", "1");
+    b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#5", "cpu_op", 0, 100000);
+    int64_t ts = 1000;
+    for (const std::string& n : names) {
+      b.Add(cpu, SliceKind::kCpuOp, n, "cpu_op", ts, 100);
+      ts += 1000;
+    }
+    return std::move(b.p);
+  };
+  Profile base = make({"a", "b"});
+  Profile comp = make({"b"});
+  const Timeline bt = BuildTimeline(base, {});
+  const Timeline ct = BuildTimeline(comp, {});
+  OperatorCompareOptions o;
+  o.base_step = 5;
+  o.comparison_step = 5;
+  OperatorPairing pairing = PairOperators(bt, ct, ExactPolicy(), o);
+  ASSERT_EQ(pairing.pairs.size(), 2u);
+  EXPECT_TRUE(pairing.warnings.empty());
+  EXPECT_EQ(pairing.algorithm, MatchAlgorithm::kLcs);
+  const NodePair& matched = pairing.pairs[1];
+  ASSERT_NE(matched.base, kNoNode);
+  ASSERT_NE(matched.comparison, kNoNode);
+  EXPECT_EQ(base.str(base.slices[pairing.base_tree.node(matched.base).slice].name), "b");
+  EXPECT_EQ(comp.str(comp.slices[pairing.comparison_tree.node(matched.comparison).slice].name), "b");
+  EXPECT_EQ(pairing.pairs[0].comparison, kNoNode);
+  o.comparison_step = 6;
+  pairing = PairOperators(bt, ct, ExactPolicy(), o);
+  ASSERT_EQ(pairing.warnings.size(), 1u);
+  EXPECT_NE(pairing.warnings[0].find("step 6"), std::string::npos);
+  EXPECT_EQ(pairing.pairs.size(), 2u);  // the base's ops, unmatched
+  o.disable_details = true;
+  EXPECT_EQ(PairOperators(bt, ct, ExactPolicy(), o).algorithm, MatchAlgorithm::kNone);
 }
 
 TEST(OperatorCompare, MatchKeys) {
@@ -240,11 +330,7 @@ TEST(OperatorCompare, MatchKeys) {
   EXPECT_EQ(OperatorMatchKey(b.p, s, o), "add1,1;\r\n1,1;\r\n");
 }
 
-TEST(OperatorCompare, PythonRenderingHelpers) {
-  EXPECT_EQ(PythonStrOfJson("[[32, 3, 224, 224], [], []]"), "[[32, 3, 224, 224], [], []]");
-  EXPECT_EQ(PythonStrOfJson("[\"float\",\"Int\",\"\"]"), "['float', 'Int', '']");
-  EXPECT_EQ(PythonStrOfJson("[null, true, \"it's\"]"), "[None, True, \"it's\"]");
-  EXPECT_EQ(PythonStrOfJson("not json ["), "not json [");
+TEST(OperatorCompare, ModuleClassOfDropsTheInstanceNumber) {
   EXPECT_EQ(ModuleClassOf("nn.Module: Linear_0"), "nn.Module: Linear");
   EXPECT_EQ(ModuleClassOf("[ BACKWARD ]/nn.Module: A_0/nn.Module: Linear_2"), "nn.Module: Linear");
   EXPECT_EQ(ModuleClassOf("Optimizer.step#SGD.step"), "Optimizer.step#SGD.step");
@@ -271,7 +357,7 @@ Profile WithModules(int64_t dur, bool extra_module) {
 TEST(ModuleCompare, TreesRowsAndStatistics) {
   Profile base = WithModules(100, false);
   Profile comp = WithModules(300, true);
-  OperatorComparison r = CompareOperators(base, comp, OperatorCompareOptions{});
+  OperatorComparison r = Compare(base, comp);
   ASSERT_EQ(r.kind, OperatorCompareKind::kModule);
   // Pairs (breadth-first): (Net, Net), (Linear, Linear), (−, ReLU).
   EXPECT_EQ(r.matched, 2u);
@@ -283,12 +369,12 @@ TEST(ModuleCompare, TreesRowsAndStatistics) {
   EXPECT_EQ(net.base.module_class, "nn.Module: Net");
   EXPECT_EQ(net.base.level, 2);
   EXPECT_EQ(net.base.call_stack, "main.py(1): train");  // the innermost call function
-  EXPECT_EQ(E5ToNs(net.base.total_e5), 100);
-  EXPECT_EQ(E5ToNs(net.base.self_e5), 0);
+  EXPECT_EQ(E5ToNs(net.base.total.e5), 100);
+  EXPECT_EQ(E5ToNs(net.base.self.e5), 0);
   const ModuleBlock& lin = r.module_blocks[1];
   EXPECT_EQ(lin.base.level, 3);
-  EXPECT_EQ(E5ToNs(lin.base.self_e5), 100);
-  EXPECT_EQ(E5ToNs(lin.comparison.self_e5), 300);
+  EXPECT_EQ(E5ToNs(lin.base.self.e5), 100);
+  EXPECT_EQ(E5ToNs(lin.comparison.self.e5), 300);
   ASSERT_EQ(lin.ops.size(), 1u);
   EXPECT_EQ(lin.ops[0].base.name, "aten::linear");
   EXPECT_EQ(lin.ops[0].base.kernels.size(), 1u);
@@ -307,13 +393,44 @@ TEST(ModuleCompare, TreesRowsAndStatistics) {
 
   OperatorCompareOptions no_module;
   no_module.disable_module = true;
-  EXPECT_EQ(CompareOperators(base, comp, no_module).kind, OperatorCompareKind::kOperator);
+  EXPECT_EQ(Compare(base, comp, ExactPolicy(), no_module).kind, OperatorCompareKind::kOperator);
+}
+
+TEST(ModuleCompare, BackwardModulesFollowFwdBwdFlowsIntoTheBackwardProcess) {
+  // A fwdbwd flow from inside Linear_0 (1600) to the backward op at 30000 (process 1): that op becomes
+  // the module "/[ BACKWARD ]/nn.Module: Net_0/nn.Module: Linear_0" and its kernel its self time.
+  auto make = [](int64_t bwd_kernel_ns) {
+    Profile p = WithModules(100, false);
+    ProfileBuilder b(DeviceKind::kNpu);
+    b.p = std::move(p);
+    TrackId bwd = b.Track("1", "2");
+    TrackId dev = b.Track("2", "7");
+    b.Add(bwd, SliceKind::kCpuOp, "LinearBackward0", "cpu_op", 30000, 2000);
+    b.Add(bwd, SliceKind::kCpuOp, "aclnnMatmulGrad", "cpu_op", 30100, 100);
+    b.Add(dev, SliceKind::kNpuTask, "MatMulGrad", "", 40000, bwd_kernel_ns);
+    b.Flow(2, "async_npu", 30100, bwd, 40000, dev);
+    b.Flow(3, "fwdbwd", 1600, b.Track("1", "1"), 30000, bwd);
+    return std::move(b.p);
+  };
+  Profile base = make(400);
+  Profile comp = make(500);
+  OperatorComparison r = Compare(base, comp);
+  ASSERT_EQ(r.kind, OperatorCompareKind::kModule);
+  const ModuleBlock* back = nullptr;
+  for (const ModuleBlock& blk : r.module_blocks)
+    if (blk.base.path == "/[ BACKWARD ]/nn.Module: Net_0/nn.Module: Linear_0") back = &blk;
+  ASSERT_NE(back, nullptr);
+  EXPECT_TRUE(back->comparison.present);
+  EXPECT_EQ(E5ToNs(back->base.self.e5), 400);
+  EXPECT_EQ(E5ToNs(back->comparison.self.e5), 500);
+  ASSERT_EQ(back->ops.size(), 1u);
+  EXPECT_EQ(back->ops[0].base.name, "aclnnMatmulGrad");  // the backward op itself starts the module: not inside it
 }
 
 TEST(ModuleCompare, SideWithoutModulesFallsBackToOperators) {
   Profile base = WithModules(100, false);
   Profile comp = SameStartLaunch(10);
-  EXPECT_EQ(CompareOperators(base, comp, OperatorCompareOptions{}).kind, OperatorCompareKind::kOperator);
+  EXPECT_EQ(Compare(base, comp).kind, OperatorCompareKind::kOperator);
 }
 
 }  // namespace

@@ -75,7 +75,39 @@ TEST(Timeline, StepsSortedByStartIdsInFileOrderBackwardThreadFirstOnGpuLastOnNpu
     EXPECT_TRUE(t.HasStep(8));
     EXPECT_FALSE(t.HasStep(9));
     EXPECT_EQ(t.backward_tid, device == DeviceKind::kGpu ? 11 : 12);
+    ASSERT_TRUE(t.backward_track.has_value());
+    EXPECT_EQ(*t.backward_track, device == DeviceKind::kGpu ? bwd1 : bwd2);
   }
+}
+
+TEST(Timeline, TextTidsKeepTheirBackwardTrackNoFwdBwdMeansNone) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId host = b.Track("1", "10"), bwd = b.Track("1", "autograd thread");
+  b.Flow(1, "fwdbwd", 120, host, 700, bwd);
+  Timeline t = BuildTimeline(b.p, {});
+  EXPECT_EQ(t.backward_tid, kNoNumber);  // not a number
+  ASSERT_TRUE(t.backward_track.has_value());
+  EXPECT_EQ(b.p.str(b.p.tracks[*t.backward_track].tid_text), "autograd thread");
+  ProfileBuilder none(DeviceKind::kGpu);
+  EXPECT_FALSE(BuildTimeline(none.p, {}).backward_track.has_value());
+}
+
+TEST(Flows, FirstFwdBwdEndByIdCountsIdsWithoutAStart) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId host = b.Track("1", "10"), p2 = b.Track("2", "20"), p3 = b.Track("3", "30");
+  FlowEvent lone_end;  // id 9 appears first, with an end only
+  lone_end.id = 9;
+  lone_end.phase = 'f';
+  lone_end.ts_ns = 50;
+  lone_end.track = p3;
+  lone_end.cat = b.p.strings.Intern("fwdbwd");
+  b.p.flows.push_back(lone_end);
+  b.Flow(1, "fwdbwd", 100, host, 200, p2);
+  FlowLinks links = LinkFlows(b.p, std::nullopt);
+  ASSERT_EQ(links.fwd_bwd.size(), 1u);  // the complete flow only
+  ASSERT_TRUE(links.fwd_bwd_first_end_by_id.has_value());
+  EXPECT_EQ(b.p.flows[*links.fwd_bwd_first_end_by_id].track, p3);
+  EXPECT_FALSE(LinkFlows(ProfileBuilder(DeviceKind::kGpu).p, std::nullopt).fwd_bwd_first_end_by_id.has_value());
 }
 
 }  // namespace

@@ -46,6 +46,16 @@ struct DualSum {
     return *this;
   }
 
+  // Adds another sum the way the reference adds a finished µs total converted to ms (Σ (µs sum / 1000),
+  // e.g. the module statistics' per-instance times), rather than each duration's ms.
+  DualSum& AddUsSumAsMs(const DualSum& o) {
+    e5 += o.e5;
+    count += o.count;
+    ref_us += o.ref_us;
+    ref_ms += o.ref_us / 1000;
+    return *this;
+  }
+
   int64_t Ns() const { return E5ToNs(e5); }
   // The value a result shows, per the policy: the reference's float sum, or the exact sum converted once.
   double Us(const ReferencePolicy& p) const { return p.float_us_sums ? ref_us : E5ToUs(e5); }

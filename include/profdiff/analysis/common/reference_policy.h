@@ -57,6 +57,11 @@ struct ReferencePolicy {
   bool old_memcpy_not_kernel = false;
   // Sequence matching of operators and modules (deviation 9, operator deviation 1).
   MatchAlgorithm matching = MatchAlgorithm::kLcs;
+  // Which side's unmatched items come first between two matched pairs: comparison-only items first
+  // on the 8.2 line (its recurrence's backtrack), base-only first on the 26.1 line (difflib's
+  // opcodes) and in profdiff's default, which reads in the current reference's order (operator
+  // deviation 1).
+  GapOrder gap_order = GapOrder::kBaseFirst;
 };
 
 // The exact default (every field at profdiff's own behaviour).

@@ -1,54 +1,39 @@
 // Operator and module comparison (reference §8, §9): the data behind the OperatorCompare,
 // OperatorCompareStatistic, ModuleCompare and ModuleCompareStatistic sheets and the "operators"
-// section of the JSON result. Analysis only: numbers are kept in int64 ns (plus the reference's
-// rounded diff/ratio values; durations in 1e-5 ns, see E5ToUs); rendering (kernel lines, Python-style shapes) is done by the report.
+// section of the JSON result. Durations are DualSums (exact 1e-5 ns sums and the reference's float
+// sums together); the value shown is Us(policy) / Ms(policy) with the result's policy, and the
+// rounded diffs and ratios are computed from those. Rendering (kernel lines, Python-style shapes)
+// is done in report/operators.
 //
 // Which comparison runs (§8.1): the module comparison when !disable_module and both sides have
 // python_function events and it yields at least one pair; otherwise the operator comparison.
 //
-// Matching (§8.4): MatchAlgorithm::kLcs (default, a true longest common subsequence) or
-// kReferenceCompat (the reference's recurrence, identical pairings); --disable_details replaces it by
-// "no matching". Kernels are attached once (KernelAttach::kExact) by default, or to every op that
-// starts at the flow start (the §4.3 quirk) under --reference-compat.
+// How far it imitates the reference is the ReferencePolicy's business: `matching` (§8.4: a true
+// longest common subsequence by default, the reference's recurrence or SequenceMatcher under
+// --reference-compat; --disable_details replaces it by "no matching"), `attach_kernels_by_start_ts`
+// (the §4.3 quirk), `hccl_ops_attach_only_with_comm`, `old_memcpy_not_kernel` and `float_us_sums`
+// (which sums the shown durations are). See docs/deviations.md, "Operator and module comparison".
 #pragma once
 
 #include <cstdint>
-#include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "profdiff/analysis/timeline/op_tree.h"
 #include "profdiff/analysis/common/dual_sum.h"
+#include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/common/sequence_match.h"
+#include "profdiff/analysis/operators/operator_pairing.h"
+#include "profdiff/analysis/timeline/op_tree.h"
+#include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
 
-// Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5(); E5ToUs etc. in
-// common/dual_sum.h): Ascend writes kernel durations with sub-ns digits and the reference sums them as written.
-
-struct OperatorCompareOptions {
-  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // kReferenceCompat under --reference-compat
-  KernelAttach attach = KernelAttach::kExact;       // kReferenceCompat under --reference-compat
-  // --reference-compat: the displayed durations (and the diffs/ratios derived from them) are the
-  // reference's floating-point sums (kernel µs as doubles, added in its order), so that values at a
-  // rounding boundary round the same way. Otherwise they are the exact sums converted once.
-  bool reference_arithmetic = false;
-  bool disable_details = false;  // no matching, no detail rows (statistics only)
-  bool disable_module = false;   // never try the module comparison
-  std::optional<int64_t> max_kernel_num;
-  std::map<std::string, std::string> op_name_map;
-  bool use_input_shape = false;
-  std::optional<std::string> gpu_flow_cat;
-  // NPU HCCL op events are attachable kernels (§4.3 step 3). The reference collects them only when
-  // the communication or the overall comparison is enabled; profdiff's default mode always does.
-  bool attach_hccl_ops = true;
-  std::optional<int64_t> base_step;        // NPU sides only (a GPU side ignores it)
-  std::optional<int64_t> comparison_step;
-};
+// Device durations are summed exactly in units of 1e-5 ns ("e5", Slice::dur_e5(); common/dual_sum.h):
+// Ascend writes kernel durations with sub-ns digits and the reference sums them as written.
+// OperatorCompareOptions is in operators/operator_pairing.h.
 
 enum class OperatorCompareKind : uint8_t {
   kNone,      // nothing to compare (no torch ops on either side)
@@ -64,8 +49,7 @@ struct OperatorSide {
   SliceId slice = kNoSlice;
   std::string_view name;
   std::vector<SliceId> kernels;  // every kernel of the op's subtree, breadth-first
-  int64_t device_e5 = 0;         // Σ kernel durations
-  double device_us = 0;          // the displayed value
+  DualSum device;                // Σ kernel durations, in kernel order
 };
 
 struct OperatorRow {
@@ -77,12 +61,10 @@ struct OperatorRow {
 
 struct OperatorStatRow {
   std::string_view name;  // raw op name (the map is not applied)
-  int64_t base_e5 = 0;
-  int64_t base_count = 0;
-  int64_t comparison_e5 = 0;
+  DualSum base;           // Σ over the ops of the name of their device durations (shown: Ms)
+  DualSum comparison;
+  int64_t base_count = 0;  // ops of the name
   int64_t comparison_count = 0;
-  double base_ms = 0;  // displayed values
-  double comparison_ms = 0;
   double diff_ms = 0;  // round(comp_ms − base_ms, 2)
   double ratio = 1;
 };
@@ -96,10 +78,8 @@ struct ModuleSide {
   std::string path;          // raw module path ("/nn.Module: A_0/nn.Module: Linear_2")
   std::string display_name;  // path with "nn.Module:" removed
   int64_t start_ns = 0;
-  int64_t self_e5 = 0;   // kernels whose launch lies in the module itself
-  int64_t total_e5 = 0;  // kernels of the module's subtree
-  double self_us = 0;    // displayed values
-  double total_us = 0;
+  DualSum self;   // kernels whose launch lies in the module itself (shown: Us)
+  DualSum total;  // kernels of the module's subtree
   std::string call_stack;
 };
 
@@ -109,8 +89,7 @@ struct ModuleOpSide {
   SliceId slice = kNoSlice;
   std::string_view name;
   std::vector<SliceId> kernels;  // the op's own kernels (the module's kernel groups it received)
-  int64_t device_e5 = 0;
-  double device_us = 0;
+  DualSum device;                // shown: Us
   std::string_view call_stack;   // the op's "Call stack" arg, "N/A" when absent
 };
 struct ModuleOpRow {
@@ -131,15 +110,12 @@ struct ModuleBlock {  // ModuleCompare: a TOTAL row, then one row per op pair
 
 struct ModuleStatKernel {
   std::string_view name;
-  int64_t count = 0;
-  int64_t total_e5 = 0;
-  double total_ms = 0;
+  DualSum total;  // the kernels of that name (total.count of them; shown: Ms)
 };
 struct ModuleStatOpSide {
   std::vector<ModuleStatKernel> kernels;  // per kernel name, first-seen order
-  int64_t device_e5 = 0;
-  double device_ms = 0;
-  int64_t count = 0;
+  DualSum device;                         // shown: Ms
+  int64_t count = 0;                      // ops
 };
 struct ModuleStatOpRow {
   std::string_view name;
@@ -149,10 +125,8 @@ struct ModuleStatOpRow {
   double ratio = 1;
 };
 struct ModuleStatSide {
-  int64_t self_e5 = 0;
-  int64_t total_e5 = 0;
-  double self_ms = 0;
-  double total_ms = 0;
+  DualSum self;            // Σ over the instances (each instance's µs sum converted to ms; shown: Ms)
+  DualSum total;
   int64_t count = 0;       // module instances
   std::string call_stack;  // the first instance's
 };
@@ -174,7 +148,8 @@ struct ModuleStatBlock {  // ModuleCompareStatistic: a "[ TOTAL ]" row, then one
 struct OperatorComparison {
   OperatorCompareKind kind = OperatorCompareKind::kNone;
   bool details = true;  // !disable_details: the detail sheets are produced
-  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // the matching actually used
+  ReferencePolicy policy;                            // the policy it was computed with
+  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // the matching actually used (kNone: no details)
   const Profile* base = nullptr;
   const Profile* comparison = nullptr;
 
@@ -197,23 +172,15 @@ struct OperatorComparison {
   std::vector<std::string> warnings;  // e.g. a step without operators
 };
 
-// The whole operator/module comparison. `base` and `comparison` must outlive the result (it keeps
-// views into their strings).
-OperatorComparison CompareOperators(const Profile& base, const Profile& comparison,
+// The whole operator/module comparison. The timelines' profiles must outlive the result (it keeps
+// views into their strings); the timelines themselves need not.
+OperatorComparison CompareOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                     const OperatorCompareOptions& options);
 
 // The module comparison alone (§9): fills kind = kModule, module_blocks, module_stats and the match
 // rate, and returns true, when both sides have nn.Module events and the matching yields a pair.
-bool CompareModules(const Profile& base, const Profile& comparison, const OperatorCompareOptions& options,
-                    OperatorComparison& out);
-
-// The matching key of an op (§8.6): the mapped name, followed by the input-shape string with
-// use_input_shape. Exposed for tests.
-std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options);
-
-// Python's str() of a JSON value given as text ("[[1, 2], []]", "['float', 'Int']"); text that is
-// not JSON is returned unchanged.
-std::string PythonStrOfJson(std::string_view json);
+bool CompareModules(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                    const OperatorCompareOptions& options, OperatorComparison& out);
 
 // The module class of a name or path (§9.1): the last '/'-segment with a trailing "_<digits>" removed.
 std::string ModuleClassOf(std::string_view name);

@@ -1,19 +1,20 @@
-// Torch-operator tree of one profile (reference §8.2) with kernels attached through flow events
-// (§4.3), step nodes, top-layer / all-layer operator lists, and the --max_kernel_num drill-down
-// over matched pairs (§8.5). Memory records are not part of this tree.
+// Torch-operator tree of one profile (reference §8.2) with kernels attached through the kernel-launch
+// flows of its Timeline (§4.3), step nodes, top-layer / all-layer operator lists, and the
+// --max_kernel_num drill-down over matched pairs (§8.5). Memory records are not part of this tree.
 //
 // Torch ops are the slices with IsTorchOpKind(kind) (cpu_op, user_annotation, runtime calls,
 // ProfilerStep#N). They are stably sorted by start and nested by "start <= enclosing op's end"
-// (inclusive), mixing all threads and processes into one tree, exactly as the reference does.
+// (inclusive), mixing all threads and processes into one tree, exactly as the reference does. Step
+// nodes are the step markers (SliceKind::kStepMarker); their ids come from Timeline::steps.
 //
-// Kernels (GPU: kKernel, kGpuMemcpy; NPU: kNpuTask, kHcclOp) are linked to the CPU side by flows:
-// a flow end ('f') names the kernel on its own track with its own ts; the flow start ('s') names the
-// launching op. Two attachment modes:
-//  * kReferenceCompat: the kernel goes to EVERY torch op whose start equals the flow start's ts
-//    (any track) — the reference's quirk, which counts a kernel twice when a cpu_op and its
-//    cudaLaunchKernel child start at the same ts.
-//  * kExact (default): the kernel goes once, to the innermost torch op on the flow start's track
-//    whose [start, end] contains the flow start's ts.
+// Kernels (GPU: kKernel, kGpuMemcpy; NPU: kNpuTask, kHcclOp) are linked to the CPU side by the
+// kernel-launch flows: a flow end ('f') names the kernel on its own track with its own ts; the flow
+// start ('s') names the launching op. Two attachment rules (ReferencePolicy::attach_kernels_by_start_ts):
+//  * by start ts (the reference's quirk): the kernel goes to EVERY torch op whose start equals the
+//    flow start's ts (any track), which counts a kernel twice when a cpu_op and its cudaLaunchKernel
+//    child start at the same ts.
+//  * otherwise (profdiff's default): the kernel goes once, to the innermost torch op on the flow
+//    start's track whose [start, end] contains the flow start's ts.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/common/sequence_match.h"
+#include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
@@ -33,20 +36,15 @@ inline constexpr NodeId kNoNode = UINT32_MAX;
 inline constexpr NodeId kRootNode = 0;
 inline constexpr SliceId kNoSlice = UINT32_MAX;
 
-enum class KernelAttach {
-  kExact,            // default: each kernel once, to the innermost op containing the flow start
-  kReferenceCompat,  // --reference-compat: every op starting at the flow start's ts
+struct OpTreeOptions {
+  // The overall or communication comparison runs in the same invocation. NPU HCCL op slices
+  // (communication ops) are attachable kernels; the reference collects them only then (§4.3 step 3),
+  // which ReferencePolicy::hccl_ops_attach_only_with_comm reproduces.
+  bool overall_or_communication_runs = false;
 };
 
-struct OpTreeOptions {
-  KernelAttach attach = KernelAttach::kExact;
-  // --gpu_flow_cat: replaces the GPU flow category set {ac2g, async_cpu_to_gpu, async_gpu, async};
-  // compared with the lower-cased event category (the option itself is not lower-cased).
-  std::optional<std::string> gpu_flow_cat;
-  // NPU: HCCL op slices (communication ops) are attachable kernels too. The reference collects them
-  // only when the communication or overall comparison is enabled (§4.3 step 3).
-  bool attach_hccl_ops = true;
-};
+// Whether NPU HCCL op slices are attachable kernels under this policy and these options.
+bool HcclOpsAttachable(const ReferencePolicy& policy, const OpTreeOptions& options);
 
 struct OpNode {
   SliceId slice = kNoSlice;  // kNoSlice for the root
@@ -59,15 +57,15 @@ struct OpNode {
   uint32_t kernels_begin = 0;     // range in OpTree::kernel_ids (own kernels)
   uint32_t kernels_count = 0;
   int64_t kernel_num = 0;         // kernels attached in the subtree (0 for the root)
-  int64_t step_id = kNoNumber;    // for step nodes ("ProfilerStep#N" in the name): N
+  int64_t step_id = kNoNumber;    // for step nodes: N of "ProfilerStep#N" (Timeline::steps)
   bool is_step = false;
 };
 
 struct OpTreeStats {
   uint64_t torch_ops = 0;
-  uint64_t flows_used = 0;        // flows of an accepted category with both ends
+  uint64_t flows_used = 0;        // kernel-launch flows (both ends)
   uint64_t flows_unlinked = 0;    // ... whose end names no kernel (track + ts)
-  uint64_t kernels_attached = 0;  // attachments made (compat mode may attach a kernel several times)
+  uint64_t kernels_attached = 0;  // attachments made (attach_kernels_by_start_ts may attach a kernel twice)
   uint64_t kernels_without_op = 0;  // linked kernels that no op received
 };
 
@@ -103,47 +101,44 @@ class OpTree {
   const OpTreeStats& stats() const { return stats_; }
 
  private:
-  friend OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options);
+  friend class OpTreeBuilder;
   std::vector<OpNode> nodes_;
   std::vector<NodeId> child_ids_;
   std::vector<SliceId> kernel_ids_;
   OpTreeStats stats_;
 };
 
-OpTree BuildOpTree(const Profile& profile, const OpTreeOptions& options = {});
+// `timeline` (and its profile) must outlive the tree.
+OpTree BuildOpTree(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options = {});
 
-// The reference's kernel_dict (§4.3): kernels linked by flows, grouped by the flow start's ts, keys
-// in first-insertion order (flows in order of their id's first appearance), kernels in flow order.
+// The reference's kernel_dict (§4.3): kernels linked by kernel-launch flows, grouped by the flow
+// start's ts, keys in first-insertion order (flows in order of their id's first appearance), kernels
+// in flow order.
 struct KernelGroup {
   int64_t ts_ns = 0;
   std::vector<SliceId> kernels;
 };
-struct LinkedFlow {
+struct KernelLink {
   uint32_t start_flow = 0;  // index of the 's' event in profile.flows
   SliceId kernel = 0;       // the kernel named by the 'f' event (track + ts)
 };
-struct LinkedFlows {
-  std::vector<LinkedFlow> links;  // one per flow with both ends and a kernel, in flow order
-  std::vector<KernelGroup> dict;
+struct KernelDict {
+  std::vector<KernelLink> links;  // one per flow whose end names a kernel, in flow order
+  std::vector<KernelGroup> groups;
   uint64_t flows_used = 0;
   uint64_t flows_unlinked = 0;
 };
-LinkedFlows LinkFlows(const Profile& profile, const OpTreeOptions& options = {});
+// Kernels are what IsAttachableKernel accepts, except that policy.old_memcpy_not_kernel drops GPU
+// events whose category is not "kernel" or "gpu_memcpy" (old Kineto "Memcpy").
+KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options = {});
 
-// True when the flow category (any case) links CPU ops to kernels on this device (§3.2, §3.3).
-bool IsKernelFlowCategory(std::string_view cat, DeviceKind device,
-                          const std::optional<std::string>& gpu_flow_cat = std::nullopt);
 // True for slices that flows can attach as kernels: GPU kKernel/kGpuMemcpy, NPU kNpuTask (and kHcclOp
 // with include_hccl_ops).
 bool IsAttachableKernel(SliceKind kind, DeviceKind device, bool include_hccl_ops = true);
 
-// The backward thread (§3.2, §3.3): tid text of the first (GPU) or last (NPU) flow end with category
-// "fwdbwd"; nullopt when there is none.
-std::optional<StringId> FindBwdThread(const Profile& profile);
-
-// Segment items for the top-layer ops (start, on bwd thread) — input to MatchSegmented().
-std::vector<SegmentItem> SegmentItemsFor(const Profile& profile, const OpTree& tree,
-                                         std::span<const NodeId> ops, std::optional<StringId> bwd_tid);
+// Segment items for the top-layer ops (start, on the backward thread: the tid as written equals that
+// of Timeline::backward_track) — input to MatchSegmented().
+std::vector<SegmentItem> SegmentItemsFor(const Timeline& timeline, const OpTree& tree, std::span<const NodeId> ops);
 
 // ---- Drill-down (§8.5) ---------------------------------------------------------------------------
 

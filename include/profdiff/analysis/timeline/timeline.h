@@ -36,6 +36,9 @@ struct Timeline {
   // The backward thread (tid) of the fwdbwd flows: the tid of the first fwdbwd flow end on a GPU side,
   // of the last on an NPU side (the reference's two parsers differ); kNoNumber without fwdbwd flows.
   int64_t backward_tid = kNoNumber;
+  // The track of that flow end. A tid may be text ("stream 7"): compare threads by the tid as written,
+  // Track::tid_text of this track. nullopt without fwdbwd flows.
+  std::optional<TrackId> backward_track;
 
   const Profile& p() const { return *profile; }
   bool HasStep(int64_t id) const;

@@ -1,0 +1,36 @@
+// Text as the reference's Python prints it: a JSON value read the way json.loads would, and the
+// str()/repr() of that value (lists "[1, 2]", strings 'quoted', None/True/False). The reference
+// renders op args such as "Input Dims" and "Input type" with str(); profdiff keeps their raw JSON
+// text in the model and converts it here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace profdiff::analysis {
+
+// A parsed JSON value. Numbers keep their text as written (Python prints an int as written and
+// profdiff never needs their value); bools hold "True"/"False".
+struct PyValue {
+  enum class Type : uint8_t { kNull, kBool, kNumber, kString, kList, kObject };
+  Type type = Type::kNull;
+  std::string text;  // number: raw text; string: decoded UTF-8; bool: "True"/"False"
+  std::vector<PyValue> items;                          // kList
+  std::vector<std::pair<std::string, PyValue>> fields;  // kObject, in document order
+};
+
+// Parses one JSON value (surrounding white space allowed, nesting up to 64 levels). False when the
+// text is not a single JSON value.
+bool ParseJsonForPython(std::string_view text, PyValue& out);
+
+// Python's str() of the value (repr() for everything but a top-level string).
+std::string PythonStr(const PyValue& value);
+
+// Python's str() of a JSON value given as text ("[[1, 2], []]", "['float', 'Int']"); text that is
+// not JSON is returned unchanged.
+std::string PythonStrOfJson(std::string_view json);
+
+}  // namespace profdiff::analysis

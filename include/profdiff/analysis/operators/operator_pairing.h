@@ -1,0 +1,53 @@
+// The operator pairing (reference §8.2-§8.6): both sides' torch-operator trees, their top-layer ops
+// (of one step on NPU sides, when asked), split into forward/backward segments when both sides have
+// a backward thread, matched per segment pair with the policy's algorithm and gap order, then drilled
+// down under --max_kernel_num. The operator comparison builds its rows from it; the memory
+// comparison (§10) reuses it, as the reference does.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/analysis/common/sequence_match.h"
+#include "profdiff/analysis/timeline/op_tree.h"
+#include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+struct OperatorCompareOptions {
+  bool disable_details = false;  // no matching, no detail rows (statistics only)
+  bool disable_module = false;   // never try the module comparison
+  std::optional<int64_t> max_kernel_num;
+  std::map<std::string, std::string> op_name_map;
+  bool use_input_shape = false;
+  // The overall or communication comparison runs too: with policy.hccl_ops_attach_only_with_comm,
+  // NPU HCCL op events are attachable kernels only then (§4.3 step 3; OpTreeOptions).
+  bool overall_or_communication_runs = false;
+  std::optional<int64_t> base_step;        // NPU sides only (a GPU side ignores it)
+  std::optional<int64_t> comparison_step;
+};
+
+struct OperatorPairing {
+  OpTree base_tree;
+  OpTree comparison_tree;
+  // The node pairs in output order (a missing side is kNoNode): segment pairs in order, each
+  // matched, then each pair over --max_kernel_num replaced by its children's pairs.
+  std::vector<NodePair> pairs;
+  MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // the matching used (kNone: --disable_details)
+  std::vector<std::string> warnings;  // a requested step without operators
+};
+
+// The timelines' profiles must outlive the result's use of them (the trees index their slices).
+OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                              const OperatorCompareOptions& options);
+
+// The matching key of an op (§8.6): the mapped name, followed by the input-shape string with
+// use_input_shape.
+std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,141 @@
+// Operator pairing (reference §8.3-§8.6), shared by the operator comparison and, later, the memory
+// comparison.
+#include "profdiff/analysis/operators/operator_pairing.h"
+
+#include <span>
+
+#include "profdiff/analysis/common/python_text.h"
+
+namespace profdiff::analysis {
+
+namespace {
+
+// The §8.6 shape string: a list of lists -> items joined by ",", elements joined by ";\r\n".
+std::string ShapeKeyText(const Profile& p, const Slice& s) {
+  const Arg* a = p.FindArg(s, ArgKey::kInputDims);
+  if (!a) return "N/A";
+  if (a->type == ArgType::kJson) {
+    std::string_view raw = p.str(a->text);
+    PyValue v;
+    if (!ParseJsonForPython(raw, v) || v.type != PyValue::Type::kList) return std::string(raw);
+    std::string out;
+    for (size_t i = 0; i < v.items.size(); ++i) {
+      if (i) out += ";\r\n";
+      const PyValue& dim = v.items[i];
+      if (dim.type != PyValue::Type::kList) {
+        out += PythonStr(dim);  // the reference fails here; profdiff uses the element's str()
+        continue;
+      }
+      for (size_t k = 0; k < dim.items.size(); ++k) {
+        if (k) out.push_back(',');
+        out += PythonStr(dim.items[k]);
+      }
+    }
+    return out;
+  }
+  if (a->type == ArgType::kNull) return "None";
+  if (a->type == ArgType::kBool) return a->i ? "True" : "False";
+  if (a->type == ArgType::kInt) return std::to_string(a->i);
+  return std::string(p.str(a->text));
+}
+
+// Matching keys of both trees' nodes in one key space, each computed once, on demand.
+class NodeKeys {
+ public:
+  NodeKeys(const Timeline& base, const OpTree& base_tree, const Timeline& comparison, const OpTree& comparison_tree,
+           const OperatorCompareOptions& options)
+      : sides_{{&base.p(), &base_tree, std::vector<MatchKey>(base_tree.size(), kUnset)},
+               {&comparison.p(), &comparison_tree, std::vector<MatchKey>(comparison_tree.size(), kUnset)}},
+        options_(options) {}
+
+  std::vector<MatchKey> Base(std::span<const NodeId> ids) { return Of(sides_[0], ids); }
+  std::vector<MatchKey> Comparison(std::span<const NodeId> ids) { return Of(sides_[1], ids); }
+
+ private:
+  static constexpr MatchKey kUnset = UINT32_MAX;
+  struct Side {
+    const Profile* profile;
+    const OpTree* tree;
+    std::vector<MatchKey> cache;  // per node
+  };
+
+  std::vector<MatchKey> Of(Side& side, std::span<const NodeId> ids) {
+    std::vector<MatchKey> out;
+    out.reserve(ids.size());
+    for (NodeId id : ids) {
+      MatchKey& k = side.cache[id];
+      if (k == kUnset) k = keys_.Key(OperatorMatchKey(*side.profile, side.tree->node(id).slice, options_));
+      out.push_back(k);
+    }
+    return out;
+  }
+
+  Side sides_[2];
+  const OperatorCompareOptions& options_;
+  KeyMap keys_;
+};
+
+// A side's top-layer ops; a step id applies to NPU sides only.
+TopLayer TopLayerOf(const Timeline& timeline, const OpTree& tree, const std::optional<int64_t>& step,
+                    std::vector<std::string>& warnings) {
+  const std::optional<int64_t> used = timeline.p().meta.device == DeviceKind::kNpu ? step : std::nullopt;
+  TopLayer top = tree.TopLayerOps(used);
+  if (!top.step_found)
+    warnings.push_back("There is no operator infomation for step " + std::to_string(*used) +
+                       ", please check whether the data contains this step.");
+  return top;
+}
+
+}  // namespace
+
+std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options) {
+  const Slice& s = profile.slices[op];
+  std::string name(profile.str(s.name));
+  if (!options.op_name_map.empty()) {
+    auto it = options.op_name_map.find(name);
+    if (it != options.op_name_map.end()) name = it->second;
+  }
+  if (options.use_input_shape) name += ShapeKeyText(profile, s);
+  return name;
+}
+
+OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                              const OperatorCompareOptions& options) {
+  OperatorPairing out;
+  out.algorithm = options.disable_details ? MatchAlgorithm::kNone : policy.matching;
+  OpTreeOptions tree_options;
+  tree_options.overall_or_communication_runs = options.overall_or_communication_runs;
+  out.base_tree = BuildOpTree(base, policy, tree_options);
+  out.comparison_tree = BuildOpTree(comparison, policy, tree_options);
+  const OpTree& bt = out.base_tree;
+  const OpTree& ct = out.comparison_tree;
+  const TopLayer btop = TopLayerOf(base, bt, options.base_step, out.warnings);
+  const TopLayer ctop = TopLayerOf(comparison, ct, options.comparison_step, out.warnings);
+
+  NodeKeys keys(base, bt, comparison, ct, options);
+  // §8.3: segments only when both sides have a backward thread.
+  const bool use_segments = base.backward_track.has_value() && comparison.backward_track.has_value();
+  std::vector<SegmentItem> bitems, citems;
+  if (use_segments) {
+    bitems = SegmentItemsFor(base, bt, btop.ops);
+    citems = SegmentItemsFor(comparison, ct, ctop.ops);
+  }
+  // Keys are numbered in order of first use: base first, then comparison (the numbering never changes
+  // a pairing, only equality counts, but it keeps runs reproducible).
+  const std::vector<MatchKey> bkeys = keys.Base(btop.ops);
+  const std::vector<MatchKey> ckeys = keys.Comparison(ctop.ops);
+  const std::vector<MatchPair> pairs =
+      MatchSegmented(out.algorithm, bkeys, bitems, ckeys, citems, use_segments, policy.gap_order);
+  out.pairs = ToNodePairs(pairs, btop.ops, ctop.ops);
+  if (options.max_kernel_num) {
+    const ChildMatcher matcher = [&](std::span<const NodeId> b, std::span<const NodeId> c) {
+      const std::vector<MatchKey> bk = keys.Base(b);
+      const std::vector<MatchKey> ck = keys.Comparison(c);
+      return MatchSequences(out.algorithm, bk, ck, policy.gap_order);
+    };
+    out.pairs = DrillDown(bt, ct, std::move(out.pairs), *options.max_kernel_num, matcher);
+  }
+  return out;
+}
+
+}  // namespace profdiff::analysis
