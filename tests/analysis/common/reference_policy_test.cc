@@ -12,7 +12,8 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
   ReferencePolicy p = MakeReferencePolicy(std::nullopt);
   EXPECT_FALSE(p.reference_compat);
   EXPECT_FALSE(p.gpu_integer_us_grid || p.gpu_e2e_ignores_stream0 || p.npu_sdma_ignores_stream0 ||
-               p.gpu_flow_links_by_ts_only || p.single_cursor_overlap || p.float_us_sums || p.screen_quirks ||
+               p.gpu_flow_links_by_ts_only || p.zero_flow_start_is_no_flow ||
+               p.single_cursor_overlap || p.float_us_sums || p.screen_quirks ||
                p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
@@ -27,6 +28,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_FALSE(old_line.fused_infer_attention_is_fa);
   EXPECT_TRUE(current.fused_infer_attention_is_fa);
   EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
+  EXPECT_TRUE(old_line.zero_flow_start_is_no_flow && current.zero_flow_start_is_no_flow);
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }
 
