@@ -185,10 +185,16 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   }
 
   // Compute.
+  // The oracles the tests hold are the 8.2 line's; h2-pipeline brings --reference-compat=LINE.
+  const analysis::ReferencePolicy policy = analysis::MakeReferencePolicy(
+      opts.reference_compat ? std::optional(analysis::ReferenceLine::k8_2) : std::nullopt);
+  analysis::TimelineOptions to;
+  if (!opts.gpu_flow_cat.empty()) to.gpu_flow_cat = opts.gpu_flow_cat;
+  const analysis::Timeline base_timeline = analysis::BuildTimeline(**base, to);
+  const analysis::Timeline comp_timeline = analysis::BuildTimeline(**comp, to);
   analysis::OverallOptions oo;
-  oo.mode = opts.reference_compat ? analysis::ArithmeticMode::kReferenceCompat : analysis::ArithmeticMode::kExact;
   oo.masks = masks;
-  analysis::OverallComparison cmp = CompareOverall(**base, **comp, oo);
+  analysis::OverallComparison cmp = CompareOverall(base_timeline, comp_timeline, policy, oo);
 
   // Gate and comparability warnings.
   analysis::GateOptions go;

@@ -317,7 +317,7 @@ std::string RenderJsonReport(const analysis::OverallComparison& cmp, const JsonR
   json j;
   j["schema"] = kJsonSchema;
   j["tool"] = {{"name", "profdiff"}, {"version", ctx.tool_version}};
-  j["mode"] = cmp.mode == analysis::ArithmeticMode::kReferenceCompat ? "reference-compat" : "exact";
+  j["mode"] = analysis::PolicyModeName(cmp.policy);
   j["inputs"] = {{"base", Input(ctx.base)}, {"comparison", Input(ctx.comparison)}};
   j["sides"] = {{"base", Side(cmp.base)}, {"comparison", Side(cmp.comparison)}};
   j["deltas"] = Deltas(cmp);

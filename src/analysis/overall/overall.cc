@@ -35,15 +35,16 @@ namespace {
 
 using KC = KernelCategory;
 
-// One side's values in ms, computed the way the selected mode requires.
+// One side's values in ms, as the policy asks for them.
 struct SideView {
   const SideMetrics* m = nullptr;
-  bool compat = false;
+  const ReferencePolicy* policy = nullptr;
+  bool float_sums = false;  // policy->float_us_sums: show the reference's float µs sums
 
   double Ms(int64_t ns) const { return static_cast<double>(ns) / 1e6; }
   double Cat(KC c) const {
     auto i = static_cast<size_t>(c);
-    return compat ? m->categories.us_sum[i] / 1e3 : Ms(m->categories.ns[i]);
+    return float_sums ? m->categories.us_sum[i] / 1e3 : Ms(m->categories.ns[i]);
   }
   int64_t Count(KC c) const { return m->categories.Count(c); }
   double CatSum(std::initializer_list<KC> cs) const {
@@ -57,12 +58,12 @@ struct SideView {
     return t;
   }
   // Top-level values: the reference keeps float µs, converts them to seconds (/1e6) and back to ms
-  // (*1e3); compat reproduces that path bit for bit.
+  // (*1e3); float_us_sums reproduces that path bit for bit.
   static double UsToMsViaSeconds(double us) { return us / 1e6 * 1e3; }
-  double ComputeMs() const { return compat ? UsToMsViaSeconds(m->compute_us_f) : Ms(m->compute_ns); }
+  double ComputeMs() const { return float_sums ? UsToMsViaSeconds(m->compute_us_f) : Ms(m->compute_ns); }
   double Mc2Ms() const {
     double t = 0;
-    for (const auto& k : m->mc2) t += compat ? k.us_sum / 1e3 : Ms(k.dur_ns);
+    for (const auto& k : m->mc2) t += float_sums ? k.us_sum / 1e3 : Ms(k.dur_ns);
     return t;
   }
   double Fa() const { return CatSum({KC::kFaFwdCube, KC::kFaFwdVector, KC::kFaBwdCube, KC::kFaBwdVector}); }
@@ -71,7 +72,7 @@ struct SideView {
   double Vector() const { return CatSum({KC::kVectorTrans, KC::kVectorNoTrans}); }
   // "Other" computing time (ms): what the categories do not explain, never negative.
   double OtherMs() const {
-    if (compat) {
+    if (float_sums) {
       // The reference's order of subtractions (OverallMetricsInfo.other_data), pair sums first.
       double o = ComputeMs() - CatSum({KC::kFaFwdCube, KC::kFaFwdVector}) - CatSum({KC::kFaBwdCube, KC::kFaBwdVector}) -
                  CatSum({KC::kConvFwdCube, KC::kConvFwdVector}) - CatSum({KC::kConvBwdCube, KC::kConvBwdVector}) -
@@ -90,16 +91,16 @@ struct SideView {
     }
     return n;
   }
-  double E2eMs() const { return compat ? UsToMsViaSeconds(m->e2e_us_f) : Ms(m->e2e_ns); }
+  double E2eMs() const { return float_sums ? UsToMsViaSeconds(m->e2e_us_f) : Ms(m->e2e_ns); }
   double FreeMs() const {
-    if (!compat) return Ms(m->free_ns());
+    if (!float_sums) return Ms(m->free_ns());
     return UsToMsViaSeconds(m->e2e_us_f - m->compute_us_f - m->lccl_us_f - m->comm_not_overlapped_us_f);
   }
   double UncoveredMs() const {
-    return compat ? UsToMsViaSeconds(m->comm_not_overlapped_us_f) : Ms(m->comm_not_overlapped_ns);
+    return float_sums ? UsToMsViaSeconds(m->comm_not_overlapped_us_f) : Ms(m->comm_not_overlapped_ns);
   }
-  double SdmaStreamMs() const { return compat ? m->sdma_stream_us_f / 1e3 : Ms(m->sdma_stream_ns); }
-  double LcclS() const { return compat ? m->lccl_us_f / 1e6 : static_cast<double>(m->lccl_ns) / 1e9; }
+  double SdmaStreamMs() const { return float_sums ? m->sdma_stream_us_f / 1e3 : Ms(m->sdma_stream_ns); }
+  double LcclS() const { return float_sums ? m->lccl_us_f / 1e6 : static_cast<double>(m->lccl_ns) / 1e9; }
   std::string PgOrName(const std::string& group) const {
     auto it = m->pg_names.find(group);
     return it == m->pg_names.end() ? group : it->second;
@@ -177,9 +178,9 @@ void BuildRows(const SideView& b, const SideView& c, std::vector<OverallRow>& ro
     auto cell = [&](const SideView& v, const Mc2Kernel* k, int which, double e2e) {
       if (k == nullptr) return Absent();
       double ms = 0;
-      if (which == 0) ms = v.compat ? k->us_sum / 1e3 : v.Ms(k->dur_ns);
-      if (which == 1) ms = v.compat ? k->computing_us_sum / 1e3 : v.Ms(k->computing_ns);
-      if (which == 2) ms = v.compat ? k->communication_us_sum / 1e3 : v.Ms(k->communication_ns);
+      if (which == 0) ms = v.float_sums ? k->us_sum / 1e3 : v.Ms(k->dur_ns);
+      if (which == 1) ms = v.float_sums ? k->computing_us_sum / 1e3 : v.Ms(k->computing_ns);
+      if (which == 2) ms = v.float_sums ? k->communication_us_sum / 1e3 : v.Ms(k->communication_ns);
       return Cell(ms, e2e, which == 0 ? std::optional<int64_t>(k->count) : std::nullopt);
     };
     out.Add("\t" + name, kLight, cell(b, bk, 0, be), cell(c, ck, 0, ce));
@@ -362,7 +363,8 @@ std::string TimeNum(double s, int64_t n) {
   return buf;
 }
 
-void BuildScreen(const SideView& bv, const SideView& cv, bool compat, std::vector<ScreenColumn>& cols) {
+void BuildScreen(const SideView& bv, const SideView& cv, const ReferencePolicy& policy,
+                 std::vector<ScreenColumn>& cols) {
   ScreenValues b = Screen(bv), c = Screen(cv);
   auto add = [&](std::string header, std::string bc, std::string cc) {
     cols.push_back({std::move(header), std::move(bc), std::move(cc)});
@@ -384,7 +386,7 @@ void BuildScreen(const SideView& bv, const SideView& cv, bool compat, std::vecto
   add("Computing Time", Fmt("%.3fs", b.compute_s), Fmt("%.3fs", c.compute_s));
   if (b.mem_gib != 0 || c.mem_gib != 0) add("Mem Usage", Fmt("%.2fG", b.mem_gib), Fmt("%.2fG", c.mem_gib));
   auto uncovered = [&](const ScreenValues& v, bool is_base) {
-    if (!compat) return Fmt("%.3fs", v.uncovered_s) + Fmt("(%.3fs)", v.wait_s);
+    if (!policy.screen_quirks) return Fmt("%.3fs", v.uncovered_s) + Fmt("(%.3fs)", v.wait_s);
     // Reference quirks: space flag, and "( / )" only on the base side when its wait is 0.
     if (is_base && v.wait_s == 0) return Fmt("% .3fs( / )", v.uncovered_s);
     return Fmt("% .3fs", v.uncovered_s) + Fmt("(%.3fs)", v.wait_s);
@@ -452,32 +454,33 @@ SideSummary Summarize(const SideMetrics& m) {
   return s;
 }
 
-SideMetrics ComputeSide(const Profile& p, const KernelMasks& masks, ArithmeticMode mode) {
-  DeviceKind d = p.meta.device;
+SideMetrics ComputeSide(const Timeline& t, const KernelMasks& masks, const ReferencePolicy& policy) {
+  DeviceKind d = t.p().meta.device;
   if (d == DeviceKind::kUnknown) {
-    d = (p.meta.format == SourceFormat::kKinetoJson) ? DeviceKind::kGpu : DeviceKind::kNpu;
+    d = (t.p().meta.format == SourceFormat::kKinetoJson) ? DeviceKind::kGpu : DeviceKind::kNpu;
   }
-  return d == DeviceKind::kGpu ? ComputeGpuSideMetrics(p, masks, mode) : ComputeNpuSideMetrics(p, masks, mode);
+  return d == DeviceKind::kGpu ? ComputeGpuSideMetrics(t, masks, policy) : ComputeNpuSideMetrics(t, masks, policy);
 }
 
 }  // namespace
 
-OverallComparison CompareOverall(const Profile& base, const Profile& comparison, const OverallOptions& options) {
+OverallComparison CompareOverall(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                                 const OverallOptions& options) {
   const KernelMasks masks = options.masks ? *options.masks : KernelMasks::Defaults();
-  SideMetrics b = ComputeSide(base, masks, options.mode);
-  SideMetrics c = ComputeSide(comparison, masks, options.mode);
-  return CompareOverallMetrics(b, c, options.mode);
+  SideMetrics b = ComputeSide(base, masks, policy);
+  SideMetrics c = ComputeSide(comparison, masks, policy);
+  return CompareOverallMetrics(b, c, policy);
 }
 
-OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison, ArithmeticMode mode) {
+OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison,
+                                        const ReferencePolicy& policy) {
   OverallComparison out;
-  out.mode = mode;
-  const bool compat = mode == ArithmeticMode::kReferenceCompat;
-  SideView bv{&base, compat}, cv{&comparison, compat};
+  out.policy = policy;
+  SideView bv{&base, &policy, policy.float_us_sums}, cv{&comparison, &policy, policy.float_us_sums};
   out.base = Summarize(base);
   out.comparison = Summarize(comparison);
   if (base.e2e_ns != 0 && comparison.e2e_ns != 0) BuildRows(bv, cv, out.rows);
-  BuildScreen(bv, cv, compat, out.screen);
+  BuildScreen(bv, cv, policy, out.screen);
   return out;
 }
 

@@ -70,8 +70,8 @@ std::pair<int64_t, int64_t> GpuBusyExact(const std::vector<GpuKernelSpan>& kerne
   return {c, a - c};
 }
 
-SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& masks, ArithmeticMode mode) {
-  const bool compat = mode == ArithmeticMode::kReferenceCompat;
+SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy) {
+  const Profile& profile = timeline.p();
   SideMetrics m;
   m.device = DeviceKind::kGpu;
 
@@ -140,11 +140,11 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
     return profile.slices[a.id].ts_ns < profile.slices[b.id].ts_ns;
   });
 
-  // E2E. Compat: only kernels with a truthy stream (quirk); exact: every kernel.
+  // E2E: every kernel, or only kernels with a truthy stream (the reference's quirk).
   int64_t min_start = 0, max_end = 0;
   bool any = false;
   for (const K& k : kernels) {
-    if (compat && (k.stream == kNoNumber || k.stream == 0)) continue;
+    if (policy.gpu_e2e_ignores_stream0 && (k.stream == kNoNumber || k.stream == 0)) continue;
     const Slice& s = profile.slices[k.id];
     if (!any || s.ts_ns < min_start) min_start = s.ts_ns;
     if (!any || s.end_ns() > max_end) max_end = s.end_ns();
@@ -181,12 +181,13 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
       p.f_track = f.track;
     }
   }
-  // Compat: kernel start -> flow start (pid/tid ignored, quirk); exact: (track, start).
+  // Kernel start -> flow start, by timestamp only (pid/tid ignored, the reference's quirk) or by
+  // (track, timestamp).
   std::unordered_map<int64_t, int64_t> by_ts;
   std::unordered_map<int64_t, std::vector<std::pair<TrackId, int64_t>>> by_ts_track;
   for (const FlowPair& p : flow_pairs) {
     if (!p.has_s || !p.has_f) continue;
-    if (compat) {
+    if (policy.gpu_flow_links_by_ts_only) {
       by_ts[p.f_ts] = p.s_ts;
     } else {
       auto& v = by_ts_track[p.f_ts];
@@ -220,9 +221,9 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
     spans.push_back({s.ts_ns, s.end_ns(), n.nccl});
     if (n.nccl) continue;
     ToCat t{k.id, false, 0};
-    if (compat) {
+    if (policy.gpu_flow_links_by_ts_only) {
       auto it = by_ts.find(s.ts_ns);
-      if (it != by_ts.end() && it->second != 0) {
+      if (it != by_ts.end() && !(policy.zero_flow_start_is_no_flow && it->second == 0)) {
         t.has_flow = true;
         t.f = it->second;
       }
@@ -230,7 +231,7 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
       auto it = by_ts_track.find(s.ts_ns);
       if (it != by_ts_track.end()) {
         for (const auto& [track, start] : it->second) {
-          if (track == s.track) {
+          if (track == s.track && !(policy.zero_flow_start_is_no_flow && start == 0)) {
             t.has_flow = true;
             t.f = start;
           }
@@ -239,7 +240,7 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
     }
     to_cat.push_back(t);
   }
-  auto [compute, comm] = compat ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
+  auto [compute, comm] = policy.gpu_integer_us_grid ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
   m.compute_ns = compute;
   m.comm_not_overlapped_ns = comm;
   m.compute_us_f = static_cast<double>(compute) / 1e3;  // whole µs on the grid

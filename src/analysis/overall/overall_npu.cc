@@ -9,7 +9,7 @@ namespace profdiff::analysis {
 namespace {
 
 // A trace duration in floating µs with its sub-ns digits (Slice::dur_sub_e5), as the reference's
-// float sums see it (--reference-compat only; exact sums stay int64 ns).
+// float sums see it (shown under policy.float_us_sums; exact sums stay int64 ns).
 double DurUs(const Slice& s) { return static_cast<double>(s.dur_e5()) / 1e8; }
 
 bool IsComputeTaskType(std::string_view t) {
@@ -44,7 +44,7 @@ std::vector<std::vector<Interval>> SelectWaitTasks(const std::vector<HcclTask>& 
 
 std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, const std::vector<Interval>& ops,
                                               const std::vector<std::vector<Interval>>& plane_waits,
-                                              ArithmeticMode mode) {
+                                              const ReferencePolicy& policy) {
   const std::vector<Interval>* chosen = nullptr;
   int64_t best = 0;
   for (const auto& w : plane_waits) {
@@ -57,7 +57,7 @@ std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, co
   }
   static const std::vector<Interval> kNone;
   const std::vector<Interval>& waits = chosen ? *chosen : kNone;
-  if (mode == ArithmeticMode::kReferenceCompat) {
+  if (policy.single_cursor_overlap) {
     int64_t wait = ReferenceOverlap(u, waits);
     return {wait, ReferenceOverlap(u, ops) - wait};
   }
@@ -103,8 +103,8 @@ int64_t Mc2Communication(const std::vector<int64_t>& sqe_ends_ns, size_t& cursor
   return total;
 }
 
-SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& masks, ArithmeticMode mode) {
-  const bool compat = mode == ArithmeticMode::kReferenceCompat;
+SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy) {
+  const Profile& profile = timeline.p();
   SideMetrics m;
   m.device = DeviceKind::kNpu;
   m.trace_level = profile.meta.path_level == "trace" ||
@@ -174,7 +174,7 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
         if (r.aiv_vec_time_ns == kAbsentNs && r.mac_time_ns == kAbsentNs) continue;  // invalid row
         Row x{&r, false, 0};
         auto it = flow_start_by_end.find(r.start_ns);
-        if (it != flow_start_by_end.end() && (!compat || it->second != 0)) {
+        if (it != flow_start_by_end.end() && !(policy.zero_flow_start_is_no_flow && it->second == 0)) {
           x.has_flow = true;
           x.f = it->second;
         }
@@ -237,7 +237,7 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
   // 3. LCCL, 4. SDMA stream, 5. overlap-analysis lane.
   std::set<int64_t> wait_streams, compute_streams;
   std::map<int64_t, std::pair<int64_t, int64_t>> sdma_by_stream;  // stream -> (ns, count)
-  std::map<int64_t, double> sdma_us_by_stream;                     // stream -> float µs sum (compat)
+  std::map<int64_t, double> sdma_us_by_stream;                     // stream -> float µs sum (reference)
   std::vector<Interval> not_overlapped;
   bool any_overlap = false;
   int64_t ov_min = 0, ov_max = 0;
@@ -253,7 +253,7 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
     }
     if (s.kind == SliceKind::kNpuTask) {
       int64_t stream = profile.ArgInt(s, ArgKey::kStreamId, kNoNumber);
-      if (stream == kNoNumber || (compat && stream == 0)) continue;
+      if (stream == kNoNumber || (policy.npu_sdma_ignores_stream0 && stream == 0)) continue;
       std::string_view type = profile.ArgText(s, ArgKey::kTaskType);
       if (type == "EVENT_WAIT_SQE") wait_streams.insert(stream);
       if (IsComputeTaskType(type)) compute_streams.insert(stream);
@@ -350,14 +350,14 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
     std::stable_sort(tasks[gi].begin(), tasks[gi].end(),
                      [](const HcclTask& a, const HcclTask& b) { return a.start_ns < b.start_ns; });
     auto waits = SelectWaitTasks(tasks[gi], static_cast<uint32_t>(g.planes.size()));
-    auto [wait, transmit] = GroupWaitTransmit(not_overlapped, g.ops, waits, mode);
+    auto [wait, transmit] = GroupWaitTransmit(not_overlapped, g.ops, waits, policy);
     m.groups.push_back({std::string(profile.str(profile.tracks[g.track].name)), wait, transmit});
-    uncovered[gi] = compat ? UncoveredWithinOps(not_overlapped, g.ops) : std::vector<Interval>{};
+    if (policy.single_cursor_overlap) uncovered[gi] = UncoveredWithinOps(not_overlapped, g.ops);
   }
   for (size_t i = 0; i < groups.size(); ++i) {
     for (size_t j = i + 1; j < groups.size(); ++j) {
       int64_t ov = 0;
-      if (compat) {
+      if (policy.single_cursor_overlap) {
         ov = ReferenceOverlap(uncovered[i], uncovered[j]);
       } else {
         std::vector<Interval> a;

@@ -18,6 +18,21 @@ using testing::ProfileBuilder;
 constexpr int64_t us(int64_t x) { return x * 1000; }
 const double kInf = std::numeric_limits<double>::infinity();
 
+ReferencePolicy Exact() { return MakeReferencePolicy(std::nullopt); }
+// The oracles these tests restate are the reference's 8.2 line.
+ReferencePolicy Compat() { return MakeReferencePolicy(ReferenceLine::k8_2); }
+
+SideMetrics GpuSide(const Profile& p, const ReferencePolicy& policy) {
+  return ComputeGpuSideMetrics(BuildTimeline(p, {}), KernelMasks::Defaults(), policy);
+}
+SideMetrics NpuSide(const Profile& p, const ReferencePolicy& policy) {
+  return ComputeNpuSideMetrics(BuildTimeline(p, {}), KernelMasks::Defaults(), policy);
+}
+OverallComparison Compare(const Profile& base, const Profile& comparison, const ReferencePolicy& policy,
+                          const OverallOptions& options = {}) {
+  return CompareOverall(BuildTimeline(base, {}), BuildTimeline(comparison, {}), policy, options);
+}
+
 // ---- §15 number helpers -------------------------------------------------------------------------
 
 TEST(OverallRounding, PythonRoundHalfCases) {
@@ -66,8 +81,8 @@ TEST(OverallIntervals, ReferenceOverlapDoubleCountsOverlappingEvents) {
   EXPECT_EQ(IntersectionLength({{0, 10}}, {{0, 6}, {2, 8}}), 8);
   std::vector<Interval> u = {{0, us(10)}};
   std::vector<Interval> ops = {{0, us(6)}, {us(2), us(8)}};
-  auto compat = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kReferenceCompat);
-  auto exact = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kExact);
+  auto compat = GroupWaitTransmit(u, ops, {}, Compat());
+  auto exact = GroupWaitTransmit(u, ops, {}, Exact());
   EXPECT_EQ(compat.second, us(12));
   EXPECT_EQ(exact.second, us(8));
 }
@@ -114,7 +129,7 @@ Profile MakeGpuProfile() {
 
 TEST(OverallGpu, CompatQuirksStreamZeroGridAndTimestampOnlyFlows) {
   Profile p = MakeGpuProfile();
-  SideMetrics m = ComputeGpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
+  SideMetrics m = GpuSide(p, Compat());
   EXPECT_EQ(m.e2e_ns, 7000);  // stream-0 kernel ignored: 1.0 .. 8.0 µs
   EXPECT_EQ(m.compute_ns, 3000);  // marks 2,3 (sgemm) and 5 (elementwise; the NCCL mark there is covered)
   EXPECT_EQ(m.comm_not_overlapped_ns, 3000);  // marks 6,7,8
@@ -130,7 +145,7 @@ TEST(OverallGpu, CompatQuirksStreamZeroGridAndTimestampOnlyFlows) {
 
 TEST(OverallGpu, ExactCountsStreamZeroAndMatchesFlowsByTrack) {
   Profile p = MakeGpuProfile();
-  SideMetrics m = ComputeGpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  SideMetrics m = GpuSide(p, Exact());
   EXPECT_EQ(m.e2e_ns, 8000);
   EXPECT_EQ(m.compute_ns, 3500);
   EXPECT_EQ(m.comm_not_overlapped_ns, 3000);
@@ -144,7 +159,7 @@ TEST(OverallGpu, NoComputeKernelMeansNoOverall) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId s = b.Track("0", "7");
   b.Add(s, SliceKind::kKernel, "ncclKernel", "kernel", 0, 10, {{ArgKey::kStream, 7}});
-  SideMetrics m = ComputeGpuSideMetrics(b.p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  SideMetrics m = GpuSide(b.p, Exact());
   EXPECT_EQ(m.e2e_ns, 0);
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_NE(m.warnings[0].find("does not contain kernel running data"), std::string::npos);
@@ -165,13 +180,13 @@ TEST(OverallNpu, WaitTransmitOracle) {
   ASSERT_EQ(waits[1].size(), 1u);
   std::vector<Interval> u = {{0, us(2200)}};
   std::vector<Interval> ops = {{0, us(2200)}};
-  for (auto mode : {ArithmeticMode::kReferenceCompat, ArithmeticMode::kExact}) {
-    auto [wait, transmit] = GroupWaitTransmit(u, ops, waits, mode);  // plane 0 has the smaller wait
+  for (const ReferencePolicy& policy : {Compat(), Exact()}) {
+    auto [wait, transmit] = GroupWaitTransmit(u, ops, waits, policy);  // plane 0 has the smaller wait
     EXPECT_EQ(wait, us(100));
     EXPECT_EQ(transmit, us(2100));
   }
   // A group without planes has no wait.
-  auto [w0, t0] = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kExact);
+  auto [w0, t0] = GroupWaitTransmit(u, ops, {}, Exact());
   EXPECT_EQ(w0, 0);
   EXPECT_EQ(t0, us(2200));
 }
@@ -215,7 +230,7 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
   task(hw2, "Add", 1, 4, 2, "AI_CORE");
   task(hw1, "sdma", 10, 30, 1, "SDMA_SQE");
   task(hw2, "sdma", 10, 50, 2, "SDMA_SQE");  // stream 2 has no EVENT_WAIT: not a compute stream
-  // Stream 0: skipped in compat mode (quirk), counted in exact mode.
+  // Stream 0: skipped under npu_sdma_ignores_stream0 (the reference's quirk), counted by default.
   task(hw0, "wait", 0, 1, 0, "EVENT_WAIT_SQE");
   task(hw0, "Mul", 0, 1, 0, "AI_CORE");
   task(hw0, "sdma", 50, 7, 0, "SDMA_SQE");
@@ -278,7 +293,7 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
 
 TEST(OverallNpu, SideMetricsOracles) {
   Profile p = MakeNpuProfile();
-  SideMetrics m = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
+  SideMetrics m = NpuSide(p, Compat());
   EXPECT_EQ(m.compute_ns, us(130));
   EXPECT_EQ(m.comm_not_overlapped_ns, us(50));
   EXPECT_EQ(m.e2e_ns, us(200));
@@ -307,7 +322,7 @@ TEST(OverallNpu, SideMetricsOracles) {
   EXPECT_EQ(m.group_overlaps[0].overlap_ns, us(30));
   EXPECT_EQ(m.pg_names.at("Group 0 Communication"), "tp");
 
-  SideMetrics e = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  SideMetrics e = NpuSide(p, Exact());
   EXPECT_EQ(e.sdma_stream_ns, us(37));  // stream 0 counted
   EXPECT_EQ(e.sdma_stream_count, 2);
   EXPECT_EQ(e.group_overlaps[0].overlap_ns, us(30));
@@ -316,7 +331,7 @@ TEST(OverallNpu, SideMetricsOracles) {
 TEST(OverallNpu, MissingBandwidthBlockIsNotFatal) {
   Profile p = MakeNpuProfile();
   p.npu.communication.steps[0].has_collective_bandwidth = false;
-  SideMetrics m = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
+  SideMetrics m = NpuSide(p, Compat());
   EXPECT_FALSE(m.rdma_bandwidth_gb_s.has_value());
   EXPECT_FALSE(m.sdma_bandwidth_gb_s.has_value());
   ASSERT_FALSE(m.warnings.empty());
@@ -326,13 +341,13 @@ TEST(OverallNpu, MissingBandwidthBlockIsNotFatal) {
 TEST(OverallNpu, HideOpDetailsAndTraceLevel) {
   Profile p = MakeNpuProfile();
   p.npu.kernel_details.has_aiv_vec_time = false;  // neither mac_time nor aiv_vec_time column
-  SideMetrics h = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  SideMetrics h = NpuSide(p, Exact());
   EXPECT_TRUE(h.hide_op_details);
   EXPECT_EQ(h.categories.Count(KernelCategory::kMatmulCube), 0);
 
   Profile t = MakeNpuProfile();
   t.meta.path_level = "trace";
-  SideMetrics m = ComputeNpuSideMetrics(t, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  SideMetrics m = NpuSide(t, Exact());
   EXPECT_TRUE(m.trace_level);
   EXPECT_FALSE(m.hide_op_details);
   EXPECT_EQ(m.memory_gib, 0);
@@ -343,15 +358,51 @@ TEST(OverallNpu, HideOpDetailsAndTraceLevel) {
 
 TEST(OverallNpu, NoOverlapLaneMeansNoRows) {
   ProfileBuilder b(DeviceKind::kNpu);
-  SideMetrics m = ComputeNpuSideMetrics(b.p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  SideMetrics m = NpuSide(b.p, Exact());
   EXPECT_EQ(m.e2e_ns, 0);
   ASSERT_FALSE(m.warnings.empty());
   EXPECT_EQ(m.warnings[0], "Failed to get overlap analysis data.");
   Profile other = MakeNpuProfile();
-  OverallComparison c = CompareOverall(b.p, other, {});
+  OverallComparison c = Compare(b.p, other, Exact());
   EXPECT_TRUE(c.rows.empty());
   EXPECT_FALSE(c.base.has_overall);
   EXPECT_TRUE(c.comparison.has_overall);
+}
+
+// docs/deviations.md #10: the reference stores "no flow" as a flow start of 0, so a kernel launched by
+// an op starting at ts 0 loses its CPU op; profdiff's default keeps the link.
+TEST(OverallFlows, FlowStartingAtZeroLinksByDefaultOnly) {
+  ProfileBuilder g(DeviceKind::kGpu);
+  TrackId cpu = g.Track("100", "100");
+  TrackId s7 = g.Track("0", "7");
+  g.Add(cpu, SliceKind::kCpuOp, "aten::mm", "cpu_op", 0, 100);
+  g.Add(s7, SliceKind::kKernel, "volta_sgemm_128x64", "kernel", 1000, 2000, {{ArgKey::kStream, 7}});
+  g.Flow(1, "ac2g", 0, cpu, 1000, s7);
+  for (const ReferencePolicy& policy : {Exact(), Compat()}) {
+    SideMetrics m = GpuSide(g.p, policy);
+    EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), policy.zero_flow_start_is_no_flow ? 0 : 1);
+    EXPECT_EQ(m.categories.Count(KernelCategory::kOtherCube), policy.zero_flow_start_is_no_flow ? 1 : 0);
+  }
+  // NPU: a kernel_details row at the flow's end; its op type says nothing, its CPU op says matmul.
+  ProfileBuilder nb(DeviceKind::kNpu);
+  nb.p = MakeNpuProfile();
+  TrackId cpu_n = nb.Track("1", "1");  // MakeNpuProfile's CPU and hardware tracks
+  TrackId hw1 = nb.Track("2", "1");
+  nb.Add(cpu_n, SliceKind::kCpuOp, "aten::matmul", "cpu_op", 0, us(1));
+  nb.Flow(9, "async_npu", 0, cpu_n, us(500), hw1);
+  KernelDetailRow r;
+  r.type = nb.p.strings.Intern("Cast");
+  r.name = nb.p.strings.Intern("Cast_at_500");
+  r.start_ns = us(500);
+  r.dur_ns = us(2);
+  r.aicore_time_ns = us(1);
+  r.aiv_vec_time_ns = 0;
+  nb.p.npu.kernel_details.rows.push_back(r);
+  SideMetrics exact = NpuSide(nb.p, Exact());
+  SideMetrics compat = NpuSide(nb.p, Compat());
+  EXPECT_EQ(exact.categories.Count(KernelCategory::kMatmulCube), 2);  // MatMul_1 and Cast_at_500
+  EXPECT_EQ(compat.categories.Count(KernelCategory::kMatmulCube), 1);
+  EXPECT_EQ(compat.categories.Count(KernelCategory::kOtherCube), exact.categories.Count(KernelCategory::kOtherCube) + 1);
 }
 
 // ---- Rows (§7), screen (§6), summary ---------------------------------------------------------------
@@ -371,9 +422,7 @@ const OverallRow* FindRow(const OverallComparison& c, const std::string& label) 
 TEST(OverallRows, NpuVsNpuLabelsOrderAndValues) {
   Profile base = MakeNpuProfile(0, true);
   Profile comp = MakeNpuProfile(20, true);
-  OverallOptions opt;
-  opt.mode = ArithmeticMode::kReferenceCompat;
-  OverallComparison c = CompareOverall(base, comp, opt);
+  OverallComparison c = Compare(base, comp, Compat());
   std::vector<std::string> expected = {
       "Computing Time",
       "\tMatmulAllReduce",
@@ -431,7 +480,7 @@ TEST(OverallRows, GroupsOnlyOnOneSideAndNamesWithoutPg) {
   for (auto& t : comp.tracks) {
     if (comp.str(t.name) == "Group 1 Communication") t.name = comp.strings.Intern("Group 7 Communication");
   }
-  OverallComparison c = CompareOverall(base, comp, {});
+  OverallComparison c = Compare(base, comp, Exact());
   auto labels = Labels(c);
   auto pos = [&](const std::string& l) { return std::find(labels.begin(), labels.end(), l) - labels.begin(); };
   ASSERT_LT(pos("\tGroup 0 Communication"), static_cast<long>(labels.size()));
@@ -455,9 +504,7 @@ TEST(OverallScreen, CompatQuirksVersusDefault) {
     if (base.str(s.name) == "Notify_Wait") s.name = base.strings.Intern("Memcpy");
   }
   Profile comp = MakeNpuProfile();
-  OverallOptions compat;
-  compat.mode = ArithmeticMode::kReferenceCompat;
-  OverallComparison c = CompareOverall(base, comp, compat);
+  OverallComparison c = Compare(base, comp, Compat());
   std::map<std::string, std::pair<std::string, std::string>> cells;
   std::vector<std::string> headers;
   for (const auto& col : c.screen) {
@@ -477,7 +524,7 @@ TEST(OverallScreen, CompatQuirksVersusDefault) {
   EXPECT_EQ(cells["SDMA Time(Num)"].first, "0.000s(1)");
   EXPECT_EQ(headers.front(), "Cube Time(Num)");
 
-  OverallComparison d = CompareOverall(base, comp, {});
+  OverallComparison d = Compare(base, comp, Exact());
   for (const auto& col : d.screen) {
     if (col.header == "Uncovered Communication Time(Wait Time)") {
       EXPECT_EQ(col.base_cell, "0.000s(0.000s)");
@@ -489,21 +536,19 @@ TEST(OverallScreen, CompatQuirksVersusDefault) {
 TEST(OverallScreen, GpuHeaderAndHiddenOpDetails) {
   Profile g1 = MakeGpuProfile();
   Profile g2 = MakeGpuProfile();
-  OverallComparison c = CompareOverall(g1, g2, {});
+  OverallComparison c = Compare(g1, g2, Exact());
   EXPECT_EQ(c.screen.back().header, "E2E Time");
   EXPECT_EQ(c.screen.back().base_cell, "0.000s");
   Profile n1 = MakeNpuProfile();
   n1.npu.kernel_details.has_aiv_vec_time = false;
-  OverallComparison d = CompareOverall(g1, n1, {});
+  OverallComparison d = Compare(g1, n1, Exact());
   EXPECT_NE(d.screen.front().header, "Cube Time(Num)");  // hide_op_details on one side
   EXPECT_EQ(d.screen.back().header, "E2E Time(Not minimal profiling)");
 }
 
 TEST(OverallSummary, CategoriesSumToE2e) {
-  for (auto mode : {ArithmeticMode::kExact, ArithmeticMode::kReferenceCompat}) {
-    OverallOptions opt;
-    opt.mode = mode;
-    OverallComparison c = CompareOverall(MakeGpuProfile(), MakeNpuProfile(), opt);
+  for (const ReferencePolicy& policy : {Exact(), Compat()}) {
+    OverallComparison c = Compare(MakeGpuProfile(), MakeNpuProfile(), policy);
     for (const SideSummary* s : {&c.base, &c.comparison}) {
       EXPECT_TRUE(s->has_overall);
       EXPECT_EQ(s->computing_ns + s->uncovered_communication_ns + s->free_ns, s->e2e_ns);
@@ -519,7 +564,7 @@ TEST(OverallRows, CustomMasksChangeCategories) {
   KernelMasks masks = KernelMasks::Defaults();
   masks.matmul = {"nothing_matches"};
   opt.masks = masks;
-  OverallComparison c = CompareOverall(MakeGpuProfile(), MakeGpuProfile(), opt);
+  OverallComparison c = Compare(MakeGpuProfile(), MakeGpuProfile(), Exact(), opt);
   EXPECT_EQ(FindRow(c, "\tMatmul"), nullptr);
   EXPECT_NE(FindRow(c, "\tCube"), nullptr);  // sgemm is a cube kernel without its CPU op
 }

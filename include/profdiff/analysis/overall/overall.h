@@ -8,15 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
-
-enum class ArithmeticMode {
-  kExact,            // default: exact ns interval arithmetic, each kernel counted once
-  kReferenceCompat,  // --reference-compat: the reference's arithmetic (integer-µs grid, ...)
-};
 
 // Fill of an OverallMetrics row (§7): top-level rows blue, first-level rows light blue.
 enum class RowFill { kNone, kBlue, kLightBlue };
@@ -72,7 +69,7 @@ struct SideSummary {
 };
 
 struct OverallComparison {
-  ArithmeticMode mode = ArithmeticMode::kExact;
+  ReferencePolicy policy;  // what the numbers were computed with (reports label the mode from it)
   SideSummary base;
   SideSummary comparison;
   std::vector<OverallRow> rows;        // empty when a side has e2e == 0 (no sheet, §7)
@@ -81,12 +78,13 @@ struct OverallComparison {
 };
 
 struct OverallOptions {
-  ArithmeticMode mode = ArithmeticMode::kExact;
   // Kernel-categorisation keyword masks; nullopt = the built-in defaults (KernelMasks::Defaults()).
   std::optional<KernelMasks> masks;
 };
 
-OverallComparison CompareOverall(const Profile& base, const Profile& comparison,
+// Both timelines' profiles must outlive the call. The policy decides every behaviour that differs
+// between profdiff's exact default and the reference (docs/deviations.md).
+OverallComparison CompareOverall(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                  const OverallOptions& options);
 
 // ---- Number helpers (reference §15) ---------------------------------------------------------------

@@ -96,5 +96,6 @@ int64_t ReferenceOverlap(const std::vector<Interval>& u, const std::vector<Inter
 
 namespace profdiff::analysis {
 // Rows, screen and summaries from two sides' metrics (CompareOverall = per-side metrics + this).
-OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison, ArithmeticMode mode);
+OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison,
+                                        const ReferencePolicy& policy);
 }  // namespace profdiff::analysis
