@@ -64,5 +64,46 @@ TEST(DualSum, ExactAndReferenceFloatSumsTogether) {
   EXPECT_EQ(t.e5, 300 * kE5PerNs + 5384109375);
 }
 
+TEST(DualSum, ExactNsWithTheReferenceDigits) {
+  // An Ascend duration of 53.84109375 µs: the exact side counts the loader's 53841 ns, the reference
+  // float sum every digit.
+  DualSum s;
+  s.AddNsRefE5(53841, 5384109375);
+  EXPECT_EQ(s.Ns(), 53841);
+  EXPECT_EQ(s.Us(ExactPolicy()), 53.841);
+  EXPECT_EQ(s.Us(ReferenceCompatPolicy(ReferenceLine::k8_2)), 53.84109375);
+}
+
+TEST(DualSum, TheReferenceConversionsToMsAndSeconds) {
+  const ReferencePolicy exact = ExactPolicy();
+  const ReferencePolicy ref = ReferenceCompatPolicy(ReferenceLine::k8_2);
+  DualSum s;
+  for (int64_t ns : {8873756, 1}) s.AddNs(ns);  // 8873.756 µs + 0.001 µs
+  EXPECT_EQ(s.MsFromUsSum(ref), s.ref_us / 1e3);
+  EXPECT_EQ(s.MsThroughSeconds(ref), s.ref_us / 1e6 * 1e3);
+  EXPECT_EQ(s.Seconds(ref), s.ref_us / 1e6);
+  EXPECT_EQ(s.MsFromUsSum(exact), 8.873757);
+  EXPECT_EQ(s.MsThroughSeconds(exact), 8.873757);
+  EXPECT_EQ(s.Seconds(exact), 0.008873757);
+  // µs -> s -> ms can land on another double than µs -> ms: 123.456 µs.
+  DualSum t;
+  t.AddNs(123456);
+  EXPECT_EQ(t.MsFromUsSum(ref), 0.123456);
+  EXPECT_EQ(t.MsThroughSeconds(ref), 0.12345600000000001);
+  EXPECT_EQ(t.MsThroughSeconds(exact), 0.123456);
+}
+
+TEST(DualSum, DifferencesKeepTheReferenceOrder) {
+  DualSum e2e, compute, comm;
+  e2e.AddNs(1000);
+  compute.AddNs(100);
+  comm.AddNs(200);
+  DualSum free_time = e2e;
+  free_time -= compute;
+  free_time -= comm;
+  EXPECT_EQ(free_time.Ns(), 700);
+  EXPECT_EQ(free_time.ref_us, (1.0 - 0.1) - 0.2);
+}
+
 }  // namespace
 }  // namespace profdiff::analysis
