@@ -35,17 +35,37 @@ namespace {
 
 using KC = KernelCategory;
 
-// One side's values in ms, as the policy asks for them.
+// "Other" computing time: what the categories do not explain, never negative. Exactly: compute
+// minus every category on the exact sums. The reference: its own chain of subtractions on values
+// already converted to ms (OverallMetricsInfo.other_data, pair sums first), kept as the sum's ms.
+DualSum OtherComputing(const SideMetrics& side) {
+  DualSum o;
+  int64_t explained_e5 = 0;
+  for (const DualSum& c : side.categories.sums) explained_e5 += c.e5;
+  o.e5 = std::max<int64_t>(0, side.compute.e5 - explained_e5);
+  auto ref = [&](std::initializer_list<KC> cs) {
+    double t = 0;
+    for (KC c : cs) t += side.categories.Sum(c).RefMsFromUsSum();
+    return t;
+  };
+  double mc2 = 0;
+  for (const auto& k : side.mc2) mc2 += k.dur.RefMsFromUsSum();
+  const double r = side.compute.RefMsThroughSeconds() - ref({KC::kFaFwdCube, KC::kFaFwdVector}) -
+                   ref({KC::kFaBwdCube, KC::kFaBwdVector}) - ref({KC::kConvFwdCube, KC::kConvFwdVector}) -
+                   ref({KC::kConvBwdCube, KC::kConvBwdVector}) - ref({KC::kMatmulCube, KC::kMatmulVector}) -
+                   ref({KC::kVectorTrans, KC::kVectorNoTrans}) - ref({KC::kSdmaTensorMove}) -
+                   ref({KC::kOtherCube}) - ref({KC::kPagedAttention}) - mc2;
+  o.ref_ms = std::max(0.0, r);
+  return o;
+}
+
+// One side's values in ms (or s), as the policy asks for them: every accessor asks a DualSum.
 struct SideView {
   const SideMetrics* m = nullptr;
   const ReferencePolicy* policy = nullptr;
-  bool float_sums = false;  // policy->float_us_sums: show the reference's float µs sums
 
   double Ms(int64_t ns) const { return static_cast<double>(ns) / 1e6; }
-  double Cat(KC c) const {
-    auto i = static_cast<size_t>(c);
-    return float_sums ? m->categories.us_sum[i] / 1e3 : Ms(m->categories.ns[i]);
-  }
+  double Cat(KC c) const { return m->categories.Sum(c).MsFromUsSum(*policy); }
   int64_t Count(KC c) const { return m->categories.Count(c); }
   double CatSum(std::initializer_list<KC> cs) const {
     double t = 0;
@@ -57,50 +77,28 @@ struct SideView {
     for (KC c : cs) t += Count(c);
     return t;
   }
-  // Top-level values: the reference keeps float µs, converts them to seconds (/1e6) and back to ms
-  // (*1e3); float_us_sums reproduces that path bit for bit.
-  static double UsToMsViaSeconds(double us) { return us / 1e6 * 1e3; }
-  double ComputeMs() const { return float_sums ? UsToMsViaSeconds(m->compute_us_f) : Ms(m->compute_ns); }
+  // Top-level values go through seconds in the reference (DualSum::MsThroughSeconds).
+  double ComputeMs() const { return m->compute.MsThroughSeconds(*policy); }
   double Mc2Ms() const {
     double t = 0;
-    for (const auto& k : m->mc2) t += float_sums ? k.us_sum / 1e3 : Ms(k.dur_ns);
+    for (const auto& k : m->mc2) t += k.dur.MsFromUsSum(*policy);
     return t;
   }
-  double Fa() const { return CatSum({KC::kFaFwdCube, KC::kFaFwdVector, KC::kFaBwdCube, KC::kFaBwdVector}); }
-  double Conv() const { return CatSum({KC::kConvFwdCube, KC::kConvFwdVector, KC::kConvBwdCube, KC::kConvBwdVector}); }
   double Mm() const { return CatSum({KC::kMatmulCube, KC::kMatmulVector}); }
   double Vector() const { return CatSum({KC::kVectorTrans, KC::kVectorNoTrans}); }
-  // "Other" computing time (ms): what the categories do not explain, never negative.
-  double OtherMs() const {
-    if (float_sums) {
-      // The reference's order of subtractions (OverallMetricsInfo.other_data), pair sums first.
-      double o = ComputeMs() - CatSum({KC::kFaFwdCube, KC::kFaFwdVector}) - CatSum({KC::kFaBwdCube, KC::kFaBwdVector}) -
-                 CatSum({KC::kConvFwdCube, KC::kConvFwdVector}) - CatSum({KC::kConvBwdCube, KC::kConvBwdVector}) -
-                 Mm() - Vector() - Cat(KC::kSdmaTensorMove) - Cat(KC::kOtherCube) - Cat(KC::kPagedAttention) -
-                 Mc2Ms();
-      return std::max(0.0, o);
-    }
-    int64_t explained = 0;
-    for (size_t i = 0; i < kKernelCategoryCount; ++i) explained += m->categories.ns[i];
-    return Ms(std::max<int64_t>(0, m->compute_ns - explained));
-  }
+  double OtherMs() const { return OtherComputing(*m).Ms(*policy); }
   int64_t ComputingNumber() const {
     int64_t n = 0;
     for (size_t i = 0; i < kKernelCategoryCount; ++i) {
-      if (static_cast<KC>(i) != KC::kMc2) n += m->categories.count[i];
+      if (static_cast<KC>(i) != KC::kMc2) n += m->categories.sums[i].count;
     }
     return n;
   }
-  double E2eMs() const { return float_sums ? UsToMsViaSeconds(m->e2e_us_f) : Ms(m->e2e_ns); }
-  double FreeMs() const {
-    if (!float_sums) return Ms(m->free_ns());
-    return UsToMsViaSeconds(m->e2e_us_f - m->compute_us_f - m->lccl_us_f - m->comm_not_overlapped_us_f);
-  }
-  double UncoveredMs() const {
-    return float_sums ? UsToMsViaSeconds(m->comm_not_overlapped_us_f) : Ms(m->comm_not_overlapped_ns);
-  }
-  double SdmaStreamMs() const { return float_sums ? m->sdma_stream_us_f / 1e3 : Ms(m->sdma_stream_ns); }
-  double LcclS() const { return float_sums ? m->lccl_us_f / 1e6 : static_cast<double>(m->lccl_ns) / 1e9; }
+  double E2eMs() const { return m->e2e.MsThroughSeconds(*policy); }
+  double FreeMs() const { return m->FreeTime().MsThroughSeconds(*policy); }
+  double UncoveredMs() const { return m->comm_not_overlapped.MsThroughSeconds(*policy); }
+  double SdmaStreamMs() const { return m->sdma_stream.MsFromUsSum(*policy); }
+  double LcclS() const { return m->lccl.Seconds(*policy); }
   std::string PgOrName(const std::string& group) const {
     auto it = m->pg_names.find(group);
     return it == m->pg_names.end() ? group : it->second;
@@ -177,11 +175,8 @@ void BuildRows(const SideView& b, const SideView& c, std::vector<OverallRow>& ro
     const Mc2Kernel* ck = find(c);
     auto cell = [&](const SideView& v, const Mc2Kernel* k, int which, double e2e) {
       if (k == nullptr) return Absent();
-      double ms = 0;
-      if (which == 0) ms = v.float_sums ? k->us_sum / 1e3 : v.Ms(k->dur_ns);
-      if (which == 1) ms = v.float_sums ? k->computing_us_sum / 1e3 : v.Ms(k->computing_ns);
-      if (which == 2) ms = v.float_sums ? k->communication_us_sum / 1e3 : v.Ms(k->communication_ns);
-      return Cell(ms, e2e, which == 0 ? std::optional<int64_t>(k->count) : std::nullopt);
+      const DualSum& sum = which == 0 ? k->dur : which == 1 ? k->computing : k->communication;
+      return Cell(sum.MsFromUsSum(*v.policy), e2e, which == 0 ? std::optional<int64_t>(k->dur.count) : std::nullopt);
     };
     out.Add("\t" + name, kLight, cell(b, bk, 0, be), cell(c, ck, 0, ce));
     out.Add("\t\tComputing", kNone, cell(b, bk, 1, be), cell(c, ck, 1, ce));
@@ -336,7 +331,7 @@ ScreenValues Screen(const SideView& v) {
   s.pa_s = v.Cat(KC::kPagedAttention) / 1e3;
   s.pa_n = v.Count(KC::kPagedAttention);
   s.lccl_s = v.LcclS();
-  s.lccl_n = m.lccl_count;
+  s.lccl_n = m.lccl.count;
   // The reference never computes "other" for GPU on the screen (it stays 0).
   s.other_s = m.device == DeviceKind::kNpu ? v.OtherMs() / 1e3 : 0;
   s.compute_s = v.ComputeMs() / 1e3;
@@ -346,7 +341,7 @@ ScreenValues Screen(const SideView& v) {
   s.rdma = m.rdma_bandwidth_gb_s.value_or(0);
   s.sdma_bw = m.sdma_bandwidth_gb_s.value_or(0);
   s.sdma_s = (v.Cat(KC::kSdmaTensorMove) + v.SdmaStreamMs()) / 1e3;
-  s.sdma_n = v.Count(KC::kSdmaTensorMove) + m.sdma_stream_count;
+  s.sdma_n = v.Count(KC::kSdmaTensorMove) + m.sdma_stream.count;
   s.free_s = v.FreeMs() / 1e3;
   s.e2e_s = v.E2eMs() / 1e3;
   return s;
@@ -404,18 +399,14 @@ SideSummary Summarize(const SideMetrics& m) {
   SideSummary s;
   s.device = m.device;
   s.label = std::string(Name(m.device));
-  s.has_overall = m.e2e_ns != 0;
-  s.e2e_ns = m.e2e_ns;
-  s.computing_ns = m.compute_ns + m.lccl_ns;
-  s.uncovered_communication_ns = m.comm_not_overlapped_ns;
-  s.free_ns = m.e2e_ns - s.computing_ns - s.uncovered_communication_ns;
+  s.e2e_ns = m.e2e.Ns();
+  s.has_overall = s.e2e_ns != 0;
+  s.computing_ns = m.compute.Ns() + m.lccl.Ns();
+  s.uncovered_communication_ns = m.comm_not_overlapped.Ns();
+  s.free_ns = s.e2e_ns - s.computing_ns - s.uncovered_communication_ns;
   s.wait_ns = m.wait_ns();
-  s.sdma_ns = m.sdma_stream_ns;
+  s.sdma_ns = m.sdma_stream.Ns();
   const auto& c = m.categories;
-  int64_t mc2_ns = 0;
-  for (const auto& k : m.mc2) mc2_ns += k.dur_ns;
-  int64_t explained = 0;
-  for (size_t i = 0; i < kKernelCategoryCount; ++i) explained += c.ns[i];
   auto ns = [&](std::initializer_list<KC> cs) {
     int64_t t = 0;
     for (KC k : cs) t += c.Ns(k);
@@ -441,11 +432,10 @@ SideSummary Summarize(const SideMetrics& m) {
     s.computing_split_ns.emplace_back(it.key, ns(it.cats));
     s.computing_split_count.emplace_back(it.key, cnt(it.cats));
   }
-  s.computing_split_ns.emplace_back("lccl", m.lccl_ns);
-  s.computing_split_count.emplace_back("lccl", m.lccl_count);
-  s.computing_split_ns.emplace_back("other", std::max<int64_t>(0, m.compute_ns - explained));
+  s.computing_split_ns.emplace_back("lccl", m.lccl.Ns());
+  s.computing_split_count.emplace_back("lccl", m.lccl.count);
+  s.computing_split_ns.emplace_back("other", OtherComputing(m).Ns());
   s.computing_split_count.emplace_back("other", 0);
-  (void)mc2_ns;
   s.memory_used_gib = m.memory_gib;
   s.rdma_bandwidth_gb_s = m.rdma_bandwidth_gb_s;
   s.sdma_bandwidth_gb_s = m.sdma_bandwidth_gb_s;
@@ -476,10 +466,10 @@ OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetri
                                         const ReferencePolicy& policy) {
   OverallComparison out;
   out.policy = policy;
-  SideView bv{&base, &policy, policy.float_us_sums}, cv{&comparison, &policy, policy.float_us_sums};
+  SideView bv{&base, &policy}, cv{&comparison, &policy};
   out.base = Summarize(base);
   out.comparison = Summarize(comparison);
-  if (base.e2e_ns != 0 && comparison.e2e_ns != 0) BuildRows(bv, cv, out.rows);
+  if (out.base.has_overall && out.comparison.has_overall) BuildRows(bv, cv, out.rows);
   BuildScreen(bv, cv, policy, out.screen);
   return out;
 }

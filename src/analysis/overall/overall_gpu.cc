@@ -150,8 +150,7 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
     if (!any || s.end_ns() > max_end) max_end = s.end_ns();
     any = true;
   }
-  m.e2e_ns = any ? max_end - min_start : 0;
-  m.e2e_us_f = static_cast<double>(m.e2e_ns) / 1e3;
+  m.e2e.AddNs(any ? max_end - min_start : 0);
 
   // Flows: id -> (start ts, end ts, end track); later duplicates overwrite.
   struct FlowPair {
@@ -212,9 +211,7 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
     const Slice& s = profile.slices[k.id];
     const NameInfo& n = name_info(s.name);
     if (k.stream == compute_stream && n.sdma) {
-      m.sdma_stream_ns += s.dur_ns;
-      m.sdma_stream_us_f += static_cast<double>(s.dur_ns) / 1e3;
-      m.sdma_stream_count += 1;
+      m.sdma_stream.AddNs(s.dur_ns);
       continue;
     }
     if (!k.is_kernel) continue;
@@ -241,10 +238,8 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
     to_cat.push_back(t);
   }
   auto [compute, comm] = policy.gpu_integer_us_grid ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
-  m.compute_ns = compute;
-  m.comm_not_overlapped_ns = comm;
-  m.compute_us_f = static_cast<double>(compute) / 1e3;  // whole µs on the grid
-  m.comm_not_overlapped_us_f = static_cast<double>(comm) / 1e3;
+  m.compute.AddNs(compute);
+  m.comm_not_overlapped.AddNs(comm);
 
   std::stable_sort(to_cat.begin(), to_cat.end(), [](const ToCat& a, const ToCat& b) {
     return (a.has_flow ? a.f : 0) < (b.has_flow ? b.f : 0);

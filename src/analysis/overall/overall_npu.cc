@@ -8,9 +8,9 @@
 namespace profdiff::analysis {
 namespace {
 
-// A trace duration in floating µs with its sub-ns digits (Slice::dur_sub_e5), as the reference's
-// float sums see it (shown under policy.float_us_sums; exact sums stay int64 ns).
-double DurUs(const Slice& s) { return static_cast<double>(s.dur_e5()) / 1e8; }
+// Adds a trace duration: whole ns to the exact sum, with its sub-ns digits (Slice::dur_sub_e5) to
+// the reference's float sum.
+void AddDuration(DualSum& sum, const Slice& s) { sum.AddNsRefE5(s.dur_ns, s.dur_e5()); }
 
 bool IsComputeTaskType(std::string_view t) {
   return t == "AI_CORE" || t == "MIX_AIC" || t == "MIX_AIV" || t == "AI_CPU" || t == "AI_VECTOR_CORE" ||
@@ -213,8 +213,8 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
         std::string name(profile.str(r.name));
         auto it = std::find_if(m.mc2.begin(), m.mc2.end(), [&](const Mc2Kernel& e) { return e.name == name; });
         if (it == m.mc2.end()) {
-          m.mc2.push_back(Mc2Kernel{name});
-          it = m.mc2.end() - 1;
+          it = m.mc2.emplace(m.mc2.end());
+          it->name = name;
         }
         if (!warned_mc2 && (r.aic_mac_time_ns == kAbsentNs || r.aic_mte2_time_ns == kAbsentNs || r.aiv_time_ns == kAbsentNs)) {
           warned_mc2 = true;
@@ -223,21 +223,16 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
         }
         int64_t computing = std::max(OrZero(r.aic_mac_time_ns), OrZero(r.aic_mte2_time_ns)) + OrZero(r.aiv_time_ns);
         int64_t communication = Mc2Communication(sqe_ends, sqe_cursor, r.start_ns, r.start_ns + r.dur_ns);
-        it->dur_ns += r.dur_ns;
-        it->computing_ns += computing;
-        it->communication_ns += communication;
-        it->count += 1;
-        it->us_sum += static_cast<double>(r.dur_ns) / 1e3;
-        it->computing_us_sum += static_cast<double>(computing) / 1e3;
-        it->communication_us_sum += static_cast<double>(communication) / 1e3;
+        it->dur.AddNs(r.dur_ns);
+        it->computing.AddNs(computing);
+        it->communication.AddNs(communication);
       }
     }
   }
 
   // 3. LCCL, 4. SDMA stream, 5. overlap-analysis lane.
   std::set<int64_t> wait_streams, compute_streams;
-  std::map<int64_t, std::pair<int64_t, int64_t>> sdma_by_stream;  // stream -> (ns, count)
-  std::map<int64_t, double> sdma_us_by_stream;                     // stream -> float µs sum (reference)
+  std::map<int64_t, DualSum> sdma_by_stream;
   std::vector<Interval> not_overlapped;
   bool any_overlap = false;
   int64_t ov_min = 0, ov_max = 0;
@@ -246,9 +241,7 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
     if (s.kind == SliceKind::kNpuTask || s.kind == SliceKind::kHcclOp) {
       std::string_view name = profile.str(s.name);
       if (name.size() == 12 && ToLowerAscii(name) == "kernel_aivec") {
-        m.lccl_ns += s.dur_ns;
-        m.lccl_us_f += static_cast<double>(s.dur_ns) / 1e3;
-        m.lccl_count += 1;
+        m.lccl.AddNs(s.dur_ns);
       }
     }
     if (s.kind == SliceKind::kNpuTask) {
@@ -258,20 +251,13 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
       if (type == "EVENT_WAIT_SQE") wait_streams.insert(stream);
       if (IsComputeTaskType(type)) compute_streams.insert(stream);
       if (type == "SDMA_SQE" || type == "PCIE_DMA_SQE") {
-        sdma_us_by_stream[stream] += DurUs(s);
-        auto& e = sdma_by_stream[stream];
-        e.first += s.dur_ns;
-        e.second += 1;
+        AddDuration(sdma_by_stream[stream], s);
       }
     } else if (s.kind == SliceKind::kOverlap) {
       std::string_view name = profile.str(s.name);
-      if (name == "Computing") {
-        m.compute_ns += s.dur_ns;
-        m.compute_us_f += DurUs(s);
-      }
+      if (name == "Computing") AddDuration(m.compute, s);
       if (name == "Communication(Not Overlapped)") {
-        m.comm_not_overlapped_ns += s.dur_ns;
-        m.comm_not_overlapped_us_f += DurUs(s);
+        AddDuration(m.comm_not_overlapped, s);
         not_overlapped.push_back({s.ts_ns, s.end_ns()});
       }
       if (!any_overlap || s.ts_ns < ov_min) ov_min = s.ts_ns;
@@ -286,16 +272,11 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   } else {
     sdma_streams = compute_streams;
   }
-  for (const auto& [stream, e] : sdma_by_stream) {
-    if (sdma_streams.count(stream)) {
-      m.sdma_stream_ns += e.first;
-      m.sdma_stream_us_f += sdma_us_by_stream[stream];
-      m.sdma_stream_count += e.second;
-    }
+  for (const auto& [stream, sum] : sdma_by_stream) {
+    if (sdma_streams.count(stream)) m.sdma_stream += sum;
   }
   if (any_overlap) {
-    m.e2e_ns = ov_max - ov_min;
-    m.e2e_us_f = static_cast<double>(m.e2e_ns) / 1e3;
+    m.e2e.AddNs(ov_max - ov_min);
   } else {
     m.has_overlap_data = false;
     m.warnings.push_back("Failed to get overlap analysis data.");

@@ -171,7 +171,7 @@ TEST(Categorize, TotalsAccumulate) {
   t.Add(KC::kMatmulCube, 500);
   EXPECT_EQ(t.Ns(KC::kMatmulCube), 2000);
   EXPECT_EQ(t.Count(KC::kMatmulCube), 2);
-  EXPECT_DOUBLE_EQ(t.us_sum[static_cast<size_t>(KC::kMatmulCube)], 2.0);
+  EXPECT_DOUBLE_EQ(t.Sum(KC::kMatmulCube).ref_us, 2.0);
 }
 
 }  // namespace

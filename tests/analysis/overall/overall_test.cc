@@ -130,12 +130,12 @@ Profile MakeGpuProfile() {
 TEST(OverallGpu, CompatQuirksStreamZeroGridAndTimestampOnlyFlows) {
   Profile p = MakeGpuProfile();
   SideMetrics m = GpuSide(p, Compat());
-  EXPECT_EQ(m.e2e_ns, 7000);  // stream-0 kernel ignored: 1.0 .. 8.0 µs
-  EXPECT_EQ(m.compute_ns, 3000);  // marks 2,3 (sgemm) and 5 (elementwise; the NCCL mark there is covered)
-  EXPECT_EQ(m.comm_not_overlapped_ns, 3000);  // marks 6,7,8
-  EXPECT_EQ(m.free_ns(), 1000);
-  EXPECT_EQ(m.sdma_stream_ns, 500);
-  EXPECT_EQ(m.sdma_stream_count, 1);
+  EXPECT_EQ(m.e2e.Ns(), 7000);  // stream-0 kernel ignored: 1.0 .. 8.0 µs
+  EXPECT_EQ(m.compute.Ns(), 3000);  // marks 2,3 (sgemm) and 5 (elementwise; the NCCL mark there is covered)
+  EXPECT_EQ(m.comm_not_overlapped.Ns(), 3000);  // marks 6,7,8
+  EXPECT_EQ(m.FreeTime().Ns(), 1000);
+  EXPECT_EQ(m.sdma_stream.Ns(), 500);
+  EXPECT_EQ(m.sdma_stream.count, 1);
   EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), 1);
   // Flow matched by timestamp only: the elementwise kernel is attributed to aten::conv2d.
   EXPECT_EQ(m.categories.Count(KernelCategory::kConvFwdVector), 1);
@@ -146,10 +146,10 @@ TEST(OverallGpu, CompatQuirksStreamZeroGridAndTimestampOnlyFlows) {
 TEST(OverallGpu, ExactCountsStreamZeroAndMatchesFlowsByTrack) {
   Profile p = MakeGpuProfile();
   SideMetrics m = GpuSide(p, Exact());
-  EXPECT_EQ(m.e2e_ns, 8000);
-  EXPECT_EQ(m.compute_ns, 3500);
-  EXPECT_EQ(m.comm_not_overlapped_ns, 3000);
-  EXPECT_EQ(m.free_ns(), 1500);
+  EXPECT_EQ(m.e2e.Ns(), 8000);
+  EXPECT_EQ(m.compute.Ns(), 3500);
+  EXPECT_EQ(m.comm_not_overlapped.Ns(), 3000);
+  EXPECT_EQ(m.FreeTime().Ns(), 1500);
   EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), 1);
   EXPECT_EQ(m.categories.Count(KernelCategory::kConvFwdVector), 0);
   EXPECT_EQ(m.categories.Count(KernelCategory::kVectorNoTrans), 2);
@@ -160,7 +160,7 @@ TEST(OverallGpu, NoComputeKernelMeansNoOverall) {
   TrackId s = b.Track("0", "7");
   b.Add(s, SliceKind::kKernel, "ncclKernel", "kernel", 0, 10, {{ArgKey::kStream, 7}});
   SideMetrics m = GpuSide(b.p, Exact());
-  EXPECT_EQ(m.e2e_ns, 0);
+  EXPECT_EQ(m.e2e.Ns(), 0);
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_NE(m.warnings[0].find("does not contain kernel running data"), std::string::npos);
 }
@@ -294,13 +294,13 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
 TEST(OverallNpu, SideMetricsOracles) {
   Profile p = MakeNpuProfile();
   SideMetrics m = NpuSide(p, Compat());
-  EXPECT_EQ(m.compute_ns, us(130));
-  EXPECT_EQ(m.comm_not_overlapped_ns, us(50));
-  EXPECT_EQ(m.e2e_ns, us(200));
-  EXPECT_EQ(m.lccl_ns, us(150));
-  EXPECT_EQ(m.lccl_count, 2);
-  EXPECT_EQ(m.sdma_stream_ns, us(30));
-  EXPECT_EQ(m.sdma_stream_count, 1);
+  EXPECT_EQ(m.compute.Ns(), us(130));
+  EXPECT_EQ(m.comm_not_overlapped.Ns(), us(50));
+  EXPECT_EQ(m.e2e.Ns(), us(200));
+  EXPECT_EQ(m.lccl.Ns(), us(150));
+  EXPECT_EQ(m.lccl.count, 2);
+  EXPECT_EQ(m.sdma_stream.Ns(), us(30));
+  EXPECT_EQ(m.sdma_stream.count, 1);
   EXPECT_DOUBLE_EQ(m.memory_gib, 2.0);
   ASSERT_TRUE(m.rdma_bandwidth_gb_s.has_value());
   EXPECT_DOUBLE_EQ(*m.rdma_bandwidth_gb_s, 10.0);
@@ -310,8 +310,8 @@ TEST(OverallNpu, SideMetricsOracles) {
   EXPECT_EQ(m.categories.Count(KernelCategory::kVectorNoTrans), 1);
   EXPECT_EQ(m.categories.Count(KernelCategory::kMc2), 1);
   ASSERT_EQ(m.mc2.size(), 1u);
-  EXPECT_EQ(m.mc2[0].computing_ns, us(25));
-  EXPECT_EQ(m.mc2[0].communication_ns, us(10));
+  EXPECT_EQ(m.mc2[0].computing.Ns(), us(25));
+  EXPECT_EQ(m.mc2[0].communication.Ns(), us(10));
   ASSERT_EQ(m.groups.size(), 2u);
   EXPECT_EQ(m.groups[0].name, "Group 0 Communication");
   EXPECT_EQ(m.groups[0].wait_ns, us(10));
@@ -323,8 +323,8 @@ TEST(OverallNpu, SideMetricsOracles) {
   EXPECT_EQ(m.pg_names.at("Group 0 Communication"), "tp");
 
   SideMetrics e = NpuSide(p, Exact());
-  EXPECT_EQ(e.sdma_stream_ns, us(37));  // stream 0 counted
-  EXPECT_EQ(e.sdma_stream_count, 2);
+  EXPECT_EQ(e.sdma_stream.Ns(), us(37));  // stream 0 counted
+  EXPECT_EQ(e.sdma_stream.count, 2);
   EXPECT_EQ(e.group_overlaps[0].overlap_ns, us(30));
 }
 
@@ -335,7 +335,7 @@ TEST(OverallNpu, MissingBandwidthBlockIsNotFatal) {
   EXPECT_FALSE(m.rdma_bandwidth_gb_s.has_value());
   EXPECT_FALSE(m.sdma_bandwidth_gb_s.has_value());
   ASSERT_FALSE(m.warnings.empty());
-  EXPECT_EQ(m.e2e_ns, us(200));  // everything else still computed
+  EXPECT_EQ(m.e2e.Ns(), us(200));  // everything else still computed
 }
 
 TEST(OverallNpu, HideOpDetailsAndTraceLevel) {
@@ -352,14 +352,14 @@ TEST(OverallNpu, HideOpDetailsAndTraceLevel) {
   EXPECT_FALSE(m.hide_op_details);
   EXPECT_EQ(m.memory_gib, 0);
   EXPECT_FALSE(m.rdma_bandwidth_gb_s.has_value());
-  EXPECT_EQ(std::accumulate(m.categories.count.begin(), m.categories.count.end(), int64_t{0}), 0);
-  EXPECT_EQ(m.compute_ns, us(130));
+  for (const DualSum& c : m.categories.sums) EXPECT_EQ(c.count, 0);
+  EXPECT_EQ(m.compute.Ns(), us(130));
 }
 
 TEST(OverallNpu, NoOverlapLaneMeansNoRows) {
   ProfileBuilder b(DeviceKind::kNpu);
   SideMetrics m = NpuSide(b.p, Exact());
-  EXPECT_EQ(m.e2e_ns, 0);
+  EXPECT_EQ(m.e2e.Ns(), 0);
   ASSERT_FALSE(m.warnings.empty());
   EXPECT_EQ(m.warnings[0], "Failed to get overlap analysis data.");
   Profile other = MakeNpuProfile();
