@@ -42,6 +42,7 @@ Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {
     uint32_t end = npu ? t.flows.fwd_bwd_ends.back() : t.flows.fwd_bwd_ends.front();
     t.backward_tid = profile.tracks[profile.flows[end].track].tid;
   }
+  t.hccl = FindHcclGroups(profile);
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profdiff/analysis/timeline/flows.h"
+#include "profdiff/analysis/timeline/hccl_groups.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
@@ -36,6 +37,7 @@ struct Timeline {
   // The backward thread (tid) of the fwdbwd flows: the tid of the first fwdbwd flow end on a GPU side,
   // of the last on an NPU side (the reference's two parsers differ); kNoNumber without fwdbwd flows.
   int64_t backward_tid = kNoNumber;
+  HcclGroups hccl;  // NPU communication groups and planes (empty on a GPU side)
 
   const Profile& p() const { return *profile; }
   bool HasStep(int64_t id) const;
