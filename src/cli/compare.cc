@@ -204,8 +204,8 @@ int RunCompare(const CompareOptions& opts, std::ostream& out, std::ostream& err)
   go.free_pct = opts.gate_free_pct;
   go.noise_floor_ms = opts.noise_floor_ms;
   analysis::ComparabilityInputs ci;
-  ci.base_steps = analysis::CountProfilerSteps(**base);
-  ci.comparison_steps = analysis::CountProfilerSteps(**comp);
+  ci.base_steps = analysis::CountProfilerSteps(base_timeline);
+  ci.comparison_steps = analysis::CountProfilerSteps(comp_timeline);
   analysis::GateResult gate = analysis::EvaluateGate(cmp, go, ci);
   for (const std::string& w : gate.warnings) err << "profdiff: warning: " << w << "\n";
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "launch_flows.h"
 #include "profdiff/analysis/overall/gpu_overall.h"
 
 namespace profdiff::analysis {
@@ -13,10 +14,12 @@ int64_t FloorDiv(int64_t a, int64_t b) {
   return q;
 }
 
-bool IsGpuFlowCat(std::string_view lower_cat) {
-  return lower_cat == "async_gpu" || lower_cat == "async_cpu_to_gpu" || lower_cat == "ac2g" ||
-         lower_cat == "async";
-}
+// What the reference's GPU overall sees in a slice category (compared lower-cased).
+enum class DeviceEventClass : uint8_t {
+  kNone,    // not a device kernel
+  kKernel,  // "kernel"
+  kMemcpy,  // "gpu_memcpy": counts for e2e and SDMA, never for busy time or categories
+};
 
 struct NameInfo {
   std::string lower;
@@ -76,12 +79,14 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   m.device = DeviceKind::kGpu;
 
   // Category classification by interned string, computed once per distinct string.
-  std::unordered_map<StringId, uint8_t> cat_class;  // 0 other, 1 kernel, 2 gpu_memcpy, 3 flow, 4 fwdbwd
+  std::unordered_map<StringId, DeviceEventClass> cat_class;
   auto classify_cat = [&](StringId cat) {
     auto it = cat_class.find(cat);
     if (it != cat_class.end()) return it->second;
     std::string lower = ToLowerAscii(profile.str(cat));
-    uint8_t c = lower == "kernel" ? 1 : lower == "gpu_memcpy" ? 2 : IsGpuFlowCat(lower) ? 3 : lower == "fwdbwd" ? 4 : 0;
+    DeviceEventClass c = lower == "kernel"       ? DeviceEventClass::kKernel
+                         : lower == "gpu_memcpy" ? DeviceEventClass::kMemcpy
+                                                 : DeviceEventClass::kNone;
     cat_class.emplace(cat, c);
     return c;
   };
@@ -110,11 +115,12 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   for (SliceId i = 0; i < profile.slices.size(); ++i) {
     const Slice& s = profile.slices[i];
     if (s.phase != 'X') continue;
-    uint8_t c = classify_cat(s.cat);
-    if (c != 1 && c != 2) continue;
+    const DeviceEventClass c = classify_cat(s.cat);
+    if (c == DeviceEventClass::kNone) continue;
+    const bool is_kernel = c == DeviceEventClass::kKernel;
     int64_t stream = profile.ArgInt(s, ArgKey::kStream, kNoNumber);
-    kernels.push_back({i, stream, c == 1});
-    if (c == 1 && stream != kNoNumber && stream != 0 && !name_info(s.name).nccl) {
+    kernels.push_back({i, stream, is_kernel});
+    if (is_kernel && stream != kNoNumber && stream != 0 && !name_info(s.name).nccl) {
       auto it = std::find_if(stream_counts.begin(), stream_counts.end(),
                              [&](const auto& p) { return p.first == stream; });
       if (it == stream_counts.end()) {
@@ -152,52 +158,8 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   }
   m.e2e.AddNs(any ? max_end - min_start : 0);
 
-  // Flows: id -> (start ts, end ts, end track); later duplicates overwrite.
-  struct FlowPair {
-    bool has_s = false, has_f = false;
-    int64_t s_ts = 0, f_ts = 0;
-    TrackId f_track = 0;
-  };
-  std::unordered_map<uint64_t, size_t> flow_index[2];
-  std::vector<FlowPair> flow_pairs;
-  int64_t bwd_tid = kNoNumber;
-  for (const FlowEvent& f : profile.flows) {
-    uint8_t c = classify_cat(f.cat);
-    if (c == 4) {
-      if (f.phase == 'f' && bwd_tid == kNoNumber) bwd_tid = profile.tracks[f.track].tid;  // first
-      continue;
-    }
-    if (c != 3 || (f.phase != 's' && f.phase != 'f')) continue;
-    auto [it, inserted] = flow_index[f.id_is_string ? 1 : 0].emplace(f.id, flow_pairs.size());
-    if (inserted) flow_pairs.emplace_back();
-    FlowPair& p = flow_pairs[it->second];
-    if (f.phase == 's') {
-      p.has_s = true;
-      p.s_ts = f.ts_ns;
-    } else {
-      p.has_f = true;
-      p.f_ts = f.ts_ns;
-      p.f_track = f.track;
-    }
-  }
-  // Kernel start -> flow start, by timestamp only (pid/tid ignored, the reference's quirk) or by
-  // (track, timestamp).
-  std::unordered_map<int64_t, int64_t> by_ts;
-  std::unordered_map<int64_t, std::vector<std::pair<TrackId, int64_t>>> by_ts_track;
-  for (const FlowPair& p : flow_pairs) {
-    if (!p.has_s || !p.has_f) continue;
-    if (policy.gpu_flow_links_by_ts_only) {
-      by_ts[p.f_ts] = p.s_ts;
-    } else {
-      auto& v = by_ts_track[p.f_ts];
-      auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == p.f_track; });
-      if (it == v.end()) {
-        v.emplace_back(p.f_track, p.s_ts);
-      } else {
-        it->second = p.s_ts;
-      }
-    }
-  }
+  // Kernel start -> flow start (F).
+  const LaunchFlowIndex flows(timeline, policy.gpu_flow_links_by_ts_only, policy.zero_flow_start_is_no_flow);
 
   // SDMA on the compute stream; busy spans; kernels to categorise.
   std::vector<GpuKernelSpan> spans;
@@ -217,25 +179,8 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
     if (!k.is_kernel) continue;
     spans.push_back({s.ts_ns, s.end_ns(), n.nccl});
     if (n.nccl) continue;
-    ToCat t{k.id, false, 0};
-    if (policy.gpu_flow_links_by_ts_only) {
-      auto it = by_ts.find(s.ts_ns);
-      if (it != by_ts.end() && !(policy.zero_flow_start_is_no_flow && it->second == 0)) {
-        t.has_flow = true;
-        t.f = it->second;
-      }
-    } else {
-      auto it = by_ts_track.find(s.ts_ns);
-      if (it != by_ts_track.end()) {
-        for (const auto& [track, start] : it->second) {
-          if (track == s.track && !(policy.zero_flow_start_is_no_flow && start == 0)) {
-            t.has_flow = true;
-            t.f = start;
-          }
-        }
-      }
-    }
-    to_cat.push_back(t);
+    const std::optional<int64_t> f = flows.Find(s.ts_ns, s.track);
+    to_cat.push_back({k.id, f.has_value(), f.value_or(0)});
   }
   auto [compute, comm] = policy.gpu_integer_us_grid ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
   m.compute.AddNs(compute);
@@ -244,7 +189,7 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   std::stable_sort(to_cat.begin(), to_cat.end(), [](const ToCat& a, const ToCat& b) {
     return (a.has_flow ? a.f : 0) < (b.has_flow ? b.f : 0);
   });
-  KernelCategorizer categorizer(masks, DeviceKind::kGpu, CollectCpuCubeOps(profile, masks), bwd_tid);
+  KernelCategorizer categorizer(masks, DeviceKind::kGpu, CollectCpuCubeOps(profile, masks), timeline.backward_tid);
   for (const ToCat& t : to_cat) {
     const Slice& s = profile.slices[t.id];
     const NameInfo& n = name_info(s.name);

@@ -3,6 +3,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "launch_flows.h"
 #include "profdiff/analysis/overall/npu_overall.h"
 
 namespace profdiff::analysis {
@@ -118,52 +119,14 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
     m.memory_gib = peak_mb / 1024.0;
   }
 
-  // Flow bookkeeping: async_npu flows (end ts -> start ts) and the backward thread (last fwdbwd end).
-  std::unordered_map<StringId, uint8_t> cat_class;
-  auto classify_cat = [&](StringId cat) {
-    auto it = cat_class.find(cat);
-    if (it != cat_class.end()) return it->second;
-    std::string lower = ToLowerAscii(profile.str(cat));
-    uint8_t c = lower == "async_npu" ? 1 : lower == "fwdbwd" ? 2 : 0;
-    cat_class.emplace(cat, c);
-    return c;
-  };
-
   // 2. Kernel categorisation from kernel_details.csv.
   if (!m.trace_level) {
     const KernelDetailsTable& kd = npu.kernel_details;
     if (!kd.present || kd.rows.empty() || (!kd.has_mac_time && !kd.has_aiv_vec_time)) {
       m.hide_op_details = true;
     } else {
-      struct FlowPair {
-        bool has_s = false, has_f = false;
-        int64_t s_ts = 0, f_ts = 0;
-      };
-      std::unordered_map<uint64_t, size_t> index[2];
-      std::vector<FlowPair> pairs;
-      int64_t bwd_tid = kNoNumber;
-      for (const FlowEvent& f : profile.flows) {
-        uint8_t c = classify_cat(f.cat);
-        if (c == 2) {
-          if (f.phase == 'f') bwd_tid = profile.tracks[f.track].tid;  // last one wins
-          continue;
-        }
-        if (c != 1 || (f.phase != 's' && f.phase != 'f')) continue;
-        auto [it, inserted] = index[f.id_is_string ? 1 : 0].emplace(f.id, pairs.size());
-        if (inserted) pairs.emplace_back();
-        FlowPair& p = pairs[it->second];
-        if (f.phase == 's') {
-          p.has_s = true;
-          p.s_ts = f.ts_ns;
-        } else {
-          p.has_f = true;
-          p.f_ts = f.ts_ns;
-        }
-      }
-      std::unordered_map<int64_t, int64_t> flow_start_by_end;
-      for (const FlowPair& p : pairs) {
-        if (p.has_s && p.has_f) flow_start_by_end[p.f_ts] = p.s_ts;
-      }
+      // A kernel_details row has no track: flows link it by their end's timestamp only.
+      const LaunchFlowIndex flows(timeline, /*by_ts_only=*/true, policy.zero_flow_start_is_no_flow);
       struct Row {
         const KernelDetailRow* row;
         bool has_flow;
@@ -172,13 +135,8 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
       std::vector<Row> rows;
       for (const KernelDetailRow& r : kd.rows) {
         if (r.aiv_vec_time_ns == kAbsentNs && r.mac_time_ns == kAbsentNs) continue;  // invalid row
-        Row x{&r, false, 0};
-        auto it = flow_start_by_end.find(r.start_ns);
-        if (it != flow_start_by_end.end() && !(policy.zero_flow_start_is_no_flow && it->second == 0)) {
-          x.has_flow = true;
-          x.f = it->second;
-        }
-        rows.push_back(x);
+        const std::optional<int64_t> f = flows.Find(r.start_ns, 0);
+        rows.push_back({&r, f.has_value(), f.value_or(0)});
       }
       std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
         return (a.has_flow ? a.f : 0) < (b.has_flow ? b.f : 0);
@@ -193,7 +151,7 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
       for (const Interval& i : sqes) sqe_ends.push_back(i.end_ns);
       size_t sqe_cursor = 0;
 
-      KernelCategorizer categorizer(masks, DeviceKind::kNpu, CollectCpuCubeOps(profile, masks), bwd_tid);
+      KernelCategorizer categorizer(masks, DeviceKind::kNpu, CollectCpuCubeOps(profile, masks), timeline.backward_tid);
       bool warned_mc2 = false;
       for (const Row& x : rows) {
         const KernelDetailRow& r = *x.row;
@@ -283,57 +241,28 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   }
   SortByStart(not_overlapped);
 
-  // 6./7. Communication groups (§5.4).
-  std::set<uint32_t> hccl_processes;
-  for (const Slice& s : profile.slices) {
-    if (s.kind == SliceKind::kHcclOp || s.kind == SliceKind::kHcclTask) hccl_processes.insert(profile.track(s).process);
-  }
-  std::vector<TrackId> hccl_tracks;
-  for (TrackId t = 0; t < profile.tracks.size(); ++t) {
-    if (hccl_processes.count(profile.tracks[t].process)) hccl_tracks.push_back(t);
-  }
-  std::stable_sort(hccl_tracks.begin(), hccl_tracks.end(), [&](TrackId a, TrackId b) {
-    int64_t sa = profile.tracks[a].sort_index, sb = profile.tracks[b].sort_index;
-    if ((sa == kNoNumber) != (sb == kNoNumber)) return sb == kNoNumber;
-    return sa < sb;
-  });
-  struct Group {
-    TrackId track;
-    std::vector<TrackId> planes;
-    std::vector<Interval> ops;
-  };
-  std::vector<Group> groups;
-  std::unordered_map<TrackId, std::pair<int, uint32_t>> plane_of;  // track -> (group, plane index)
-  std::unordered_map<TrackId, int> group_of;
-  for (TrackId t : hccl_tracks) {
-    std::string_view name = profile.str(profile.tracks[t].name);
-    if (name.find("Communication") != std::string_view::npos) {
-      group_of[t] = static_cast<int>(groups.size());
-      groups.push_back({t, {}, {}});
-    } else if (!name.empty() && !groups.empty()) {
-      plane_of[t] = {static_cast<int>(groups.size()) - 1, static_cast<uint32_t>(groups.back().planes.size())};
-      groups.back().planes.push_back(t);
-    }
-  }
+  // 6./7. Communication groups (§5.4): the Timeline's HCCL groups and planes.
+  const std::vector<HcclGroup>& groups = timeline.hccl.groups;
+  std::vector<std::vector<Interval>> group_ops(groups.size());
   std::vector<std::vector<HcclTask>> tasks(groups.size());
-  for (const Slice& s : profile.slices) {
-    if (s.phase != 'X' || !(s.kind == SliceKind::kHcclOp || s.kind == SliceKind::kHcclTask)) continue;
-    if (auto g = group_of.find(s.track); g != group_of.end()) {
-      groups[g->second].ops.push_back({s.ts_ns, s.end_ns()});
-    } else if (auto p = plane_of.find(s.track); p != plane_of.end()) {
-      tasks[p->second.first].push_back({s.ts_ns, s.end_ns(), profile.str(s.name), p->second.second});
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    for (SliceId id : groups[gi].ops) group_ops[gi].push_back({profile.slices[id].ts_ns, profile.slices[id].end_ns()});
+    for (uint32_t plane = 0; plane < groups[gi].planes.size(); ++plane) {
+      for (SliceId id : groups[gi].planes[plane].tasks) {
+        const Slice& t = profile.slices[id];
+        tasks[gi].push_back({t.ts_ns, t.end_ns(), profile.str(t.name), plane});
+      }
     }
   }
   std::vector<std::vector<Interval>> uncovered(groups.size());
   for (size_t gi = 0; gi < groups.size(); ++gi) {
-    Group& g = groups[gi];
-    SortByStart(g.ops);
+    SortByStart(group_ops[gi]);
     std::stable_sort(tasks[gi].begin(), tasks[gi].end(),
                      [](const HcclTask& a, const HcclTask& b) { return a.start_ns < b.start_ns; });
-    auto waits = SelectWaitTasks(tasks[gi], static_cast<uint32_t>(g.planes.size()));
-    auto [wait, transmit] = GroupWaitTransmit(not_overlapped, g.ops, waits, policy);
-    m.groups.push_back({std::string(profile.str(profile.tracks[g.track].name)), wait, transmit});
-    if (policy.single_cursor_overlap) uncovered[gi] = UncoveredWithinOps(not_overlapped, g.ops);
+    auto waits = SelectWaitTasks(tasks[gi], static_cast<uint32_t>(groups[gi].planes.size()));
+    auto [wait, transmit] = GroupWaitTransmit(not_overlapped, group_ops[gi], waits, policy);
+    m.groups.push_back({groups[gi].name, wait, transmit});
+    if (policy.single_cursor_overlap) uncovered[gi] = UncoveredWithinOps(not_overlapped, group_ops[gi]);
   }
   for (size_t i = 0; i < groups.size(); ++i) {
     for (size_t j = i + 1; j < groups.size(); ++j) {
@@ -343,8 +272,8 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
       } else {
         std::vector<Interval> a;
         auto ui = MergeIntervals(not_overlapped);
-        auto oi = MergeIntervals(groups[i].ops);
-        auto oj = MergeIntervals(groups[j].ops);
+        auto oi = MergeIntervals(group_ops[i]);
+        auto oj = MergeIntervals(group_ops[j]);
         // |U ∩ ops_i ∩ ops_j|
         size_t x = 0, y = 0;
         while (x < oi.size() && y < oj.size()) {
@@ -361,7 +290,8 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
       if (ov != 0) m.group_overlaps.push_back({m.groups[i].name, m.groups[j].name, ov});
     }
   }
-  for (const auto& [id, pg] : npu.parallel_group_names) m.pg_names["Group " + id + " Communication"] = pg;
+  for (const HcclGroup& g : groups)
+    if (g.pg_name) m.pg_names[g.name] = *g.pg_name;
 
   // 9. Bandwidth (communication.json): the last step with a bandwidth block wins.
   if (!m.trace_level && npu.communication.present && !npu.communication.empty) {

@@ -28,6 +28,11 @@ SideMetrics GpuSide(const Profile& p, const ReferencePolicy& policy) {
 SideMetrics NpuSide(const Profile& p, const ReferencePolicy& policy) {
   return ComputeNpuSideMetrics(BuildTimeline(p, {}), KernelMasks::Defaults(), policy);
 }
+const OverallRow* FindRow(const OverallComparison& c, const std::string& label) {
+  for (const auto& r : c.rows)
+    if (r.label == label) return &r;
+  return nullptr;
+}
 OverallComparison Compare(const Profile& base, const Profile& comparison, const ReferencePolicy& policy,
                           const OverallOptions& options = {}) {
   return CompareOverall(BuildTimeline(base, {}), BuildTimeline(comparison, {}), policy, options);
@@ -369,6 +374,29 @@ TEST(OverallNpu, NoOverlapLaneMeansNoRows) {
   EXPECT_TRUE(c.comparison.has_overall);
 }
 
+// --gpu_flow_cat reaches the overall comparison through the Timeline (the reference applies it in
+// its loader, so every comparison sees the same links).
+TEST(OverallFlows, GpuFlowCatChangesWhichFlowsLinkKernels) {
+  ProfileBuilder g(DeviceKind::kGpu);
+  TrackId cpu = g.Track("100", "100");
+  TrackId s7 = g.Track("0", "7");
+  g.Add(cpu, SliceKind::kCpuOp, "aten::mm", "cpu_op", 900, 100);
+  g.Add(s7, SliceKind::kKernel, "volta_sgemm_128x64", "kernel", 1000, 2000, {{ArgKey::kStream, 7}});
+  g.Flow(1, "my_launch", 910, cpu, 1000, s7);
+  for (const ReferencePolicy& policy : {Exact(), Compat()}) {
+    OverallComparison by_default = Compare(g.p, g.p, policy);
+    EXPECT_EQ(FindRow(by_default, "\tMatmul"), nullptr);
+    EXPECT_NE(FindRow(by_default, "\tCube"), nullptr);  // no known flow: a cube kernel without its op
+    TimelineOptions custom;
+    custom.gpu_flow_cat = "my_launch";
+    OverallComparison with_cat =
+        CompareOverall(BuildTimeline(g.p, custom), BuildTimeline(g.p, custom), policy, OverallOptions{});
+    ASSERT_NE(FindRow(with_cat, "\tMatmul"), nullptr);
+    EXPECT_EQ(FindRow(with_cat, "\tMatmul")->base.number, 1);
+    EXPECT_EQ(FindRow(with_cat, "\tCube"), nullptr);
+  }
+}
+
 // docs/deviations.md #10: the reference stores "no flow" as a flow start of 0, so a kernel launched by
 // an op starting at ts 0 loses its CPU op; profdiff's default keeps the link.
 TEST(OverallFlows, FlowStartingAtZeroLinksByDefaultOnly) {
@@ -411,12 +439,6 @@ std::vector<std::string> Labels(const OverallComparison& c) {
   std::vector<std::string> out;
   for (const auto& r : c.rows) out.push_back(r.label);
   return out;
-}
-const OverallRow* FindRow(const OverallComparison& c, const std::string& label) {
-  for (const auto& r : c.rows) {
-    if (r.label == label) return &r;
-  }
-  return nullptr;
 }
 
 TEST(OverallRows, NpuVsNpuLabelsOrderAndValues) {
