@@ -3,33 +3,12 @@
 #include "profdiff/analysis/overall/overall.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <limits>
-#include <set>
 
 #include "profdiff/analysis/overall/gpu_overall.h"
 #include "profdiff/analysis/overall/npu_overall.h"
 
 namespace profdiff::analysis {
-
-double PyRound(double x, int ndigits) {
-  if (!std::isfinite(x)) return x;
-  // glibc's printf rounds the exact binary value correctly (like Python's round via dtoa).
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.*f", ndigits, x);
-  double r = std::strtod(buf, nullptr);
-  return r == 0 ? std::copysign(0.0, x) : r;
-}
-
-double DiffMs(double base_ms, double comparison_ms) { return PyRound(comparison_ms - base_ms, 2); }
-
-double DiffRatio(double base, double comparison) {
-  if (base == 0 && comparison == 0) return 1.0;
-  if (base == 0) return std::numeric_limits<double>::infinity();
-  return PyRound(comparison / base, 4);
-}
 
 namespace {
 

@@ -20,10 +20,6 @@ bool IsComputeTaskType(std::string_view t) {
 
 int64_t OrZero(int64_t ns) { return ns == kAbsentNs ? 0 : ns; }
 
-void SortByStart(std::vector<Interval>& v) {
-  std::stable_sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start_ns < b.start_ns; });
-}
-
 }  // namespace
 
 std::vector<std::vector<Interval>> SelectWaitTasks(const std::vector<HcclTask>& tasks, uint32_t plane_count) {
@@ -270,22 +266,9 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
       if (policy.single_cursor_overlap) {
         ov = ReferenceOverlap(uncovered[i], uncovered[j]);
       } else {
-        std::vector<Interval> a;
-        auto ui = MergeIntervals(not_overlapped);
-        auto oi = MergeIntervals(group_ops[i]);
-        auto oj = MergeIntervals(group_ops[j]);
         // |U ∩ ops_i ∩ ops_j|
-        size_t x = 0, y = 0;
-        while (x < oi.size() && y < oj.size()) {
-          int64_t lo = std::max(oi[x].start_ns, oj[y].start_ns), hi = std::min(oi[x].end_ns, oj[y].end_ns);
-          if (hi > lo) a.push_back({lo, hi});
-          if (oi[x].end_ns < oj[y].end_ns) {
-            ++x;
-          } else {
-            ++y;
-          }
-        }
-        ov = IntersectionLength(ui, a);
+        ov = IntersectionLength(not_overlapped,
+                                IntersectMerged(MergeIntervals(group_ops[i]), MergeIntervals(group_ops[j])));
       }
       if (ov != 0) m.group_overlaps.push_back({m.groups[i].name, m.groups[j].name, ov});
     }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "profdiff/analysis/common/python_numbers.h"
 #include "profdiff/analysis/common/reference_policy.h"
 
 namespace profdiff::analysis {
@@ -76,7 +77,7 @@ struct DualSum {
   // and free time: µs / 1e6 * 1e3). The last bit can differ between the two, so each has its own
   // accessor; the exact side is the same either way.
   double RefMsFromUsSum() const { return ref_us / 1e3; }
-  double RefMsThroughSeconds() const { return ref_us / 1e6 * 1e3; }
+  double RefMsThroughSeconds() const { return UsToMsViaSeconds(ref_us); }
   double MsFromUsSum(const ReferencePolicy& p) const { return p.float_us_sums ? RefMsFromUsSum() : E5ToMs(e5); }
   double MsThroughSeconds(const ReferencePolicy& p) const {
     return p.float_us_sums ? RefMsThroughSeconds() : E5ToMs(e5);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+// python_numbers.h: PyRound, DiffMs, DiffRatio (§15); callers of the rows use them too.
+#include "profdiff/analysis/common/python_numbers.h"
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/timeline/timeline.h"
@@ -86,14 +88,5 @@ struct OverallOptions {
 // between profdiff's exact default and the reference (docs/deviations.md).
 OverallComparison CompareOverall(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                  const OverallOptions& options);
-
-// ---- Number helpers (reference §15) ---------------------------------------------------------------
-
-// Python's round(x, ndigits): correctly rounded decimal rounding of the exact binary value.
-double PyRound(double x, int ndigits);
-// Diff column: round(comparison - base, 2).
-double DiffMs(double base_ms, double comparison_ms);
-// Ratio column: 1.0 if both are 0, +inf if base is 0, else round(comparison / base, 4).
-double DiffRatio(double base, double comparison);
 
 }  // namespace profdiff::analysis

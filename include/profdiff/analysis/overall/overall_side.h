@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "profdiff/analysis/common/dual_sum.h"
+#include "profdiff/analysis/common/intervals.h"
 #include "profdiff/analysis/overall/categorize.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/overall/overall.h"
@@ -72,27 +73,8 @@ struct SideMetrics {
   }
 };
 
-// ---- Interval helpers shared by the GPU and NPU paths ----------------------------------------------
-
-struct Interval {
-  int64_t start_ns = 0;
-  int64_t end_ns = 0;
-};
-
-// Sorts and merges overlapping/touching intervals (empty ones dropped).
-std::vector<Interval> MergeIntervals(std::vector<Interval> v);
-// Total length of a merged list.
-int64_t TotalLength(const std::vector<Interval>& merged);
-// Exact measure of union(a) ∩ union(b).
-int64_t IntersectionLength(std::vector<Interval> a, std::vector<Interval> b);
-// The reference's single-cursor overlap measure (§5.4): both lists sorted by start, `e` assumed
-// non-overlapping; one cursor over `e` is shared across all of `u`.
-int64_t ReferenceOverlap(const std::vector<Interval>& u, const std::vector<Interval>& e);
-
-}  // namespace profdiff::analysis
-
-namespace profdiff::analysis {
 // Rows, screen and summaries from two sides' metrics (CompareOverall = per-side metrics + this).
 OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison,
                                         const ReferencePolicy& policy);
+
 }  // namespace profdiff::analysis
