@@ -205,10 +205,11 @@ std::vector<FlowedKernel> SplitDeviceEvents(const Timeline& timeline, const Refe
   return kernels;
 }
 
-void Categorize(const Timeline& timeline, const KernelMasks& masks, const std::vector<FlowedKernel>& kernels,
-                StringFacts& facts, SideMetrics& m) {
+void Categorize(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                const std::vector<FlowedKernel>& kernels, StringFacts& facts, SideMetrics& m) {
   const Profile& profile = timeline.p();
-  KernelCategorizer categorizer(masks, DeviceKind::kGpu, CollectCpuCubeOps(profile, masks), timeline.backward_tid);
+  KernelCategorizer categorizer(masks, DeviceKind::kGpu, CollectCpuCubeOps(profile, masks), timeline.backward_tid,
+                                policy);
   for (const FlowedKernel& t : kernels) {
     const Slice& s = profile.slices[t.id];
     const NameInfo& n = facts.Name(s.name);
@@ -251,7 +252,7 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   auto [compute, comm] = policy.gpu_integer_us_grid ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
   m.compute.AddNs(compute);
   m.comm_not_overlapped.AddNs(comm);
-  Categorize(timeline, masks, kernels, facts, m);
+  Categorize(timeline, masks, policy, kernels, facts, m);
   m.memory_gib = MemoryPeakGib(profile);
   return m;
 }

@@ -190,7 +190,8 @@ void CategorizeKernelDetails(const Timeline& timeline, const KernelMasks& masks,
     m.hide_op_details = true;
     return;
   }
-  KernelCategorizer categorizer(masks, DeviceKind::kNpu, CollectCpuCubeOps(profile, masks), timeline.backward_tid);
+  KernelCategorizer categorizer(masks, DeviceKind::kNpu, CollectCpuCubeOps(profile, masks), timeline.backward_tid,
+                                policy);
   Mc2Accumulator mc2(profile, m);
   for (const FlowedRow& x : RowsByFlowStart(timeline, policy)) {
     const KernelDetailRow& r = *x.row;

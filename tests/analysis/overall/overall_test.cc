@@ -390,7 +390,32 @@ TEST(OverallFlows, FlowStartingAtZeroLinksByDefaultOnly) {
   SideMetrics compat = NpuSide(nb.p, Compat());
   EXPECT_EQ(exact.categories.Count(KernelCategory::kMatmulCube), 2);  // MatMul_1 and Cast_at_500
   EXPECT_EQ(compat.categories.Count(KernelCategory::kMatmulCube), 1);
-  EXPECT_EQ(compat.categories.Count(KernelCategory::kOtherCube), exact.categories.Count(KernelCategory::kOtherCube) + 1);
+  EXPECT_EQ(compat.categories.Count(KernelCategory::kOtherCube),
+            exact.categories.Count(KernelCategory::kOtherCube) + 1);
+}
+
+// docs/deviations.md #11: a FusedInferAttention kernel of kernel_details.csv is flash attention by
+// default and on the 26.1 line; the 8.2 line leaves it to the cube/vector rules.
+TEST(OverallNpu, FusedInferAttentionCountsAsFlashAttentionExceptOnThe8Point2Line) {
+  Profile p = MakeNpuProfile();
+  KernelDetailRow r;
+  r.type = p.strings.Intern("FusedInferAttentionScore");
+  r.name = p.strings.Intern("FusedInferAttentionScore_1");
+  r.start_ns = us(600);
+  r.dur_ns = us(7);
+  r.aicore_time_ns = us(6);
+  r.aiv_vec_time_ns = 0;
+  p.npu.kernel_details.rows.push_back(r);
+  for (const ReferencePolicy& policy :
+       {Exact(), MakeReferencePolicy(ReferenceLine::k26_1), MakeReferencePolicy(ReferenceLine::k8_2)}) {
+    SideMetrics m = NpuSide(p, policy);
+    const int64_t fa = policy.fused_infer_attention_is_fa ? 1 : 0;
+    EXPECT_EQ(m.categories.Count(KernelCategory::kFaFwdCube), fa) << PolicyModeName(policy);
+    EXPECT_EQ(m.categories.Ns(KernelCategory::kFaFwdCube), fa * us(7));
+    EXPECT_EQ(m.categories.Count(KernelCategory::kOtherCube), 1 - fa);
+    OverallComparison c = Compare(p, p, policy);
+    EXPECT_EQ(FindRow(c, "\tFlash Attention (Forward)") != nullptr, fa == 1);
+  }
 }
 
 // ---- Rows (§7), screen (§6), summary ---------------------------------------------------------------

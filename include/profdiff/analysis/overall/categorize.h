@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profdiff/analysis/common/dual_sum.h"
+#include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/model/profile.h"
 
@@ -77,9 +78,10 @@ struct KernelToCategorize {
 // CPU-op cursor only moves forward, as in the reference.
 class KernelCategorizer {
  public:
-  // `bwd_tid`: tid of the backward thread (kNoNumber when unknown).
+  // `bwd_tid`: tid of the backward thread (kNoNumber when unknown). Policy field read:
+  // fused_infer_attention_is_fa (rule 5: op types containing "fusedinferattention" are flash attention).
   KernelCategorizer(const KernelMasks& masks, DeviceKind device, std::vector<CpuCubeOp> cube_ops,
-                    int64_t bwd_tid);
+                    int64_t bwd_tid, const ReferencePolicy& policy);
   KernelCategory Classify(const KernelToCategorize& kernel);
 
  private:
@@ -90,6 +92,7 @@ class KernelCategorizer {
   std::vector<CpuCubeOp> ops_;
   size_t cursor_ = 0;
   int64_t bwd_tid_;
+  bool fused_infer_attention_is_fa_;
 };
 
 // True if lower-cased `name` contains any backward word ("bwd", "backward", "back", "grad").
