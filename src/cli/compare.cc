@@ -27,6 +27,8 @@
 #include "profdiff/report/json_report.h"
 #include "profdiff/report/operators/operator_sheets.h"
 #include "profdiff/report/output_file.h"
+#include "profdiff/report/overall/overall_sheet.h"
+#include "profdiff/report/overall/screen.h"
 #include "profdiff/report/screen.h"
 #include "profdiff/report/sheet.h"
 #include "profdiff/report/xlsx_writer.h"
