@@ -11,8 +11,8 @@ namespace profdiff::analysis {
 // else only on the flow end's track), zero_flow_start_is_no_flow.
 SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy);
 
-// The compat busy-mark computation alone (exposed for tests): kernels as (start, end, is_nccl);
-// returns {compute_ns, communication_not_overlapped_ns}, both multiples of 1000.
+// The integer-µs grid computation alone (policy.gpu_integer_us_grid; exposed for tests): kernels as
+// (start, end, is_nccl); returns {compute_ns, communication_not_overlapped_ns}, both multiples of 1000.
 struct GpuKernelSpan {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
