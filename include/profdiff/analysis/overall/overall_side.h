@@ -1,6 +1,7 @@
 // Per-side raw metrics of the overall comparison (reference §5), before rows and screen cells are
 // derived from them. Computed by ComputeGpuSideMetrics (gpu_overall.h) or ComputeNpuSideMetrics
-// (npu_overall.h); all times are int64 ns.
+// (npu_overall.h). Times are int64 ns, or DualSums where the reference's float sums must be kept
+// beside the exact value.
 #pragma once
 
 #include <cstdint>
