@@ -11,6 +11,7 @@
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/pipeline/compare_run.h"
+#include "profdiff/report/overall/screen.h"
 #include "profdiff/report/screen.h"
 
 namespace profdiff::cli {

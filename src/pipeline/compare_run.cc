@@ -159,8 +159,8 @@ Status CheckStep(const analysis::Timeline& timeline, int64_t step, RunMessages& 
 
 // The CI gate and the comparability warnings (shown whether or not a gate was asked for).
 analysis::GateResult RunGate(const CompareRequest& request,
-                             const analysis::OverallComparison& overall, const Profile& base,
-                             const Profile& comparison, RunMessages& messages) {
+                             const analysis::OverallComparison& overall, const analysis::Timeline& base,
+                             const analysis::Timeline& comparison, RunMessages& messages) {
   analysis::GateOptions gate_options;
   gate_options.e2e_pct = request.gate_e2e_pct;
   gate_options.compute_pct = request.gate_compute_pct;
@@ -283,7 +283,7 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
 
   CompareRunResult result;
   result.overall = RunOverallComparison(base, comparison, policy, masks);
-  result.gate = RunGate(request, result.overall, *sides.base, *sides.comparison, messages);
+  result.gate = RunGate(request, result.overall, base, comparison, messages);
   TableOutput table =
       RunTable(ComparisonInputs{base, comparison, policy, request, result.overall}, messages);
   PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, workbook, table));

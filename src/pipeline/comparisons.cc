@@ -3,26 +3,12 @@
 #include "profdiff/analysis/operators/operator_compare.h"
 #include "profdiff/report/operators/operator_sheets.h"
 #include "profdiff/report/operators/operators_json.h"
+#include "profdiff/report/overall/overall_sheet.h"
 
 namespace profdiff::pipeline {
 namespace {
 
-// ---- Temporary bridge
-// ---------------------------------------------------------------------------- CompareOverall and
-// CompareOperators still take their mode knobs (ArithmeticMode, MatchAlgorithm, KernelAttach,
-// reference_arithmetic, attach_hccl_ops) instead of the ReferencePolicy. Until they take (const
-// Timeline&, const Timeline&, const ReferencePolicy&, options), these two adapters are the only
-// places that turn the policy into those knobs; they go away when the analyses switch.
-
-analysis::OverallOptions OverallOptionsFor(const analysis::ReferencePolicy& policy,
-                                           const std::optional<analysis::KernelMasks>& masks) {
-  analysis::OverallOptions options;
-  options.mode = policy.reference_compat ? analysis::ArithmeticMode::kReferenceCompat
-                                         : analysis::ArithmeticMode::kExact;
-  options.masks = masks;
-  return options;
-}
-
+// The options of the operator comparison from the request (the policy is passed separately).
 analysis::OperatorCompareOptions OperatorOptionsFor(const ComparisonInputs& in) {
   const CompareRequest& request = in.request;
   analysis::OperatorCompareOptions options;
@@ -129,7 +115,9 @@ EnabledComparisons AllComparisons() {
 analysis::OverallComparison RunOverallComparison(
     const analysis::Timeline& base, const analysis::Timeline& comparison,
     const analysis::ReferencePolicy& policy, const std::optional<analysis::KernelMasks>& masks) {
-  return analysis::CompareOverall(base.p(), comparison.p(), OverallOptionsFor(policy, masks));
+  analysis::OverallOptions options;
+  options.masks = masks;
+  return analysis::CompareOverall(base, comparison, policy, options);
 }
 
 }  // namespace profdiff::pipeline

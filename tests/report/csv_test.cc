@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "profdiff/report/output_file.h"
+#include "profdiff/report/overall/overall_sheet.h"
 #include "profdiff/report/sheet.h"
 #include "report_test_util.h"
 

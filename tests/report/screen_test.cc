@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/report/overall/screen.h"
 #include "report_test_util.h"
 
 namespace profdiff::report {

@@ -1,5 +1,5 @@
-// Screen output (reference §6): the "Model Profiling Time Distribution" table in PrettyTable's default
-// style, byte for byte, and a short gate verdict line. Colour (ANSI) only when asked.
+// Screen output: tables in PrettyTable's default style, byte for byte (the overall comparison's table
+// is report/overall/screen.h), and a short gate verdict. Colour (ANSI) only when asked.
 #pragma once
 
 #include <string>
@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "profdiff/analysis/overall/gate.h"
-#include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/status.h"
 
 namespace profdiff::report {
@@ -26,11 +25,6 @@ bool ResolveColor(ColorMode mode, bool is_tty, const char* no_color_env);
 // and the header bold (escape codes do not count towards widths).
 std::string RenderPrettyTable(std::string_view title, const std::vector<std::string>& header,
                               const std::vector<std::vector<std::string>>& rows, bool color = false);
-
-// The overall table of a comparison: header "" + column headers, then the base row and the
-// comparison row, each starting with the side's label ("GPU"/"NPU"). Empty when there are no
-// screen columns.
-std::string RenderScreenTable(const analysis::OverallComparison& cmp, bool color = false);
 
 // "gate: PASS" / "gate: REGRESSION" / "gate: INCOMPARABLE" line followed by one indented line per
 // check and per comparability warning; ends with "\n". Empty when no gate ran.

@@ -1,15 +1,13 @@
 // Generic sheet model shared by the xlsx and CSV writers (reference §14). A SheetSpec is everything a
 // writer needs: the name, the two row-1 banners with their merge ranges, the columns (header, width,
-// number format, ratio flag) and the data rows. Builders for individual sheets (OverallMetrics here,
-// detail sheets elsewhere) fill a SheetSpec; writers never know which sheet they write.
+// number format, ratio flag) and the data rows. Builders for individual sheets (report/<comparison>/)
+// fill a SheetSpec; writers never know which sheet they write.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "profdiff/analysis/overall/overall.h"
 
 namespace profdiff::report {
 
@@ -99,12 +97,6 @@ Cell RatioCell(double ratio);
 // Truncates `s` to kMaxCellChars characters (UTF-8 aware, never splitting a code point), ending it
 // with kTruncatedMarker when it was cut. Returns true when it cut.
 bool TruncateCellText(std::string& s);
-
-// The OverallMetrics sheet (§7, §14): one row per analysis::OverallRow. A sheet with no rows means
-// "no OverallMetrics sheet" (a side had e2e == 0); writers skip sheets without rows.
-SheetSpec BuildOverallMetricsSheet(const analysis::OverallComparison& cmp,
-                                   std::string_view base_path_arg,
-                                   std::string_view comparison_path_arg);
 
 // The sheet written when a comparison produced no sheet at all (instead of an empty "Sheet1").
 SheetSpec BuildEmptyComparisonSheet(std::string_view reason, std::string_view base_path_arg,

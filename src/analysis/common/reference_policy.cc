@@ -26,6 +26,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.gpu_e2e_ignores_stream0 = true;
   p.npu_sdma_ignores_stream0 = true;
   p.gpu_flow_links_by_ts_only = true;
+  p.zero_flow_start_is_no_flow = true;
   p.single_cursor_overlap = true;
   p.float_us_sums = true;
   p.screen_quirks = true;

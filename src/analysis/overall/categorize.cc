@@ -27,8 +27,13 @@ std::vector<CpuCubeOp> CollectCpuCubeOps(const Profile& profile, const KernelMas
 }
 
 KernelCategorizer::KernelCategorizer(const KernelMasks& masks, DeviceKind device,
-                                     std::vector<CpuCubeOp> cube_ops, int64_t bwd_tid)
-    : masks_(masks), device_(device), ops_(std::move(cube_ops)), bwd_tid_(bwd_tid) {}
+                                     std::vector<CpuCubeOp> cube_ops, int64_t bwd_tid,
+                                     const ReferencePolicy& policy)
+    : masks_(masks),
+      device_(device),
+      ops_(std::move(cube_ops)),
+      bwd_tid_(bwd_tid),
+      fused_infer_attention_is_fa_(policy.fused_infer_attention_is_fa) {}
 
 bool KernelCategorizer::IsBackwardName(std::string_view lower_name) const { return HasBackwardWord(lower_name); }
 
@@ -62,10 +67,12 @@ KernelCategory KernelCategorizer::Classify(const KernelToCategorize& k) {
       return k.cube ? KernelCategory::kMatmulCube : KernelCategory::kMatmulVector;
     }
   }
-  // Rule 5: NPU op type.
+  // Rule 5: NPU op type. The 26.1 line also takes FusedInferAttention op types for flash attention.
   if (npu) {
     std::string_view t = k.lower_op_type;
-    if (t.find("flashattention") != std::string_view::npos) {
+    const bool fa = t.find("flashattention") != std::string_view::npos ||
+                    (fused_infer_attention_is_fa_ && t.find("fusedinferattention") != std::string_view::npos);
+    if (fa) {
       bool bwd = t.find("bwd") != std::string_view::npos || t.find("grad") != std::string_view::npos;
       return bwd ? KernelCategory::kFaBwdCube : KernelCategory::kFaFwdCube;
     }

@@ -165,14 +165,9 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
   return r;
 }
 
-std::optional<int64_t> CountProfilerSteps(const Profile& profile) {
-  std::set<int64_t> ids;
-  for (const Slice& s : profile.slices) {
-    if (s.kind != SliceKind::kStepMarker) continue;
-    int64_t id = StepIdFromName(profile.str(s.name));
-    if (id != kNoNumber) ids.insert(id);
-  }
-  if (!ids.empty()) return static_cast<int64_t>(ids.size());
+std::optional<int64_t> CountProfilerSteps(const Timeline& timeline) {
+  if (!timeline.step_ids.empty()) return static_cast<int64_t>(timeline.step_ids.size());
+  const Profile& profile = timeline.p();
   if (profile.npu.step_trace.present) {
     std::set<std::string> steps(profile.npu.step_trace.steps.begin(),
                                 profile.npu.step_trace.steps.end());

@@ -3,48 +3,52 @@
 #include "profdiff/analysis/overall/overall.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <limits>
-#include <set>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "profdiff/analysis/overall/gpu_overall.h"
 #include "profdiff/analysis/overall/npu_overall.h"
 
 namespace profdiff::analysis {
 
-double PyRound(double x, int ndigits) {
-  if (!std::isfinite(x)) return x;
-  // glibc's printf rounds the exact binary value correctly (like Python's round via dtoa).
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.*f", ndigits, x);
-  double r = std::strtod(buf, nullptr);
-  return r == 0 ? std::copysign(0.0, x) : r;
-}
-
-double DiffMs(double base_ms, double comparison_ms) { return PyRound(comparison_ms - base_ms, 2); }
-
-double DiffRatio(double base, double comparison) {
-  if (base == 0 && comparison == 0) return 1.0;
-  if (base == 0) return std::numeric_limits<double>::infinity();
-  return PyRound(comparison / base, 4);
-}
-
 namespace {
 
 using KC = KernelCategory;
 
-// One side's values in ms, computed the way the selected mode requires.
+// "Other" computing time: what the categories do not explain, never negative. Exactly: compute
+// minus every category on the exact sums. The reference: its own chain of subtractions on values
+// already converted to ms (OverallMetricsInfo.other_data, pair sums first), kept as the sum's ms.
+DualSum OtherComputing(const SideMetrics& side) {
+  DualSum o;
+  int64_t explained_e5 = 0;
+  for (const DualSum& c : side.categories.sums) explained_e5 += c.e5;
+  o.e5 = std::max<int64_t>(0, side.compute.e5 - explained_e5);
+  auto ref = [&](std::initializer_list<KC> cs) {
+    double t = 0;
+    for (KC c : cs) t += side.categories.Sum(c).RefMsFromUsSum();
+    return t;
+  };
+  double mc2 = 0;
+  for (const auto& k : side.mc2) mc2 += k.dur.RefMsFromUsSum();
+  const double r = side.compute.RefMsThroughSeconds() - ref({KC::kFaFwdCube, KC::kFaFwdVector}) -
+                   ref({KC::kFaBwdCube, KC::kFaBwdVector}) - ref({KC::kConvFwdCube, KC::kConvFwdVector}) -
+                   ref({KC::kConvBwdCube, KC::kConvBwdVector}) - ref({KC::kMatmulCube, KC::kMatmulVector}) -
+                   ref({KC::kVectorTrans, KC::kVectorNoTrans}) - ref({KC::kSdmaTensorMove}) -
+                   ref({KC::kOtherCube}) - ref({KC::kPagedAttention}) - mc2;
+  o.ref_ms = std::max(0.0, r);
+  return o;
+}
+
+// One side's values in ms (or s), as the policy asks for them: every accessor asks a DualSum.
 struct SideView {
   const SideMetrics* m = nullptr;
-  bool compat = false;
+  const ReferencePolicy* policy = nullptr;
 
   double Ms(int64_t ns) const { return static_cast<double>(ns) / 1e6; }
-  double Cat(KC c) const {
-    auto i = static_cast<size_t>(c);
-    return compat ? m->categories.us_sum[i] / 1e3 : Ms(m->categories.ns[i]);
-  }
+  double Cat(KC c) const { return m->categories.Sum(c).MsFromUsSum(*policy); }
   int64_t Count(KC c) const { return m->categories.Count(c); }
   double CatSum(std::initializer_list<KC> cs) const {
     double t = 0;
@@ -56,50 +60,28 @@ struct SideView {
     for (KC c : cs) t += Count(c);
     return t;
   }
-  // Top-level values: the reference keeps float µs, converts them to seconds (/1e6) and back to ms
-  // (*1e3); compat reproduces that path bit for bit.
-  static double UsToMsViaSeconds(double us) { return us / 1e6 * 1e3; }
-  double ComputeMs() const { return compat ? UsToMsViaSeconds(m->compute_us_f) : Ms(m->compute_ns); }
+  // Top-level values go through seconds in the reference (DualSum::MsThroughSeconds).
+  double ComputeMs() const { return m->compute.MsThroughSeconds(*policy); }
   double Mc2Ms() const {
     double t = 0;
-    for (const auto& k : m->mc2) t += compat ? k.us_sum / 1e3 : Ms(k.dur_ns);
+    for (const auto& k : m->mc2) t += k.dur.MsFromUsSum(*policy);
     return t;
   }
-  double Fa() const { return CatSum({KC::kFaFwdCube, KC::kFaFwdVector, KC::kFaBwdCube, KC::kFaBwdVector}); }
-  double Conv() const { return CatSum({KC::kConvFwdCube, KC::kConvFwdVector, KC::kConvBwdCube, KC::kConvBwdVector}); }
   double Mm() const { return CatSum({KC::kMatmulCube, KC::kMatmulVector}); }
   double Vector() const { return CatSum({KC::kVectorTrans, KC::kVectorNoTrans}); }
-  // "Other" computing time (ms): what the categories do not explain, never negative.
-  double OtherMs() const {
-    if (compat) {
-      // The reference's order of subtractions (OverallMetricsInfo.other_data), pair sums first.
-      double o = ComputeMs() - CatSum({KC::kFaFwdCube, KC::kFaFwdVector}) - CatSum({KC::kFaBwdCube, KC::kFaBwdVector}) -
-                 CatSum({KC::kConvFwdCube, KC::kConvFwdVector}) - CatSum({KC::kConvBwdCube, KC::kConvBwdVector}) -
-                 Mm() - Vector() - Cat(KC::kSdmaTensorMove) - Cat(KC::kOtherCube) - Cat(KC::kPagedAttention) -
-                 Mc2Ms();
-      return std::max(0.0, o);
-    }
-    int64_t explained = 0;
-    for (size_t i = 0; i < kKernelCategoryCount; ++i) explained += m->categories.ns[i];
-    return Ms(std::max<int64_t>(0, m->compute_ns - explained));
-  }
+  double OtherMs() const { return OtherComputing(*m).Ms(*policy); }
   int64_t ComputingNumber() const {
     int64_t n = 0;
     for (size_t i = 0; i < kKernelCategoryCount; ++i) {
-      if (static_cast<KC>(i) != KC::kMc2) n += m->categories.count[i];
+      if (static_cast<KC>(i) != KC::kMc2) n += m->categories.sums[i].count;
     }
     return n;
   }
-  double E2eMs() const { return compat ? UsToMsViaSeconds(m->e2e_us_f) : Ms(m->e2e_ns); }
-  double FreeMs() const {
-    if (!compat) return Ms(m->free_ns());
-    return UsToMsViaSeconds(m->e2e_us_f - m->compute_us_f - m->lccl_us_f - m->comm_not_overlapped_us_f);
-  }
-  double UncoveredMs() const {
-    return compat ? UsToMsViaSeconds(m->comm_not_overlapped_us_f) : Ms(m->comm_not_overlapped_ns);
-  }
-  double SdmaStreamMs() const { return compat ? m->sdma_stream_us_f / 1e3 : Ms(m->sdma_stream_ns); }
-  double LcclS() const { return compat ? m->lccl_us_f / 1e6 : static_cast<double>(m->lccl_ns) / 1e9; }
+  double E2eMs() const { return m->e2e.MsThroughSeconds(*policy); }
+  double FreeMs() const { return m->FreeTime().MsThroughSeconds(*policy); }
+  double UncoveredMs() const { return m->comm_not_overlapped.MsThroughSeconds(*policy); }
+  double SdmaStreamMs() const { return m->sdma_stream.MsFromUsSum(*policy); }
+  double LcclS() const { return m->lccl.Seconds(*policy); }
   std::string PgOrName(const std::string& group) const {
     auto it = m->pg_names.find(group);
     return it == m->pg_names.end() ? group : it->second;
@@ -149,163 +131,181 @@ class RowBuilder {
   std::vector<OverallRow>& rows_;
 };
 
-void BuildRows(const SideView& b, const SideView& c, std::vector<OverallRow>& rows) {
-  RowBuilder out(rows);
-  const double be = b.E2eMs(), ce = c.E2eMs();
-  auto both = [&](std::string label, RowFill fill, double bms, std::optional<int64_t> bn, double cms,
-                  std::optional<int64_t> cn) { out.Add(std::move(label), fill, Cell(bms, be, bn), Cell(cms, ce, cn)); };
-  const auto kBlue = RowFill::kBlue, kLight = RowFill::kLightBlue, kNone = RowFill::kNone;
-  const std::optional<int64_t> kSlash;
+// The OverallMetrics rows (§7) in the reference's order; a row whose two durations are 0 is left out.
+class OverallRowsBuilder {
+ public:
+  OverallRowsBuilder(const SideView& b, const SideView& c, std::vector<OverallRow>& rows)
+      : b_(b), c_(c), be_(b.E2eMs()), ce_(c.E2eMs()), out_(rows) {}
 
-  both("Computing Time", kBlue, b.ComputeMs(), b.ComputingNumber(), c.ComputeMs(), c.ComputingNumber());
-
-  // MC2 kernels: base order, then comparison-only.
-  std::vector<std::string> mc2_names;
-  for (const auto& k : b.m->mc2) mc2_names.push_back(k.name);
-  for (const auto& k : c.m->mc2) {
-    if (std::find(mc2_names.begin(), mc2_names.end(), k.name) == mc2_names.end()) mc2_names.push_back(k.name);
-  }
-  for (const auto& name : mc2_names) {
-    auto find = [&](const SideView& v) -> const Mc2Kernel* {
-      for (const auto& k : v.m->mc2) {
-        if (k.name == name) return &k;
-      }
-      return nullptr;
-    };
-    const Mc2Kernel* bk = find(b);
-    const Mc2Kernel* ck = find(c);
-    auto cell = [&](const SideView& v, const Mc2Kernel* k, int which, double e2e) {
-      if (k == nullptr) return Absent();
-      double ms = 0;
-      if (which == 0) ms = v.compat ? k->us_sum / 1e3 : v.Ms(k->dur_ns);
-      if (which == 1) ms = v.compat ? k->computing_us_sum / 1e3 : v.Ms(k->computing_ns);
-      if (which == 2) ms = v.compat ? k->communication_us_sum / 1e3 : v.Ms(k->communication_ns);
-      return Cell(ms, e2e, which == 0 ? std::optional<int64_t>(k->count) : std::nullopt);
-    };
-    out.Add("\t" + name, kLight, cell(b, bk, 0, be), cell(c, ck, 0, ce));
-    out.Add("\t\tComputing", kNone, cell(b, bk, 1, be), cell(c, ck, 1, ce));
-    out.Add("\t\tCommunication", kNone, cell(b, bk, 2, be), cell(c, ck, 2, ce));
+  void Build() {
+    Both("Computing Time", RowFill::kBlue, b_.ComputeMs(), b_.ComputingNumber(), c_.ComputeMs(), c_.ComputingNumber());
+    Mc2Rows();
+    CategoryRows();
+    Both("\tOther", RowFill::kLightBlue, b_.OtherMs(), kSlash, c_.OtherMs(), kSlash);
+    Both("Uncovered Communication Time", RowFill::kBlue, b_.UncoveredMs(), kSlash, c_.UncoveredMs(), kSlash);
+    GroupRows();
+    GroupOverlapRows();
+    Both("Free Time", RowFill::kBlue, b_.FreeMs(), kSlash, c_.FreeMs(), kSlash);
+    Both("\tSDMA", RowFill::kNone, b_.SdmaStreamMs(), kSlash, c_.SdmaStreamMs(), kSlash);
+    Both("\tFree", RowFill::kNone, b_.FreeMs() - b_.SdmaStreamMs(), kSlash, c_.FreeMs() - c_.SdmaStreamMs(), kSlash);
+    Both("E2E Time", RowFill::kBlue, be_, kSlash, ce_, kSlash);
   }
 
-  struct Pair {
-    const char* label;
-    KC cube;
-    KC vector;
-  };
-  for (const Pair& p : {Pair{"Flash Attention (Forward)", KC::kFaFwdCube, KC::kFaFwdVector},
-                        Pair{"Flash Attention (Backward)", KC::kFaBwdCube, KC::kFaBwdVector},
-                        Pair{"Conv (Forward)", KC::kConvFwdCube, KC::kConvFwdVector},
-                        Pair{"Conv (Backward)", KC::kConvBwdCube, KC::kConvBwdVector},
-                        Pair{"Matmul", KC::kMatmulCube, KC::kMatmulVector}}) {
-    std::string l = p.label;
-    both("\t" + l, kLight, b.CatSum({p.cube, p.vector}), b.CountSum({p.cube, p.vector}), c.CatSum({p.cube, p.vector}),
-         c.CountSum({p.cube, p.vector}));
-    if (l == "Matmul") {
-      both("\t\tMatmul (Cube)", kNone, b.Cat(p.cube), b.Count(p.cube), c.Cat(p.cube), c.Count(p.cube));
-      both("\t\tMatmul (Vector)", kNone, b.Cat(p.vector), b.Count(p.vector), c.Cat(p.vector), c.Count(p.vector));
-    } else {
-      both("\t\t" + l + " (Cube)", kNone, b.Cat(p.cube), b.Count(p.cube), c.Cat(p.cube), c.Count(p.cube));
-      both("\t\t" + l + " (Vector)", kNone, b.Cat(p.vector), b.Count(p.vector), c.Cat(p.vector), c.Count(p.vector));
+ private:
+  static constexpr std::optional<int64_t> kSlash = std::nullopt;  // the Number cell shows "/"
+
+  void Both(std::string label, RowFill fill, double bms, std::optional<int64_t> bn, double cms,
+            std::optional<int64_t> cn) {
+    out_.Add(std::move(label), fill, Cell(bms, be_, bn), Cell(cms, ce_, cn));
+  }
+  // The time and count of one category or of a sum of categories.
+  void Categories(std::string label, RowFill fill, std::initializer_list<KC> cats) {
+    Both(std::move(label), fill, b_.CatSum(cats), b_.CountSum(cats), c_.CatSum(cats), c_.CountSum(cats));
+  }
+
+  // MC2 kernels: base order, then comparison-only; total (with count), computing, communication.
+  void Mc2Rows() {
+    std::vector<std::string> names;
+    for (const auto& k : b_.m->mc2) names.push_back(k.name);
+    for (const auto& k : c_.m->mc2)
+      if (std::find(names.begin(), names.end(), k.name) == names.end()) names.push_back(k.name);
+    for (const auto& name : names) {
+      auto find = [&](const SideView& v) -> const Mc2Kernel* {
+        for (const auto& k : v.m->mc2)
+          if (k.name == name) return &k;
+        return nullptr;
+      };
+      const Mc2Kernel* bk = find(b_);
+      const Mc2Kernel* ck = find(c_);
+      auto cell = [&](const SideView& v, const Mc2Kernel* k, DualSum Mc2Kernel::*part, double e2e) {
+        if (k == nullptr) return Absent();
+        const bool total = part == &Mc2Kernel::dur;
+        return Cell((k->*part).MsFromUsSum(*v.policy), e2e, total ? std::optional<int64_t>(k->dur.count) : kSlash);
+      };
+      for (auto [label, part, fill] : {std::tuple{"\t" + name, &Mc2Kernel::dur, RowFill::kLightBlue},
+                                       std::tuple{std::string("\t\tComputing"), &Mc2Kernel::computing, RowFill::kNone},
+                                       std::tuple{std::string("\t\tCommunication"), &Mc2Kernel::communication,
+                                                  RowFill::kNone}})
+        out_.Add(label, fill, cell(b_, bk, part, be_), cell(c_, ck, part, ce_));
     }
   }
-  both("\tPage Attention", kLight, b.Cat(KC::kPagedAttention), b.Count(KC::kPagedAttention),
-       c.Cat(KC::kPagedAttention), c.Count(KC::kPagedAttention));
-  both("\tVector", kLight, b.Vector(), b.CountSum({KC::kVectorTrans, KC::kVectorNoTrans}), c.Vector(),
-       c.CountSum({KC::kVectorTrans, KC::kVectorNoTrans}));
-  both("\t\tVector (Trans)", kNone, b.Cat(KC::kVectorTrans), b.Count(KC::kVectorTrans), c.Cat(KC::kVectorTrans),
-       c.Count(KC::kVectorTrans));
-  both("\t\tVector (No Trans)", kNone, b.Cat(KC::kVectorNoTrans), b.Count(KC::kVectorNoTrans),
-       c.Cat(KC::kVectorNoTrans), c.Count(KC::kVectorNoTrans));
-  both("\tCube", kLight, b.Cat(KC::kOtherCube), b.Count(KC::kOtherCube), c.Cat(KC::kOtherCube), c.Count(KC::kOtherCube));
-  both("\tSDMA (Tensor Move)", kLight, b.Cat(KC::kSdmaTensorMove), b.Count(KC::kSdmaTensorMove),
-       c.Cat(KC::kSdmaTensorMove), c.Count(KC::kSdmaTensorMove));
-  both("\tOther", kLight, b.OtherMs(), kSlash, c.OtherMs(), kSlash);
-  both("Uncovered Communication Time", kBlue, b.UncoveredMs(), kSlash, c.UncoveredMs(), kSlash);
 
-  // Communication groups.
-  auto group_rows = [&](const std::string& desc, const GroupCommunication* bg, const GroupCommunication* cg) {
-    auto cell = [&](const SideView& v, const GroupCommunication* g, int which, double e2e) {
+  void CategoryRows() {
+    struct Pair {
+      const char* label;
+      KC cube;
+      KC vector;
+    };
+    for (const Pair& p : {Pair{"Flash Attention (Forward)", KC::kFaFwdCube, KC::kFaFwdVector},
+                          Pair{"Flash Attention (Backward)", KC::kFaBwdCube, KC::kFaBwdVector},
+                          Pair{"Conv (Forward)", KC::kConvFwdCube, KC::kConvFwdVector},
+                          Pair{"Conv (Backward)", KC::kConvBwdCube, KC::kConvBwdVector},
+                          Pair{"Matmul", KC::kMatmulCube, KC::kMatmulVector}}) {
+      const std::string l = p.label;
+      Categories("\t" + l, RowFill::kLightBlue, {p.cube, p.vector});
+      Categories("\t\t" + l + " (Cube)", RowFill::kNone, {p.cube});
+      Categories("\t\t" + l + " (Vector)", RowFill::kNone, {p.vector});
+    }
+    Categories("\tPage Attention", RowFill::kLightBlue, {KC::kPagedAttention});
+    Categories("\tVector", RowFill::kLightBlue, {KC::kVectorTrans, KC::kVectorNoTrans});
+    Categories("\t\tVector (Trans)", RowFill::kNone, {KC::kVectorTrans});
+    Categories("\t\tVector (No Trans)", RowFill::kNone, {KC::kVectorNoTrans});
+    Categories("\tCube", RowFill::kLightBlue, {KC::kOtherCube});
+    Categories("\tSDMA (Tensor Move)", RowFill::kLightBlue, {KC::kSdmaTensorMove});
+  }
+
+  // One group's rows: wait + transmit, wait, transmit (a missing side is absent).
+  void GroupRowsFor(const std::string& desc, const GroupCommunication* bg, const GroupCommunication* cg) {
+    auto cell = [&](const SideView& v, const GroupCommunication* g, int64_t GroupCommunication::*part, double e2e) {
       if (g == nullptr) return Absent();
-      int64_t ns = which == 0 ? g->wait_ns + g->transmit_ns : which == 1 ? g->wait_ns : g->transmit_ns;
-      return Cell(v.Ms(ns), e2e, std::nullopt);
+      const int64_t ns = part == nullptr ? g->wait_ns + g->transmit_ns : g->*part;
+      return Cell(v.Ms(ns), e2e, kSlash);
     };
-    out.Add(desc, kLight, cell(b, bg, 0, be), cell(c, cg, 0, ce));
-    out.Add("\t\tWait", kNone, cell(b, bg, 1, be), cell(c, cg, 1, ce));
-    out.Add("\t\tTransmit", kNone, cell(b, bg, 2, be), cell(c, cg, 2, ce));
-  };
-  std::vector<bool> b_used(b.m->groups.size()), c_used(c.m->groups.size());
-  std::vector<std::string> seen_pg;
-  for (const auto& g : b.m->groups) {
-    auto it = b.m->pg_names.find(g.name);
-    if (it == b.m->pg_names.end() || it->second == "unknown") continue;
-    const std::string& pg = it->second;
-    if (std::find(seen_pg.begin(), seen_pg.end(), pg) != seen_pg.end()) continue;
-    seen_pg.push_back(pg);
-    auto matches = [&](const SideView& v, size_t& index) {
-      int n = 0;
-      for (size_t i = 0; i < v.m->groups.size(); ++i) {
-        auto p = v.m->pg_names.find(v.m->groups[i].name);
-        if (p != v.m->pg_names.end() && p->second == pg) {
-          ++n;
-          index = i;
-        }
-      }
-      return n;
-    };
-    size_t bi = 0, ci = 0;
-    if (matches(b, bi) != 1 || matches(c, ci) != 1) continue;
-    b_used[bi] = true;
-    c_used[ci] = true;
-    group_rows("\t" + pg + ": Communication", &b.m->groups[bi], &c.m->groups[ci]);
-  }
-  for (size_t i = 0; i < b.m->groups.size(); ++i) {
-    if (b_used[i]) continue;
-    const GroupCommunication* cg = nullptr;
-    for (size_t j = 0; j < c.m->groups.size(); ++j) {
-      if (!c_used[j] && c.m->groups[j].name == b.m->groups[i].name) {
-        c_used[j] = true;
-        cg = &c.m->groups[j];
-        break;
-      }
-    }
-    group_rows(b.Description(b.m->groups[i].name), &b.m->groups[i], cg);
-  }
-  for (size_t j = 0; j < c.m->groups.size(); ++j) {
-    if (!c_used[j]) group_rows(c.Description(c.m->groups[j].name), nullptr, &c.m->groups[j]);
+    out_.Add(desc, RowFill::kLightBlue, cell(b_, bg, nullptr, be_), cell(c_, cg, nullptr, ce_));
+    out_.Add("\t\tWait", RowFill::kNone, cell(b_, bg, &GroupCommunication::wait_ns, be_),
+             cell(c_, cg, &GroupCommunication::wait_ns, ce_));
+    out_.Add("\t\tTransmit", RowFill::kNone, cell(b_, bg, &GroupCommunication::transmit_ns, be_),
+             cell(c_, cg, &GroupCommunication::transmit_ns, ce_));
   }
 
-  // Uncovered overlap between groups.
-  if (!b.m->group_overlaps.empty() || !c.m->group_overlaps.empty()) {
+  // The index of the side's only group with process-group name `pg`; nullopt when none or several.
+  static std::optional<size_t> OnlyGroupWithPg(const SideView& v, const std::string& pg) {
+    std::optional<size_t> found;
+    int n = 0;
+    for (size_t i = 0; i < v.m->groups.size(); ++i) {
+      auto p = v.m->pg_names.find(v.m->groups[i].name);
+      if (p != v.m->pg_names.end() && p->second == pg) {
+        ++n;
+        found = i;
+      }
+    }
+    return n == 1 ? found : std::nullopt;
+  }
+
+  // Groups: first those paired by pg name (base order, each pg once, known on both sides exactly
+  // once), then the other base groups paired by thread name, then comparison-only groups.
+  void GroupRows() {
+    const auto& bgroups = b_.m->groups;
+    const auto& cgroups = c_.m->groups;
+    std::vector<bool> b_used(bgroups.size()), c_used(cgroups.size());
+    std::vector<std::string> seen_pg;
+    for (const auto& g : bgroups) {
+      auto it = b_.m->pg_names.find(g.name);
+      if (it == b_.m->pg_names.end() || it->second == "unknown") continue;
+      const std::string& pg = it->second;
+      if (std::find(seen_pg.begin(), seen_pg.end(), pg) != seen_pg.end()) continue;
+      seen_pg.push_back(pg);
+      const std::optional<size_t> bi = OnlyGroupWithPg(b_, pg), ci = OnlyGroupWithPg(c_, pg);
+      if (!bi || !ci) continue;
+      b_used[*bi] = c_used[*ci] = true;
+      GroupRowsFor("\t" + pg + ": Communication", &bgroups[*bi], &cgroups[*ci]);
+    }
+    for (size_t i = 0; i < bgroups.size(); ++i) {
+      if (b_used[i]) continue;
+      const GroupCommunication* cg = nullptr;
+      for (size_t j = 0; j < cgroups.size() && cg == nullptr; ++j) {
+        if (c_used[j] || cgroups[j].name != bgroups[i].name) continue;
+        c_used[j] = true;
+        cg = &cgroups[j];
+      }
+      GroupRowsFor(b_.Description(bgroups[i].name), &bgroups[i], cg);
+    }
+    for (size_t j = 0; j < cgroups.size(); ++j)
+      if (!c_used[j]) GroupRowsFor(c_.Description(cgroups[j].name), nullptr, &cgroups[j]);
+  }
+
+  // Uncovered overlap between groups: the total, then one row per pair label (base order, then
+  // comparison-only).
+  void GroupOverlapRows() {
+    if (b_.m->group_overlaps.empty() && c_.m->group_overlaps.empty()) return;
     auto total = [](const SideView& v) {
       int64_t t = 0;
       for (const auto& o : v.m->group_overlaps) t += o.overlap_ns;
       return v.Ms(t);
     };
-    both("\tUncovered Communication Overlapped", kLight, total(b), kSlash, total(c), kSlash);
+    Both("\tUncovered Communication Overlapped", RowFill::kLightBlue, total(b_), kSlash, total(c_), kSlash);
     auto label = [](const SideView& v, const GroupOverlap& o) {
       return "\t\t" + v.PgOrName(o.first) + " & " + v.PgOrName(o.second);
     };
     std::vector<std::string> labels;
-    for (const auto& o : b.m->group_overlaps) labels.push_back(label(b, o));
-    for (const auto& o : c.m->group_overlaps) {
-      if (std::find(labels.begin(), labels.end(), label(c, o)) == labels.end()) labels.push_back(label(c, o));
-    }
+    for (const auto& o : b_.m->group_overlaps) labels.push_back(label(b_, o));
+    for (const auto& o : c_.m->group_overlaps)
+      if (std::find(labels.begin(), labels.end(), label(c_, o)) == labels.end()) labels.push_back(label(c_, o));
     for (const auto& l : labels) {
       auto cell = [&](const SideView& v, double e2e) {
-        for (const auto& o : v.m->group_overlaps) {
-          if (label(v, o) == l) return Cell(v.Ms(o.overlap_ns), e2e, std::nullopt);
-        }
+        for (const auto& o : v.m->group_overlaps)
+          if (label(v, o) == l) return Cell(v.Ms(o.overlap_ns), e2e, kSlash);
         return Absent();
       };
-      out.Add(l, kNone, cell(b, be), cell(c, ce));
+      out_.Add(l, RowFill::kNone, cell(b_, be_), cell(c_, ce_));
     }
   }
 
-  both("Free Time", kBlue, b.FreeMs(), kSlash, c.FreeMs(), kSlash);
-  both("\tSDMA", kNone, b.SdmaStreamMs(), kSlash, c.SdmaStreamMs(), kSlash);
-  both("\tFree", kNone, b.FreeMs() - b.SdmaStreamMs(), kSlash, c.FreeMs() - c.SdmaStreamMs(), kSlash);
-  both("E2E Time", kBlue, be, kSlash, ce, kSlash);
-}
+  const SideView& b_;
+  const SideView& c_;
+  const double be_, ce_;
+  RowBuilder out_;
+};
 
 // ---- Screen (§6) ------------------------------------------------------------------------------
 
@@ -335,7 +335,7 @@ ScreenValues Screen(const SideView& v) {
   s.pa_s = v.Cat(KC::kPagedAttention) / 1e3;
   s.pa_n = v.Count(KC::kPagedAttention);
   s.lccl_s = v.LcclS();
-  s.lccl_n = m.lccl_count;
+  s.lccl_n = m.lccl.count;
   // The reference never computes "other" for GPU on the screen (it stays 0).
   s.other_s = m.device == DeviceKind::kNpu ? v.OtherMs() / 1e3 : 0;
   s.compute_s = v.ComputeMs() / 1e3;
@@ -345,7 +345,7 @@ ScreenValues Screen(const SideView& v) {
   s.rdma = m.rdma_bandwidth_gb_s.value_or(0);
   s.sdma_bw = m.sdma_bandwidth_gb_s.value_or(0);
   s.sdma_s = (v.Cat(KC::kSdmaTensorMove) + v.SdmaStreamMs()) / 1e3;
-  s.sdma_n = v.Count(KC::kSdmaTensorMove) + m.sdma_stream_count;
+  s.sdma_n = v.Count(KC::kSdmaTensorMove) + m.sdma_stream.count;
   s.free_s = v.FreeMs() / 1e3;
   s.e2e_s = v.E2eMs() / 1e3;
   return s;
@@ -362,7 +362,8 @@ std::string TimeNum(double s, int64_t n) {
   return buf;
 }
 
-void BuildScreen(const SideView& bv, const SideView& cv, bool compat, std::vector<ScreenColumn>& cols) {
+void BuildScreen(const SideView& bv, const SideView& cv, const ReferencePolicy& policy,
+                 std::vector<ScreenColumn>& cols) {
   ScreenValues b = Screen(bv), c = Screen(cv);
   auto add = [&](std::string header, std::string bc, std::string cc) {
     cols.push_back({std::move(header), std::move(bc), std::move(cc)});
@@ -384,7 +385,7 @@ void BuildScreen(const SideView& bv, const SideView& cv, bool compat, std::vecto
   add("Computing Time", Fmt("%.3fs", b.compute_s), Fmt("%.3fs", c.compute_s));
   if (b.mem_gib != 0 || c.mem_gib != 0) add("Mem Usage", Fmt("%.2fG", b.mem_gib), Fmt("%.2fG", c.mem_gib));
   auto uncovered = [&](const ScreenValues& v, bool is_base) {
-    if (!compat) return Fmt("%.3fs", v.uncovered_s) + Fmt("(%.3fs)", v.wait_s);
+    if (!policy.screen_quirks) return Fmt("%.3fs", v.uncovered_s) + Fmt("(%.3fs)", v.wait_s);
     // Reference quirks: space flag, and "( / )" only on the base side when its wait is 0.
     if (is_base && v.wait_s == 0) return Fmt("% .3fs( / )", v.uncovered_s);
     return Fmt("% .3fs", v.uncovered_s) + Fmt("(%.3fs)", v.wait_s);
@@ -402,18 +403,14 @@ SideSummary Summarize(const SideMetrics& m) {
   SideSummary s;
   s.device = m.device;
   s.label = std::string(Name(m.device));
-  s.has_overall = m.e2e_ns != 0;
-  s.e2e_ns = m.e2e_ns;
-  s.computing_ns = m.compute_ns + m.lccl_ns;
-  s.uncovered_communication_ns = m.comm_not_overlapped_ns;
-  s.free_ns = m.e2e_ns - s.computing_ns - s.uncovered_communication_ns;
+  s.e2e_ns = m.e2e.Ns();
+  s.has_overall = s.e2e_ns != 0;
+  s.computing_ns = m.compute.Ns() + m.lccl.Ns();
+  s.uncovered_communication_ns = m.comm_not_overlapped.Ns();
+  s.free_ns = s.e2e_ns - s.computing_ns - s.uncovered_communication_ns;
   s.wait_ns = m.wait_ns();
-  s.sdma_ns = m.sdma_stream_ns;
+  s.sdma_ns = m.sdma_stream.Ns();
   const auto& c = m.categories;
-  int64_t mc2_ns = 0;
-  for (const auto& k : m.mc2) mc2_ns += k.dur_ns;
-  int64_t explained = 0;
-  for (size_t i = 0; i < kKernelCategoryCount; ++i) explained += c.ns[i];
   auto ns = [&](std::initializer_list<KC> cs) {
     int64_t t = 0;
     for (KC k : cs) t += c.Ns(k);
@@ -439,11 +436,10 @@ SideSummary Summarize(const SideMetrics& m) {
     s.computing_split_ns.emplace_back(it.key, ns(it.cats));
     s.computing_split_count.emplace_back(it.key, cnt(it.cats));
   }
-  s.computing_split_ns.emplace_back("lccl", m.lccl_ns);
-  s.computing_split_count.emplace_back("lccl", m.lccl_count);
-  s.computing_split_ns.emplace_back("other", std::max<int64_t>(0, m.compute_ns - explained));
+  s.computing_split_ns.emplace_back("lccl", m.lccl.Ns());
+  s.computing_split_count.emplace_back("lccl", m.lccl.count);
+  s.computing_split_ns.emplace_back("other", OtherComputing(m).Ns());
   s.computing_split_count.emplace_back("other", 0);
-  (void)mc2_ns;
   s.memory_used_gib = m.memory_gib;
   s.rdma_bandwidth_gb_s = m.rdma_bandwidth_gb_s;
   s.sdma_bandwidth_gb_s = m.sdma_bandwidth_gb_s;
@@ -452,32 +448,33 @@ SideSummary Summarize(const SideMetrics& m) {
   return s;
 }
 
-SideMetrics ComputeSide(const Profile& p, const KernelMasks& masks, ArithmeticMode mode) {
-  DeviceKind d = p.meta.device;
+SideMetrics ComputeSide(const Timeline& t, const KernelMasks& masks, const ReferencePolicy& policy) {
+  DeviceKind d = t.p().meta.device;
   if (d == DeviceKind::kUnknown) {
-    d = (p.meta.format == SourceFormat::kKinetoJson) ? DeviceKind::kGpu : DeviceKind::kNpu;
+    d = (t.p().meta.format == SourceFormat::kKinetoJson) ? DeviceKind::kGpu : DeviceKind::kNpu;
   }
-  return d == DeviceKind::kGpu ? ComputeGpuSideMetrics(p, masks, mode) : ComputeNpuSideMetrics(p, masks, mode);
+  return d == DeviceKind::kGpu ? ComputeGpuSideMetrics(t, masks, policy) : ComputeNpuSideMetrics(t, masks, policy);
 }
 
 }  // namespace
 
-OverallComparison CompareOverall(const Profile& base, const Profile& comparison, const OverallOptions& options) {
+OverallComparison CompareOverall(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                                 const OverallOptions& options) {
   const KernelMasks masks = options.masks ? *options.masks : KernelMasks::Defaults();
-  SideMetrics b = ComputeSide(base, masks, options.mode);
-  SideMetrics c = ComputeSide(comparison, masks, options.mode);
-  return CompareOverallMetrics(b, c, options.mode);
+  SideMetrics b = ComputeSide(base, masks, policy);
+  SideMetrics c = ComputeSide(comparison, masks, policy);
+  return CompareOverallMetrics(b, c, policy);
 }
 
-OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison, ArithmeticMode mode) {
+OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison,
+                                        const ReferencePolicy& policy) {
   OverallComparison out;
-  out.mode = mode;
-  const bool compat = mode == ArithmeticMode::kReferenceCompat;
-  SideView bv{&base, compat}, cv{&comparison, compat};
+  out.policy = policy;
+  SideView bv{&base, &policy}, cv{&comparison, &policy};
   out.base = Summarize(base);
   out.comparison = Summarize(comparison);
-  if (base.e2e_ns != 0 && comparison.e2e_ns != 0) BuildRows(bv, cv, out.rows);
-  BuildScreen(bv, cv, compat, out.screen);
+  if (out.base.has_overall && out.comparison.has_overall) OverallRowsBuilder(bv, cv, out.rows).Build();
+  BuildScreen(bv, cv, policy, out.screen);
   return out;
 }
 

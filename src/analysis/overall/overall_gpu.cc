@@ -1,7 +1,10 @@
 // GPU (Kineto) overall metrics, reference §5.2.
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
+#include "launch_flows.h"
 #include "profdiff/analysis/overall/gpu_overall.h"
 
 namespace profdiff::analysis {
@@ -12,18 +15,6 @@ int64_t FloorDiv(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
-
-bool IsGpuFlowCat(std::string_view lower_cat) {
-  return lower_cat == "async_gpu" || lower_cat == "async_cpu_to_gpu" || lower_cat == "ac2g" ||
-         lower_cat == "async";
-}
-
-struct NameInfo {
-  std::string lower;
-  bool nccl = false;
-  bool sdma = false;
-  bool cube = false;
-};
 
 }  // namespace
 
@@ -70,188 +61,158 @@ std::pair<int64_t, int64_t> GpuBusyExact(const std::vector<GpuKernelSpan>& kerne
   return {c, a - c};
 }
 
-SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& masks, ArithmeticMode mode) {
-  const bool compat = mode == ArithmeticMode::kReferenceCompat;
-  SideMetrics m;
-  m.device = DeviceKind::kGpu;
+namespace {
 
-  // Category classification by interned string, computed once per distinct string.
-  std::unordered_map<StringId, uint8_t> cat_class;  // 0 other, 1 kernel, 2 gpu_memcpy, 3 flow, 4 fwdbwd
-  auto classify_cat = [&](StringId cat) {
-    auto it = cat_class.find(cat);
-    if (it != cat_class.end()) return it->second;
-    std::string lower = ToLowerAscii(profile.str(cat));
-    uint8_t c = lower == "kernel" ? 1 : lower == "gpu_memcpy" ? 2 : IsGpuFlowCat(lower) ? 3 : lower == "fwdbwd" ? 4 : 0;
-    cat_class.emplace(cat, c);
-    return c;
-  };
-  std::unordered_map<StringId, NameInfo> names;
-  auto name_info = [&](StringId name) -> const NameInfo& {
-    auto it = names.find(name);
-    if (it != names.end()) return it->second;
+// What the reference's GPU overall sees in a slice category (compared lower-cased).
+enum class DeviceEventClass : uint8_t {
+  kNone,    // not a device kernel
+  kKernel,  // "kernel"
+  kMemcpy,  // "gpu_memcpy": counts for e2e and SDMA, never for busy time or categories
+};
+
+// What the reference reads from a kernel name, lower-cased once per distinct string.
+struct NameInfo {
+  std::string lower;
+  bool nccl = false;  // starts with "nccl": communication
+  bool sdma = false;  // a copy or memset ("htod", "dtod", "dtoh", "memset (device)")
+  bool cube = false;  // CUBE_MASK
+};
+
+// Per-profile caches of the category class and the name facts, by interned string.
+class StringFacts {
+ public:
+  StringFacts(const Profile& profile, const KernelMasks& masks) : profile_(profile), masks_(masks) {}
+
+  DeviceEventClass Class(StringId cat) {
+    auto it = classes_.find(cat);
+    if (it != classes_.end()) return it->second;
+    const std::string lower = ToLowerAscii(profile_.str(cat));
+    const DeviceEventClass c = lower == "kernel"       ? DeviceEventClass::kKernel
+                               : lower == "gpu_memcpy" ? DeviceEventClass::kMemcpy
+                                                       : DeviceEventClass::kNone;
+    return classes_.emplace(cat, c).first->second;
+  }
+  const NameInfo& Name(StringId name) {
+    auto it = names_.find(name);
+    if (it != names_.end()) return it->second;
     NameInfo n;
-    n.lower = ToLowerAscii(profile.str(name));
+    n.lower = ToLowerAscii(profile_.str(name));
     n.nccl = n.lower.starts_with("nccl");
-    for (std::string_view w : {"htod", "dtod", "dtoh", "memset (device)"}) {
+    for (std::string_view w : {"htod", "dtod", "dtoh", "memset (device)"})
       if (n.lower.find(w) != std::string::npos) n.sdma = true;
-    }
-    n.cube = ContainsAny(n.lower, masks.cube);
-    return names.emplace(name, std::move(n)).first->second;
-  };
+    n.cube = ContainsAny(n.lower, masks_.cube);
+    return names_.emplace(name, std::move(n)).first->second;
+  }
 
-  struct K {
-    SliceId id;
-    int64_t stream;
-    bool is_kernel;
-  };
-  std::vector<K> kernels;
-  // Compute stream: most frequent truthy stream among compute kernels, ties -> first seen.
+ private:
+  const Profile& profile_;
+  const KernelMasks& masks_;
+  std::unordered_map<StringId, DeviceEventClass> classes_;
+  std::unordered_map<StringId, NameInfo> names_;  // node-based: references stay valid
+};
+
+struct DeviceEvent {
+  SliceId id;
+  int64_t stream;  // kNoNumber without a stream arg
+  bool is_kernel;  // false: gpu_memcpy
+};
+
+struct DeviceEvents {
+  std::vector<DeviceEvent> events;       // kernels and memcpys, stably sorted by start
+  std::optional<int64_t> compute_stream;  // nullopt: no compute kernel on a truthy stream
+};
+
+// The device events, and the compute stream: the most frequent truthy stream among non-NCCL
+// kernels (ties: the first seen).
+DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts) {
+  DeviceEvents d;
   std::vector<std::pair<int64_t, int64_t>> stream_counts;  // (stream, count) in first-seen order
   for (SliceId i = 0; i < profile.slices.size(); ++i) {
     const Slice& s = profile.slices[i];
     if (s.phase != 'X') continue;
-    uint8_t c = classify_cat(s.cat);
-    if (c != 1 && c != 2) continue;
-    int64_t stream = profile.ArgInt(s, ArgKey::kStream, kNoNumber);
-    kernels.push_back({i, stream, c == 1});
-    if (c == 1 && stream != kNoNumber && stream != 0 && !name_info(s.name).nccl) {
-      auto it = std::find_if(stream_counts.begin(), stream_counts.end(),
-                             [&](const auto& p) { return p.first == stream; });
-      if (it == stream_counts.end()) {
-        stream_counts.emplace_back(stream, 1);
-      } else {
-        ++it->second;
-      }
+    const DeviceEventClass c = facts.Class(s.cat);
+    if (c == DeviceEventClass::kNone) continue;
+    const bool is_kernel = c == DeviceEventClass::kKernel;
+    const int64_t stream = profile.ArgInt(s, ArgKey::kStream, kNoNumber);
+    d.events.push_back({i, stream, is_kernel});
+    if (!is_kernel || stream == kNoNumber || stream == 0 || facts.Name(s.name).nccl) continue;
+    auto it = std::find_if(stream_counts.begin(), stream_counts.end(),
+                           [&](const auto& p) { return p.first == stream; });
+    if (it == stream_counts.end()) {
+      stream_counts.emplace_back(stream, 1);
+    } else {
+      ++it->second;
     }
   }
-  if (stream_counts.empty()) {
-    m.has_overlap_data = false;
-    m.warnings.push_back("The profiling data does not contain kernel running data.");
-    return m;
-  }
-  int64_t compute_stream = stream_counts[0].first, best = stream_counts[0].second;
+  std::stable_sort(d.events.begin(), d.events.end(), [&](const DeviceEvent& a, const DeviceEvent& b) {
+    return profile.slices[a.id].ts_ns < profile.slices[b.id].ts_ns;
+  });
+  int64_t best = 0;
   for (const auto& [stream, n] : stream_counts) {
     if (n > best) {
       best = n;
-      compute_stream = stream;
+      d.compute_stream = stream;
     }
   }
-  std::stable_sort(kernels.begin(), kernels.end(), [&](const K& a, const K& b) {
-    return profile.slices[a.id].ts_ns < profile.slices[b.id].ts_ns;
-  });
+  return d;
+}
 
-  // E2E. Compat: only kernels with a truthy stream (quirk); exact: every kernel.
+// E2E: from the first start to the last end of every device event, or only of those with a truthy
+// stream (policy.gpu_e2e_ignores_stream0, the reference's quirk).
+int64_t E2eNs(const Profile& profile, const std::vector<DeviceEvent>& events, const ReferencePolicy& policy) {
   int64_t min_start = 0, max_end = 0;
   bool any = false;
-  for (const K& k : kernels) {
-    if (compat && (k.stream == kNoNumber || k.stream == 0)) continue;
-    const Slice& s = profile.slices[k.id];
+  for (const DeviceEvent& e : events) {
+    if (policy.gpu_e2e_ignores_stream0 && (e.stream == kNoNumber || e.stream == 0)) continue;
+    const Slice& s = profile.slices[e.id];
     if (!any || s.ts_ns < min_start) min_start = s.ts_ns;
     if (!any || s.end_ns() > max_end) max_end = s.end_ns();
     any = true;
   }
-  m.e2e_ns = any ? max_end - min_start : 0;
-  m.e2e_us_f = static_cast<double>(m.e2e_ns) / 1e3;
+  return any ? max_end - min_start : 0;
+}
 
-  // Flows: id -> (start ts, end ts, end track); later duplicates overwrite.
-  struct FlowPair {
-    bool has_s = false, has_f = false;
-    int64_t s_ts = 0, f_ts = 0;
-    TrackId f_track = 0;
-  };
-  std::unordered_map<uint64_t, size_t> flow_index[2];
-  std::vector<FlowPair> flow_pairs;
-  int64_t bwd_tid = kNoNumber;
-  for (const FlowEvent& f : profile.flows) {
-    uint8_t c = classify_cat(f.cat);
-    if (c == 4) {
-      if (f.phase == 'f' && bwd_tid == kNoNumber) bwd_tid = profile.tracks[f.track].tid;  // first
+// A non-NCCL kernel with its flow start F.
+struct FlowedKernel {
+  SliceId id;
+  bool has_flow;
+  int64_t f;
+};
+
+// Copies on the compute stream go to SDMA time; every other kernel is a busy span; non-NCCL kernels
+// are categorised later, in F order. Memcpys elsewhere count for nothing but e2e.
+std::vector<FlowedKernel> SplitDeviceEvents(const Timeline& timeline, const ReferencePolicy& policy,
+                                            const DeviceEvents& d, StringFacts& facts, SideMetrics& m,
+                                            std::vector<GpuKernelSpan>& spans) {
+  const Profile& profile = timeline.p();
+  const LaunchFlowIndex flows(timeline, policy.gpu_flow_links_by_ts_only, policy.zero_flow_start_is_no_flow);
+  std::vector<FlowedKernel> kernels;
+  for (const DeviceEvent& e : d.events) {
+    const Slice& s = profile.slices[e.id];
+    const NameInfo& n = facts.Name(s.name);
+    if (e.stream == d.compute_stream && n.sdma) {
+      m.sdma_stream.AddNs(s.dur_ns);
       continue;
     }
-    if (c != 3 || (f.phase != 's' && f.phase != 'f')) continue;
-    auto [it, inserted] = flow_index[f.id_is_string ? 1 : 0].emplace(f.id, flow_pairs.size());
-    if (inserted) flow_pairs.emplace_back();
-    FlowPair& p = flow_pairs[it->second];
-    if (f.phase == 's') {
-      p.has_s = true;
-      p.s_ts = f.ts_ns;
-    } else {
-      p.has_f = true;
-      p.f_ts = f.ts_ns;
-      p.f_track = f.track;
-    }
-  }
-  // Compat: kernel start -> flow start (pid/tid ignored, quirk); exact: (track, start).
-  std::unordered_map<int64_t, int64_t> by_ts;
-  std::unordered_map<int64_t, std::vector<std::pair<TrackId, int64_t>>> by_ts_track;
-  for (const FlowPair& p : flow_pairs) {
-    if (!p.has_s || !p.has_f) continue;
-    if (compat) {
-      by_ts[p.f_ts] = p.s_ts;
-    } else {
-      auto& v = by_ts_track[p.f_ts];
-      auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == p.f_track; });
-      if (it == v.end()) {
-        v.emplace_back(p.f_track, p.s_ts);
-      } else {
-        it->second = p.s_ts;
-      }
-    }
-  }
-
-  // SDMA on the compute stream; busy spans; kernels to categorise.
-  std::vector<GpuKernelSpan> spans;
-  struct ToCat {
-    SliceId id;
-    bool has_flow;
-    int64_t f;
-  };
-  std::vector<ToCat> to_cat;
-  for (const K& k : kernels) {
-    const Slice& s = profile.slices[k.id];
-    const NameInfo& n = name_info(s.name);
-    if (k.stream == compute_stream && n.sdma) {
-      m.sdma_stream_ns += s.dur_ns;
-      m.sdma_stream_us_f += static_cast<double>(s.dur_ns) / 1e3;
-      m.sdma_stream_count += 1;
-      continue;
-    }
-    if (!k.is_kernel) continue;
+    if (!e.is_kernel) continue;
     spans.push_back({s.ts_ns, s.end_ns(), n.nccl});
     if (n.nccl) continue;
-    ToCat t{k.id, false, 0};
-    if (compat) {
-      auto it = by_ts.find(s.ts_ns);
-      if (it != by_ts.end() && it->second != 0) {
-        t.has_flow = true;
-        t.f = it->second;
-      }
-    } else {
-      auto it = by_ts_track.find(s.ts_ns);
-      if (it != by_ts_track.end()) {
-        for (const auto& [track, start] : it->second) {
-          if (track == s.track) {
-            t.has_flow = true;
-            t.f = start;
-          }
-        }
-      }
-    }
-    to_cat.push_back(t);
+    const std::optional<int64_t> f = flows.Find(s.ts_ns, s.track);
+    kernels.push_back({e.id, f.has_value(), f.value_or(0)});
   }
-  auto [compute, comm] = compat ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
-  m.compute_ns = compute;
-  m.comm_not_overlapped_ns = comm;
-  m.compute_us_f = static_cast<double>(compute) / 1e3;  // whole µs on the grid
-  m.comm_not_overlapped_us_f = static_cast<double>(comm) / 1e3;
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const FlowedKernel& a, const FlowedKernel& b) { return a.f < b.f; });
+  return kernels;
+}
 
-  std::stable_sort(to_cat.begin(), to_cat.end(), [](const ToCat& a, const ToCat& b) {
-    return (a.has_flow ? a.f : 0) < (b.has_flow ? b.f : 0);
-  });
-  KernelCategorizer categorizer(masks, DeviceKind::kGpu, CollectCpuCubeOps(profile, masks), bwd_tid);
-  for (const ToCat& t : to_cat) {
+void Categorize(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                const std::vector<FlowedKernel>& kernels, StringFacts& facts, SideMetrics& m) {
+  const Profile& profile = timeline.p();
+  KernelCategorizer categorizer(masks, DeviceKind::kGpu, CollectCpuCubeOps(profile, masks), timeline.backward_tid,
+                                policy);
+  for (const FlowedKernel& t : kernels) {
     const Slice& s = profile.slices[t.id];
-    const NameInfo& n = name_info(s.name);
+    const NameInfo& n = facts.Name(s.name);
     KernelToCategorize k;
     k.has_flow = t.has_flow;
     k.flow_start_ns = t.f;
@@ -260,14 +221,39 @@ SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& mas
     k.cube = n.cube;
     m.categories.Add(categorizer.Classify(k), s.dur_ns);
   }
+}
 
-  // Memory peak.
+// Memory peak: the largest Total Reserved of the device memory events, GiB (0 without any).
+double MemoryPeakGib(const Profile& profile) {
   int64_t peak = kNoNumber;
   for (const MemoryEvent& e : profile.memory_events) {
     if (e.device_id < 0 || e.total_reserved == kNoNumber) continue;
     peak = std::max(peak, e.total_reserved);
   }
-  if (peak != kNoNumber) m.memory_gib = static_cast<double>(peak) / (1024.0 * 1024.0 * 1024.0);
+  return peak == kNoNumber ? 0.0 : static_cast<double>(peak) / (1024.0 * 1024.0 * 1024.0);
+}
+
+}  // namespace
+
+SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy) {
+  const Profile& profile = timeline.p();
+  SideMetrics m;
+  m.device = DeviceKind::kGpu;
+  StringFacts facts(profile, masks);
+  const DeviceEvents d = CollectDeviceEvents(profile, facts);
+  if (!d.compute_stream) {
+    m.has_overlap_data = false;
+    m.warnings.push_back("The profiling data does not contain kernel running data.");
+    return m;
+  }
+  m.e2e.AddNs(E2eNs(profile, d.events, policy));
+  std::vector<GpuKernelSpan> spans;
+  const std::vector<FlowedKernel> kernels = SplitDeviceEvents(timeline, policy, d, facts, m, spans);
+  auto [compute, comm] = policy.gpu_integer_us_grid ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
+  m.compute.AddNs(compute);
+  m.comm_not_overlapped.AddNs(comm);
+  Categorize(timeline, masks, policy, kernels, facts, m);
+  m.memory_gib = MemoryPeakGib(profile);
   return m;
 }
 

@@ -1,16 +1,20 @@
 // NPU (Ascend text export) overall metrics, reference §5.3-§5.5.
 #include <algorithm>
+#include <iterator>
+#include <map>
+#include <optional>
 #include <set>
-#include <unordered_map>
+#include <string>
 
+#include "launch_flows.h"
 #include "profdiff/analysis/overall/npu_overall.h"
 
 namespace profdiff::analysis {
 namespace {
 
-// A trace duration in floating µs with its sub-ns digits (Slice::dur_sub_e5), as the reference's
-// float sums see it (--reference-compat only; exact sums stay int64 ns).
-double DurUs(const Slice& s) { return static_cast<double>(s.dur_e5()) / 1e8; }
+// Adds a trace duration: whole ns to the exact sum, with its sub-ns digits (Slice::dur_sub_e5) to
+// the reference's float sum.
+void AddDuration(DualSum& sum, const Slice& s) { sum.AddNsRefE5(s.dur_ns, s.dur_e5()); }
 
 bool IsComputeTaskType(std::string_view t) {
   return t == "AI_CORE" || t == "MIX_AIC" || t == "MIX_AIV" || t == "AI_CPU" || t == "AI_VECTOR_CORE" ||
@@ -18,10 +22,6 @@ bool IsComputeTaskType(std::string_view t) {
 }
 
 int64_t OrZero(int64_t ns) { return ns == kAbsentNs ? 0 : ns; }
-
-void SortByStart(std::vector<Interval>& v) {
-  std::stable_sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start_ns < b.start_ns; });
-}
 
 }  // namespace
 
@@ -44,7 +44,7 @@ std::vector<std::vector<Interval>> SelectWaitTasks(const std::vector<HcclTask>& 
 
 std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, const std::vector<Interval>& ops,
                                               const std::vector<std::vector<Interval>>& plane_waits,
-                                              ArithmeticMode mode) {
+                                              const ReferencePolicy& policy) {
   const std::vector<Interval>* chosen = nullptr;
   int64_t best = 0;
   for (const auto& w : plane_waits) {
@@ -57,7 +57,7 @@ std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, co
   }
   static const std::vector<Interval> kNone;
   const std::vector<Interval>& waits = chosen ? *chosen : kNone;
-  if (mode == ArithmeticMode::kReferenceCompat) {
+  if (policy.single_cursor_overlap) {
     int64_t wait = ReferenceOverlap(u, waits);
     return {wait, ReferenceOverlap(u, ops) - wait};
   }
@@ -103,141 +103,148 @@ int64_t Mc2Communication(const std::vector<int64_t>& sqe_ends_ns, size_t& cursor
   return total;
 }
 
-SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& masks, ArithmeticMode mode) {
-  const bool compat = mode == ArithmeticMode::kReferenceCompat;
-  SideMetrics m;
-  m.device = DeviceKind::kNpu;
-  m.trace_level = profile.meta.path_level == "trace" ||
-                  (profile.meta.path_level.empty() && profile.meta.format == SourceFormat::kAscendTraceView);
-  const NpuTables& npu = profile.npu;
+namespace {
 
-  // 1. Memory peak (memory_record.csv).
-  if (!m.trace_level && npu.has_memory_record) {
-    double peak_mb = 0;
-    for (const auto& r : npu.memory_record) peak_mb = std::max(peak_mb, r.total_reserved_mb);
-    m.memory_gib = peak_mb / 1024.0;
+bool IsTraceLevel(const ProfileMeta& meta) {
+  return meta.path_level == "trace" || (meta.path_level.empty() && meta.format == SourceFormat::kAscendTraceView);
+}
+
+// 1. Memory peak (memory_record.csv), GiB.
+double MemoryPeakGib(const NpuTables& npu) {
+  double peak_mb = 0;
+  for (const auto& r : npu.memory_record) peak_mb = std::max(peak_mb, r.total_reserved_mb);
+  return peak_mb / 1024.0;
+}
+
+// A valid kernel_details row with its flow start F.
+struct FlowedRow {
+  const KernelDetailRow* row;
+  bool has_flow;
+  int64_t f;
+};
+
+// The valid rows (mac_time or aiv_vec_time present), stably sorted by F (rows without flow as F = 0).
+// A row has no track: flows link it by their end's timestamp only.
+std::vector<FlowedRow> RowsByFlowStart(const Timeline& timeline, const ReferencePolicy& policy) {
+  const LaunchFlowIndex flows(timeline, /*by_ts_only=*/true, policy.zero_flow_start_is_no_flow);
+  std::vector<FlowedRow> rows;
+  for (const KernelDetailRow& r : timeline.p().npu.kernel_details.rows) {
+    if (r.aiv_vec_time_ns == kAbsentNs && r.mac_time_ns == kAbsentNs) continue;  // invalid row
+    const std::optional<int64_t> f = flows.Find(r.start_ns, 0);
+    rows.push_back({&r, f.has_value(), f.value_or(0)});
   }
+  std::stable_sort(rows.begin(), rows.end(), [](const FlowedRow& a, const FlowedRow& b) { return a.f < b.f; });
+  return rows;
+}
 
-  // Flow bookkeeping: async_npu flows (end ts -> start ts) and the backward thread (last fwdbwd end).
-  std::unordered_map<StringId, uint8_t> cat_class;
-  auto classify_cat = [&](StringId cat) {
-    auto it = cat_class.find(cat);
-    if (it != cat_class.end()) return it->second;
-    std::string lower = ToLowerAscii(profile.str(cat));
-    uint8_t c = lower == "async_npu" ? 1 : lower == "fwdbwd" ? 2 : 0;
-    cat_class.emplace(cat, c);
-    return c;
-  };
+// End times of the C_CORE_SQE tasks in start order (MC2 communication).
+std::vector<int64_t> CCoreSqeEnds(const Profile& profile) {
+  std::vector<Interval> sqes;
+  for (const Slice& s : profile.slices)
+    if (s.kind == SliceKind::kNpuTask && profile.str(s.name) == "C_CORE_SQE") sqes.push_back({s.ts_ns, s.end_ns()});
+  SortByStart(sqes);
+  std::vector<int64_t> ends;
+  ends.reserve(sqes.size());
+  for (const Interval& i : sqes) ends.push_back(i.end_ns);
+  return ends;
+}
 
-  // 2. Kernel categorisation from kernel_details.csv.
-  if (!m.trace_level) {
-    const KernelDetailsTable& kd = npu.kernel_details;
-    if (!kd.present || kd.rows.empty() || (!kd.has_mac_time && !kd.has_aiv_vec_time)) {
-      m.hide_op_details = true;
-    } else {
-      struct FlowPair {
-        bool has_s = false, has_f = false;
-        int64_t s_ts = 0, f_ts = 0;
-      };
-      std::unordered_map<uint64_t, size_t> index[2];
-      std::vector<FlowPair> pairs;
-      int64_t bwd_tid = kNoNumber;
-      for (const FlowEvent& f : profile.flows) {
-        uint8_t c = classify_cat(f.cat);
-        if (c == 2) {
-          if (f.phase == 'f') bwd_tid = profile.tracks[f.track].tid;  // last one wins
-          continue;
-        }
-        if (c != 1 || (f.phase != 's' && f.phase != 'f')) continue;
-        auto [it, inserted] = index[f.id_is_string ? 1 : 0].emplace(f.id, pairs.size());
-        if (inserted) pairs.emplace_back();
-        FlowPair& p = pairs[it->second];
-        if (f.phase == 's') {
-          p.has_s = true;
-          p.s_ts = f.ts_ns;
-        } else {
-          p.has_f = true;
-          p.f_ts = f.ts_ns;
-        }
-      }
-      std::unordered_map<int64_t, int64_t> flow_start_by_end;
-      for (const FlowPair& p : pairs) {
-        if (p.has_s && p.has_f) flow_start_by_end[p.f_ts] = p.s_ts;
-      }
-      struct Row {
-        const KernelDetailRow* row;
-        bool has_flow;
-        int64_t f;
-      };
-      std::vector<Row> rows;
-      for (const KernelDetailRow& r : kd.rows) {
-        if (r.aiv_vec_time_ns == kAbsentNs && r.mac_time_ns == kAbsentNs) continue;  // invalid row
-        Row x{&r, false, 0};
-        auto it = flow_start_by_end.find(r.start_ns);
-        if (it != flow_start_by_end.end() && (!compat || it->second != 0)) {
-          x.has_flow = true;
-          x.f = it->second;
-        }
-        rows.push_back(x);
-      }
-      std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        return (a.has_flow ? a.f : 0) < (b.has_flow ? b.f : 0);
-      });
-      // C_CORE_SQE end times (MC2 communication).
-      std::vector<Interval> sqes;
-      for (const Slice& s : profile.slices) {
-        if (s.kind == SliceKind::kNpuTask && profile.str(s.name) == "C_CORE_SQE") sqes.push_back({s.ts_ns, s.end_ns()});
-      }
-      SortByStart(sqes);
-      std::vector<int64_t> sqe_ends;
-      for (const Interval& i : sqes) sqe_ends.push_back(i.end_ns);
-      size_t sqe_cursor = 0;
+// MC2 kernels: per name (first-appearance order) duration, computing and communication time.
+class Mc2Accumulator {
+ public:
+  Mc2Accumulator(const Profile& profile, SideMetrics& m) : profile_(profile), m_(m), sqe_ends_(CCoreSqeEnds(profile)) {}
 
-      KernelCategorizer categorizer(masks, DeviceKind::kNpu, CollectCpuCubeOps(profile, masks), bwd_tid);
-      bool warned_mc2 = false;
-      for (const Row& x : rows) {
-        const KernelDetailRow& r = *x.row;
-        std::string lower_name = ToLowerAscii(profile.str(r.name));
-        std::string lower_type = ToLowerAscii(profile.str(r.type));
-        KernelToCategorize k;
-        k.has_flow = x.has_flow;
-        k.flow_start_ns = x.f;
-        k.dur_ns = r.dur_ns;
-        k.lower_name = lower_name;
-        k.lower_op_type = lower_type;
-        k.cube = (r.mac_time_ns != kAbsentNs && r.mac_time_ns > 0) ||
-                 (r.aicore_time_ns != kAbsentNs && r.aicore_time_ns > 0);
-        KernelCategory c = categorizer.Classify(k);
-        m.categories.Add(c, r.dur_ns);
-        if (c != KernelCategory::kMc2) continue;
-        std::string name(profile.str(r.name));
-        auto it = std::find_if(m.mc2.begin(), m.mc2.end(), [&](const Mc2Kernel& e) { return e.name == name; });
-        if (it == m.mc2.end()) {
-          m.mc2.push_back(Mc2Kernel{name});
-          it = m.mc2.end() - 1;
-        }
-        if (!warned_mc2 && (r.aic_mac_time_ns == kAbsentNs || r.aic_mte2_time_ns == kAbsentNs || r.aiv_time_ns == kAbsentNs)) {
-          warned_mc2 = true;
-          m.warnings.push_back(kd.file + ":" + std::to_string(r.line) +
-                               ": MC2 kernel without aic_mac_time/aic_mte2_time/aiv_time; missing values count as 0");
-        }
-        int64_t computing = std::max(OrZero(r.aic_mac_time_ns), OrZero(r.aic_mte2_time_ns)) + OrZero(r.aiv_time_ns);
-        int64_t communication = Mc2Communication(sqe_ends, sqe_cursor, r.start_ns, r.start_ns + r.dur_ns);
-        it->dur_ns += r.dur_ns;
-        it->computing_ns += computing;
-        it->communication_ns += communication;
-        it->count += 1;
-        it->us_sum += static_cast<double>(r.dur_ns) / 1e3;
-        it->computing_us_sum += static_cast<double>(computing) / 1e3;
-        it->communication_us_sum += static_cast<double>(communication) / 1e3;
-      }
+  void Add(const KernelDetailRow& r) {
+    std::string name(profile_.str(r.name));
+    auto it = std::find_if(m_.mc2.begin(), m_.mc2.end(), [&](const Mc2Kernel& e) { return e.name == name; });
+    if (it == m_.mc2.end()) {
+      it = m_.mc2.emplace(m_.mc2.end());
+      it->name = name;
     }
+    if (!warned_ && (r.aic_mac_time_ns == kAbsentNs || r.aic_mte2_time_ns == kAbsentNs || r.aiv_time_ns == kAbsentNs)) {
+      warned_ = true;
+      m_.warnings.push_back(profile_.npu.kernel_details.file + ":" + std::to_string(r.line) +
+                            ": MC2 kernel without aic_mac_time/aic_mte2_time/aiv_time; missing values count as 0");
+    }
+    const int64_t computing =
+        std::max(OrZero(r.aic_mac_time_ns), OrZero(r.aic_mte2_time_ns)) + OrZero(r.aiv_time_ns);
+    it->dur.AddNs(r.dur_ns);
+    it->computing.AddNs(computing);
+    it->communication.AddNs(Mc2Communication(sqe_ends_, sqe_cursor_, r.start_ns, r.start_ns + r.dur_ns));
   }
 
-  // 3. LCCL, 4. SDMA stream, 5. overlap-analysis lane.
-  std::set<int64_t> wait_streams, compute_streams;
-  std::map<int64_t, std::pair<int64_t, int64_t>> sdma_by_stream;  // stream -> (ns, count)
-  std::map<int64_t, double> sdma_us_by_stream;                     // stream -> float µs sum (compat)
+ private:
+  const Profile& profile_;
+  SideMetrics& m_;
+  std::vector<int64_t> sqe_ends_;
+  size_t sqe_cursor_ = 0;
+  bool warned_ = false;
+};
+
+// 2. Kernel categorisation from kernel_details.csv (§5.1), unless its columns make it unusable.
+void CategorizeKernelDetails(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                             SideMetrics& m) {
+  const Profile& profile = timeline.p();
+  const KernelDetailsTable& kd = profile.npu.kernel_details;
+  if (!kd.present || kd.rows.empty() || (!kd.has_mac_time && !kd.has_aiv_vec_time)) {
+    m.hide_op_details = true;
+    return;
+  }
+  KernelCategorizer categorizer(masks, DeviceKind::kNpu, CollectCpuCubeOps(profile, masks), timeline.backward_tid,
+                                policy);
+  Mc2Accumulator mc2(profile, m);
+  for (const FlowedRow& x : RowsByFlowStart(timeline, policy)) {
+    const KernelDetailRow& r = *x.row;
+    const std::string lower_name = ToLowerAscii(profile.str(r.name));
+    const std::string lower_type = ToLowerAscii(profile.str(r.type));
+    KernelToCategorize k;
+    k.has_flow = x.has_flow;
+    k.flow_start_ns = x.f;
+    k.dur_ns = r.dur_ns;
+    k.lower_name = lower_name;
+    k.lower_op_type = lower_type;
+    k.cube = (r.mac_time_ns != kAbsentNs && r.mac_time_ns > 0) ||
+             (r.aicore_time_ns != kAbsentNs && r.aicore_time_ns > 0);
+    const KernelCategory c = categorizer.Classify(k);
+    m.categories.Add(c, r.dur_ns);
+    if (c == KernelCategory::kMc2) mc2.Add(r);
+  }
+}
+
+// 4. The SDMA-stream tasks, per stream, and the streams that count (compute streams).
+class SdmaStreams {
+ public:
+  void Add(const Profile& profile, const Slice& task, int64_t stream) {
+    std::string_view type = profile.ArgText(task, ArgKey::kTaskType);
+    if (type == "EVENT_WAIT_SQE") wait_streams_.insert(stream);
+    if (IsComputeTaskType(type)) compute_streams_.insert(stream);
+    if (type == "SDMA_SQE" || type == "PCIE_DMA_SQE") AddDuration(by_stream_[stream], task);
+  }
+  // Compute streams: those with both an EVENT_WAIT_SQE and a compute task, or every stream with a
+  // compute task when no stream waits.
+  DualSum Total() const {
+    std::set<int64_t> streams;
+    if (!wait_streams_.empty()) {
+      std::set_intersection(wait_streams_.begin(), wait_streams_.end(), compute_streams_.begin(),
+                            compute_streams_.end(), std::inserter(streams, streams.end()));
+    } else {
+      streams = compute_streams_;
+    }
+    DualSum total;
+    for (const auto& [stream, sum] : by_stream_)
+      if (streams.count(stream)) total += sum;
+    return total;
+  }
+
+ private:
+  std::set<int64_t> wait_streams_, compute_streams_;
+  std::map<int64_t, DualSum> by_stream_;
+};
+
+// 3. LCCL, 4. SDMA stream, 5. overlap-analysis lane, in one pass over the slices. Returns the
+// "Communication(Not Overlapped)" intervals in start order.
+std::vector<Interval> ReadDeviceLanes(const Profile& profile, const ReferencePolicy& policy, SideMetrics& m) {
+  SdmaStreams sdma;
   std::vector<Interval> not_overlapped;
   bool any_overlap = false;
   int64_t ov_min = 0, ov_max = 0;
@@ -245,33 +252,17 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
     if (s.phase != 'X') continue;
     if (s.kind == SliceKind::kNpuTask || s.kind == SliceKind::kHcclOp) {
       std::string_view name = profile.str(s.name);
-      if (name.size() == 12 && ToLowerAscii(name) == "kernel_aivec") {
-        m.lccl_ns += s.dur_ns;
-        m.lccl_us_f += static_cast<double>(s.dur_ns) / 1e3;
-        m.lccl_count += 1;
-      }
+      if (name.size() == 12 && ToLowerAscii(name) == "kernel_aivec") m.lccl.AddNs(s.dur_ns);
     }
     if (s.kind == SliceKind::kNpuTask) {
-      int64_t stream = profile.ArgInt(s, ArgKey::kStreamId, kNoNumber);
-      if (stream == kNoNumber || (compat && stream == 0)) continue;
-      std::string_view type = profile.ArgText(s, ArgKey::kTaskType);
-      if (type == "EVENT_WAIT_SQE") wait_streams.insert(stream);
-      if (IsComputeTaskType(type)) compute_streams.insert(stream);
-      if (type == "SDMA_SQE" || type == "PCIE_DMA_SQE") {
-        sdma_us_by_stream[stream] += DurUs(s);
-        auto& e = sdma_by_stream[stream];
-        e.first += s.dur_ns;
-        e.second += 1;
-      }
+      const int64_t stream = profile.ArgInt(s, ArgKey::kStreamId, kNoNumber);
+      if (stream == kNoNumber || (policy.npu_sdma_ignores_stream0 && stream == 0)) continue;
+      sdma.Add(profile, s, stream);
     } else if (s.kind == SliceKind::kOverlap) {
       std::string_view name = profile.str(s.name);
-      if (name == "Computing") {
-        m.compute_ns += s.dur_ns;
-        m.compute_us_f += DurUs(s);
-      }
+      if (name == "Computing") AddDuration(m.compute, s);
       if (name == "Communication(Not Overlapped)") {
-        m.comm_not_overlapped_ns += s.dur_ns;
-        m.comm_not_overlapped_us_f += DurUs(s);
+        AddDuration(m.comm_not_overlapped, s);
         not_overlapped.push_back({s.ts_ns, s.end_ns()});
       }
       if (!any_overlap || s.ts_ns < ov_min) ov_min = s.ts_ns;
@@ -279,129 +270,100 @@ SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& mas
       any_overlap = true;
     }
   }
-  std::set<int64_t> sdma_streams;
-  if (!wait_streams.empty()) {
-    std::set_intersection(wait_streams.begin(), wait_streams.end(), compute_streams.begin(), compute_streams.end(),
-                          std::inserter(sdma_streams, sdma_streams.end()));
-  } else {
-    sdma_streams = compute_streams;
-  }
-  for (const auto& [stream, e] : sdma_by_stream) {
-    if (sdma_streams.count(stream)) {
-      m.sdma_stream_ns += e.first;
-      m.sdma_stream_us_f += sdma_us_by_stream[stream];
-      m.sdma_stream_count += e.second;
-    }
-  }
+  m.sdma_stream = sdma.Total();
   if (any_overlap) {
-    m.e2e_ns = ov_max - ov_min;
-    m.e2e_us_f = static_cast<double>(m.e2e_ns) / 1e3;
+    m.e2e.AddNs(ov_max - ov_min);
   } else {
     m.has_overlap_data = false;
     m.warnings.push_back("Failed to get overlap analysis data.");
   }
   SortByStart(not_overlapped);
+  return not_overlapped;
+}
 
-  // 6./7. Communication groups (§5.4).
-  std::set<uint32_t> hccl_processes;
-  for (const Slice& s : profile.slices) {
-    if (s.kind == SliceKind::kHcclOp || s.kind == SliceKind::kHcclTask) hccl_processes.insert(profile.track(s).process);
-  }
-  std::vector<TrackId> hccl_tracks;
-  for (TrackId t = 0; t < profile.tracks.size(); ++t) {
-    if (hccl_processes.count(profile.tracks[t].process)) hccl_tracks.push_back(t);
-  }
-  std::stable_sort(hccl_tracks.begin(), hccl_tracks.end(), [&](TrackId a, TrackId b) {
-    int64_t sa = profile.tracks[a].sort_index, sb = profile.tracks[b].sort_index;
-    if ((sa == kNoNumber) != (sb == kNoNumber)) return sb == kNoNumber;
-    return sa < sb;
-  });
-  struct Group {
-    TrackId track;
-    std::vector<TrackId> planes;
-    std::vector<Interval> ops;
-  };
-  std::vector<Group> groups;
-  std::unordered_map<TrackId, std::pair<int, uint32_t>> plane_of;  // track -> (group, plane index)
-  std::unordered_map<TrackId, int> group_of;
-  for (TrackId t : hccl_tracks) {
-    std::string_view name = profile.str(profile.tracks[t].name);
-    if (name.find("Communication") != std::string_view::npos) {
-      group_of[t] = static_cast<int>(groups.size());
-      groups.push_back({t, {}, {}});
-    } else if (!name.empty() && !groups.empty()) {
-      plane_of[t] = {static_cast<int>(groups.size()) - 1, static_cast<uint32_t>(groups.back().planes.size())};
-      groups.back().planes.push_back(t);
+// One HCCL group's op intervals and plane tasks, both in start order.
+struct GroupEvents {
+  std::vector<Interval> ops;
+  std::vector<HcclTask> tasks;
+};
+
+GroupEvents EventsOf(const Profile& profile, const HcclGroup& g) {
+  GroupEvents e;
+  for (SliceId id : g.ops) e.ops.push_back({profile.slices[id].ts_ns, profile.slices[id].end_ns()});
+  for (uint32_t plane = 0; plane < g.planes.size(); ++plane) {
+    for (SliceId id : g.planes[plane].tasks) {
+      const Slice& t = profile.slices[id];
+      e.tasks.push_back({t.ts_ns, t.end_ns(), profile.str(t.name), plane});
     }
   }
-  std::vector<std::vector<HcclTask>> tasks(groups.size());
-  for (const Slice& s : profile.slices) {
-    if (s.phase != 'X' || !(s.kind == SliceKind::kHcclOp || s.kind == SliceKind::kHcclTask)) continue;
-    if (auto g = group_of.find(s.track); g != group_of.end()) {
-      groups[g->second].ops.push_back({s.ts_ns, s.end_ns()});
-    } else if (auto p = plane_of.find(s.track); p != plane_of.end()) {
-      tasks[p->second.first].push_back({s.ts_ns, s.end_ns(), profile.str(s.name), p->second.second});
-    }
+  SortByStart(e.ops);
+  std::stable_sort(e.tasks.begin(), e.tasks.end(),
+                   [](const HcclTask& a, const HcclTask& b) { return a.start_ns < b.start_ns; });
+  return e;
+}
+
+// 6. Wait/transmit per group and 7. uncovered overlap between groups (§5.4), and the pg names.
+void MeasureGroups(const Timeline& timeline, const ReferencePolicy& policy, const std::vector<Interval>& u,
+                   SideMetrics& m) {
+  const std::vector<HcclGroup>& groups = timeline.hccl.groups;
+  std::vector<GroupEvents> events;
+  events.reserve(groups.size());
+  for (const HcclGroup& g : groups) {
+    events.push_back(EventsOf(timeline.p(), g));
+    auto waits = SelectWaitTasks(events.back().tasks, static_cast<uint32_t>(g.planes.size()));
+    auto [wait, transmit] = GroupWaitTransmit(u, events.back().ops, waits, policy);
+    m.groups.push_back({g.name, wait, transmit});
+    if (g.pg_name) m.pg_names[g.name] = *g.pg_name;
   }
+  // The single-cursor walk measures U clipped to each group's ops; the exact measure is
+  // |U ∩ ops_i ∩ ops_j|.
   std::vector<std::vector<Interval>> uncovered(groups.size());
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    Group& g = groups[gi];
-    SortByStart(g.ops);
-    std::stable_sort(tasks[gi].begin(), tasks[gi].end(),
-                     [](const HcclTask& a, const HcclTask& b) { return a.start_ns < b.start_ns; });
-    auto waits = SelectWaitTasks(tasks[gi], static_cast<uint32_t>(g.planes.size()));
-    auto [wait, transmit] = GroupWaitTransmit(not_overlapped, g.ops, waits, mode);
-    m.groups.push_back({std::string(profile.str(profile.tracks[g.track].name)), wait, transmit});
-    uncovered[gi] = compat ? UncoveredWithinOps(not_overlapped, g.ops) : std::vector<Interval>{};
-  }
+  if (policy.single_cursor_overlap)
+    for (size_t g = 0; g < groups.size(); ++g) uncovered[g] = UncoveredWithinOps(u, events[g].ops);
   for (size_t i = 0; i < groups.size(); ++i) {
     for (size_t j = i + 1; j < groups.size(); ++j) {
-      int64_t ov = 0;
-      if (compat) {
-        ov = ReferenceOverlap(uncovered[i], uncovered[j]);
-      } else {
-        std::vector<Interval> a;
-        auto ui = MergeIntervals(not_overlapped);
-        auto oi = MergeIntervals(groups[i].ops);
-        auto oj = MergeIntervals(groups[j].ops);
-        // |U ∩ ops_i ∩ ops_j|
-        size_t x = 0, y = 0;
-        while (x < oi.size() && y < oj.size()) {
-          int64_t lo = std::max(oi[x].start_ns, oj[y].start_ns), hi = std::min(oi[x].end_ns, oj[y].end_ns);
-          if (hi > lo) a.push_back({lo, hi});
-          if (oi[x].end_ns < oj[y].end_ns) {
-            ++x;
-          } else {
-            ++y;
-          }
-        }
-        ov = IntersectionLength(ui, a);
-      }
+      const int64_t ov =
+          policy.single_cursor_overlap
+              ? ReferenceOverlap(uncovered[i], uncovered[j])
+              : IntersectionLength(u, IntersectMerged(MergeIntervals(events[i].ops), MergeIntervals(events[j].ops)));
       if (ov != 0) m.group_overlaps.push_back({m.groups[i].name, m.groups[j].name, ov});
     }
   }
-  for (const auto& [id, pg] : npu.parallel_group_names) m.pg_names["Group " + id + " Communication"] = pg;
+}
 
-  // 9. Bandwidth (communication.json): the last step with a bandwidth block wins.
-  if (!m.trace_level && npu.communication.present && !npu.communication.empty) {
-    const CommunicationStep* last = nullptr;
-    for (const auto& step : npu.communication.steps) {
-      if (step.has_collective_bandwidth) last = &step;
-    }
-    if (last == nullptr) {
-      m.warnings.push_back(
-          "communication.json has no 'Communication Bandwidth Info' block; RDMA/SDMA bandwidth absent "
-          "(msprof-analyze aborts here)");
-    } else {
-      auto bw = [&](const char* key) {
-        auto it = last->collective_bandwidth.find(key);
-        if (it == last->collective_bandwidth.end() || it->second.transit_time_ms <= 0) return 0.0;
-        return it->second.transit_size_mb / it->second.transit_time_ms;
-      };
-      m.rdma_bandwidth_gb_s = bw("RDMA");
-      m.sdma_bandwidth_gb_s = bw("SDMA");
-    }
+// 9. Bandwidth (communication.json): the last step with a bandwidth block wins.
+void ReadBandwidth(const CommunicationInfo& communication, SideMetrics& m) {
+  const CommunicationStep* last = nullptr;
+  for (const auto& step : communication.steps)
+    if (step.has_collective_bandwidth) last = &step;
+  if (last == nullptr) {
+    m.warnings.push_back(
+        "communication.json has no 'Communication Bandwidth Info' block; RDMA/SDMA bandwidth absent "
+        "(msprof-analyze aborts here)");
+    return;
   }
+  auto bw = [&](const char* key) {
+    auto it = last->collective_bandwidth.find(key);
+    if (it == last->collective_bandwidth.end() || it->second.transit_time_ms <= 0) return 0.0;
+    return it->second.transit_size_mb / it->second.transit_time_ms;
+  };
+  m.rdma_bandwidth_gb_s = bw("RDMA");
+  m.sdma_bandwidth_gb_s = bw("SDMA");
+}
+
+}  // namespace
+
+SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy) {
+  const Profile& profile = timeline.p();
+  const NpuTables& npu = profile.npu;
+  SideMetrics m;
+  m.device = DeviceKind::kNpu;
+  m.trace_level = IsTraceLevel(profile.meta);
+  if (!m.trace_level && npu.has_memory_record) m.memory_gib = MemoryPeakGib(npu);
+  if (!m.trace_level) CategorizeKernelDetails(timeline, masks, policy, m);
+  const std::vector<Interval> not_overlapped = ReadDeviceLanes(profile, policy, m);
+  MeasureGroups(timeline, policy, not_overlapped, m);
+  if (!m.trace_level && npu.communication.present && !npu.communication.empty) ReadBandwidth(npu.communication, m);
   return m;
 }
 

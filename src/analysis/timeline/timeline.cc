@@ -43,6 +43,7 @@ Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {
     t.backward_track = profile.flows[end].track;
     t.backward_tid = profile.tracks[*t.backward_track].tid;
   }
+  t.hccl = FindHcclGroups(profile);
   return t;
 }
 

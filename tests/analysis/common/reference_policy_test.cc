@@ -12,7 +12,8 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
   ReferencePolicy p = MakeReferencePolicy(std::nullopt);
   EXPECT_FALSE(p.reference_compat);
   EXPECT_FALSE(p.gpu_integer_us_grid || p.gpu_e2e_ignores_stream0 || p.npu_sdma_ignores_stream0 ||
-               p.gpu_flow_links_by_ts_only || p.single_cursor_overlap || p.float_us_sums || p.screen_quirks ||
+               p.gpu_flow_links_by_ts_only || p.zero_flow_start_is_no_flow ||
+               p.single_cursor_overlap || p.float_us_sums || p.screen_quirks ||
                p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
@@ -32,6 +33,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_EQ(current.matching, MatchAlgorithm::kSequenceMatcher);   // difflib's matching blocks
   EXPECT_EQ(old_line.gap_order, GapOrder::kComparisonFirst);
   EXPECT_EQ(current.gap_order, GapOrder::kBaseFirst);
+  EXPECT_TRUE(old_line.zero_flow_start_is_no_flow && current.zero_flow_start_is_no_flow);
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }
 
@@ -84,6 +86,47 @@ TEST(DualSum, AddUsSumAsMsConvertsTheFinishedSumOnce) {
   EXPECT_EQ(converted_once.e5, part.e5);
   EXPECT_EQ(converted_once.count, 2);
   EXPECT_EQ(converted_once.Ms(ExactPolicy()), 0.0004);
+}
+
+TEST(DualSum, ExactNsWithTheReferenceDigits) {
+  // An Ascend duration of 53.84109375 µs: the exact side counts the loader's 53841 ns, the reference
+  // float sum every digit.
+  DualSum s;
+  s.AddNsRefE5(53841, 5384109375);
+  EXPECT_EQ(s.Ns(), 53841);
+  EXPECT_EQ(s.Us(ExactPolicy()), 53.841);
+  EXPECT_EQ(s.Us(ReferenceCompatPolicy(ReferenceLine::k8_2)), 53.84109375);
+}
+
+TEST(DualSum, TheReferenceConversionsToMsAndSeconds) {
+  const ReferencePolicy exact = ExactPolicy();
+  const ReferencePolicy ref = ReferenceCompatPolicy(ReferenceLine::k8_2);
+  DualSum s;
+  for (int64_t ns : {8873756, 1}) s.AddNs(ns);  // 8873.756 µs + 0.001 µs
+  EXPECT_EQ(s.MsFromUsSum(ref), s.ref_us / 1e3);
+  EXPECT_EQ(s.MsThroughSeconds(ref), s.ref_us / 1e6 * 1e3);
+  EXPECT_EQ(s.Seconds(ref), s.ref_us / 1e6);
+  EXPECT_EQ(s.MsFromUsSum(exact), 8.873757);
+  EXPECT_EQ(s.MsThroughSeconds(exact), 8.873757);
+  EXPECT_EQ(s.Seconds(exact), 0.008873757);
+  // µs -> s -> ms can land on another double than µs -> ms: 123.456 µs.
+  DualSum t;
+  t.AddNs(123456);
+  EXPECT_EQ(t.MsFromUsSum(ref), 0.123456);
+  EXPECT_EQ(t.MsThroughSeconds(ref), 0.12345600000000001);
+  EXPECT_EQ(t.MsThroughSeconds(exact), 0.123456);
+}
+
+TEST(DualSum, DifferencesKeepTheReferenceOrder) {
+  DualSum e2e, compute, comm;
+  e2e.AddNs(1000);
+  compute.AddNs(100);
+  comm.AddNs(200);
+  DualSum free_time = e2e;
+  free_time -= compute;
+  free_time -= comm;
+  EXPECT_EQ(free_time.Ns(), 700);
+  EXPECT_EQ(free_time.ref_us, (1.0 - 0.1) - 0.2);
 }
 
 }  // namespace

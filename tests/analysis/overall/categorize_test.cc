@@ -80,14 +80,14 @@ struct Fixture {
 
 TEST(Categorize, NpuNameAndTypeRulesComeFirst) {
   Fixture fx;
-  KernelCategorizer npu(fx.masks, DeviceKind::kNpu, {}, kNoNumber);
+  KernelCategorizer npu(fx.masks, DeviceKind::kNpu, {}, kNoNumber, ExactPolicy());
   EXPECT_EQ(npu.Classify(fx.K("x", true, 0, "pagedattentionv2")), KC::kPagedAttention);
   EXPECT_EQ(npu.Classify(fx.K("aclnninplacecopy_tensormove_1", false)), KC::kSdmaTensorMove);
   EXPECT_EQ(npu.Classify(fx.K("aclnninplacecopy_x", false)), KC::kVectorNoTrans);
   EXPECT_EQ(npu.Classify(fx.K("matmulallreduce", true)), KC::kMc2);
   EXPECT_EQ(npu.Classify(fx.K("matmulallreduce_1", true)), KC::kOtherCube);  // exact membership only
   // Same kernels on GPU: none of these rules apply.
-  KernelCategorizer gpu(fx.masks, DeviceKind::kGpu, {}, kNoNumber);
+  KernelCategorizer gpu(fx.masks, DeviceKind::kGpu, {}, kNoNumber, ExactPolicy());
   EXPECT_EQ(gpu.Classify(fx.K("x", false, 0, "pagedattentionv2")), KC::kVectorNoTrans);
   EXPECT_EQ(gpu.Classify(fx.K("aclnninplacecopy_tensormove_1", false)), KC::kVectorNoTrans);
   EXPECT_EQ(gpu.Classify(fx.K("matmulallreduce", false)), KC::kVectorNoTrans);
@@ -103,7 +103,7 @@ TEST(Categorize, CpuOpRulesFlashAttentionConvMatmul) {
       {900, 1000, "aten::convolution_backward", 1},      // conv backward by name
       {1100, 1200, "aten::mm", 1},                       // matmul
   };
-  KernelCategorizer c(fx.masks, DeviceKind::kGpu, ops, /*bwd_tid=*/7);
+  KernelCategorizer c(fx.masks, DeviceKind::kGpu, ops, /*bwd_tid=*/7, ExactPolicy());
   EXPECT_EQ(c.Classify(fx.K("k", true, 150)), KC::kFaFwdCube);
   EXPECT_EQ(c.Classify(fx.K("k", false, 200)), KC::kFaFwdVector);  // F == end still inside
   EXPECT_EQ(c.Classify(fx.K("k", true, 300)), KC::kFaBwdCube);
@@ -122,20 +122,20 @@ TEST(Categorize, CpuOpRulesFlashAttentionConvMatmul) {
 
 TEST(Categorize, CursorOnlyMovesForward) {
   Fixture fx;
-  KernelCategorizer c(fx.masks, DeviceKind::kGpu, {{100, 200, "aten::mm", 1}}, kNoNumber);
+  KernelCategorizer c(fx.masks, DeviceKind::kGpu, {{100, 200, "aten::mm", 1}}, kNoNumber, ExactPolicy());
   EXPECT_EQ(c.Classify(fx.K("k", false, 300)), KC::kVectorNoTrans);  // moves the cursor past the op
   EXPECT_EQ(c.Classify(fx.K("k", false, 150)), KC::kVectorNoTrans);  // would match, but the cursor moved
 }
 
 TEST(Categorize, NoFlowSkipsCpuOps) {
   Fixture fx;
-  KernelCategorizer c(fx.masks, DeviceKind::kGpu, {{0, 200, "aten::mm", 1}}, kNoNumber);
+  KernelCategorizer c(fx.masks, DeviceKind::kGpu, {{0, 200, "aten::mm", 1}}, kNoNumber, ExactPolicy());
   EXPECT_EQ(c.Classify(fx.K("k", true, 0)), KC::kOtherCube);
 }
 
 TEST(Categorize, NpuOpTypeFallback) {
   Fixture fx;
-  KernelCategorizer c(fx.masks, DeviceKind::kNpu, {}, kNoNumber);
+  KernelCategorizer c(fx.masks, DeviceKind::kNpu, {}, kNoNumber, ExactPolicy());
   EXPECT_EQ(c.Classify(fx.K("k", false, 0, "flashattentionscore")), KC::kFaFwdCube);
   EXPECT_EQ(c.Classify(fx.K("k", false, 0, "flashattentionscoregrad")), KC::kFaBwdCube);
   EXPECT_EQ(c.Classify(fx.K("k", false, 0, "flashattentionbwd")), KC::kFaBwdCube);
@@ -144,17 +144,32 @@ TEST(Categorize, NpuOpTypeFallback) {
   EXPECT_EQ(c.Classify(fx.K("k", false, 0, "xconv2d")), KC::kVectorNoTrans);  // must start with conv
   EXPECT_EQ(c.Classify(fx.K("k", false, 0, "batchmatmulv2")), KC::kMatmulCube);
   // GPU never uses the op type.
-  KernelCategorizer g(fx.masks, DeviceKind::kGpu, {}, kNoNumber);
+  KernelCategorizer g(fx.masks, DeviceKind::kGpu, {}, kNoNumber, ExactPolicy());
   EXPECT_EQ(g.Classify(fx.K("k", false, 0, "batchmatmulv2")), KC::kVectorNoTrans);
+}
+
+// docs/deviations.md #11: FusedInferAttention op types are flash attention on the 26.1 line and by
+// default, not on the 8.2 line.
+TEST(Categorize, FusedInferAttentionOpTypesFollowThePolicy) {
+  Fixture fx;
+  for (const ReferencePolicy& policy : {ExactPolicy(), ReferenceCompatPolicy(ReferenceLine::k26_1),
+                                        ReferenceCompatPolicy(ReferenceLine::k8_2)}) {
+    KernelCategorizer c(fx.masks, DeviceKind::kNpu, {}, kNoNumber, policy);
+    const bool fa = policy.fused_infer_attention_is_fa;
+    EXPECT_EQ(c.Classify(fx.K("k", false, 0, "fusedinferattentionscore")), fa ? KC::kFaFwdCube : KC::kVectorNoTrans);
+    EXPECT_EQ(c.Classify(fx.K("k", true, 0, "fusedinferattentionscoregrad")), fa ? KC::kFaBwdCube : KC::kOtherCube);
+  }
+  EXPECT_FALSE(ReferenceCompatPolicy(ReferenceLine::k8_2).fused_infer_attention_is_fa);
+  EXPECT_TRUE(ExactPolicy().fused_infer_attention_is_fa);
 }
 
 TEST(Categorize, CubeTransVector) {
   Fixture fx;
-  KernelCategorizer npu(fx.masks, DeviceKind::kNpu, {}, kNoNumber);
+  KernelCategorizer npu(fx.masks, DeviceKind::kNpu, {}, kNoNumber, ExactPolicy());
   EXPECT_EQ(npu.Classify(fx.K("anything", true)), KC::kOtherCube);
   EXPECT_EQ(npu.Classify(fx.K("transdata_1", false)), KC::kVectorTrans);
   EXPECT_EQ(npu.Classify(fx.K("add_1", false)), KC::kVectorNoTrans);
-  KernelCategorizer gpu(fx.masks, DeviceKind::kGpu, {}, kNoNumber);
+  KernelCategorizer gpu(fx.masks, DeviceKind::kGpu, {}, kNoNumber, ExactPolicy());
   EXPECT_EQ(gpu.Classify(fx.K("cast_kernel", false)), KC::kVectorNoTrans);  // GPU is never "trans"
 }
 
@@ -171,7 +186,7 @@ TEST(Categorize, TotalsAccumulate) {
   t.Add(KC::kMatmulCube, 500);
   EXPECT_EQ(t.Ns(KC::kMatmulCube), 2000);
   EXPECT_EQ(t.Count(KC::kMatmulCube), 2);
-  EXPECT_DOUBLE_EQ(t.us_sum[static_cast<size_t>(KC::kMatmulCube)], 2.0);
+  EXPECT_DOUBLE_EQ(t.Sum(KC::kMatmulCube).ref_us, 2.0);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../../common/profile_builder.h"
 #include "profdiff/analysis/overall/gate.h"
 
 namespace profdiff::analysis {
@@ -127,6 +128,20 @@ TEST(OverallGate, ComparabilityWarnings) {
   EXPECT_TRUE(has("comparison has no usable kernel details"));
   EXPECT_TRUE(has("comparison: The file communication.json does not exist."));
   EXPECT_FALSE(has("no end-to-end time"));
+}
+
+TEST(OverallGate, StepCountFromTheTimelineStepsElseStepTraceRows) {
+  testing::ProfileBuilder b(DeviceKind::kNpu);
+  EXPECT_EQ(CountProfilerSteps(BuildTimeline(b.p, {})), std::nullopt);
+  b.p.npu.step_trace.present = true;
+  b.p.npu.step_trace.steps = {"1", "2", "2", ""};
+  EXPECT_EQ(CountProfilerSteps(BuildTimeline(b.p, {})), 3);  // distinct rows
+  TrackId cpu = b.Track("1", "1");
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#4", "cpu_op", 0, 10);
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#5", "cpu_op", 10, 10);
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#4", "cpu_op", 20, 10);
+  b.Add(cpu, SliceKind::kCpuOp, "ProfilerStep#6", "cpu_op", 30, 10);  // not a step marker
+  EXPECT_EQ(CountProfilerSteps(BuildTimeline(b.p, {})), 2);  // markers win
 }
 
 }  // namespace

@@ -16,48 +16,28 @@ namespace {
 
 using testing::ProfileBuilder;
 constexpr int64_t us(int64_t x) { return x * 1000; }
-const double kInf = std::numeric_limits<double>::infinity();
 
-// ---- §15 number helpers -------------------------------------------------------------------------
+ReferencePolicy Exact() { return MakeReferencePolicy(std::nullopt); }
+// The oracles these tests restate are the reference's 8.2 line.
+ReferencePolicy Compat() { return MakeReferencePolicy(ReferenceLine::k8_2); }
 
-TEST(OverallRounding, PythonRoundHalfCases) {
-  EXPECT_EQ(PyRound(2.675, 2), 2.67);   // 2.675 is 2.67499999... in binary
-  EXPECT_EQ(PyRound(0.125, 2), 0.12);   // exact tie -> even
-  EXPECT_EQ(PyRound(0.375, 2), 0.38);   // exact tie -> even
-  EXPECT_EQ(PyRound(1.0005, 3), 1.0);   // 1.000499999...
-  EXPECT_EQ(PyRound(-5.595, 2), -5.59);  // -5.59499999...
-  EXPECT_EQ(PyRound(0.96580000001, 4), 0.9658);
-  EXPECT_TRUE(std::isinf(PyRound(kInf, 2)));
+SideMetrics GpuSide(const Profile& p, const ReferencePolicy& policy) {
+  return ComputeGpuSideMetrics(BuildTimeline(p, {}), KernelMasks::Defaults(), policy);
+}
+SideMetrics NpuSide(const Profile& p, const ReferencePolicy& policy) {
+  return ComputeNpuSideMetrics(BuildTimeline(p, {}), KernelMasks::Defaults(), policy);
+}
+const OverallRow* FindRow(const OverallComparison& c, const std::string& label) {
+  for (const auto& r : c.rows)
+    if (r.label == label) return &r;
+  return nullptr;
+}
+OverallComparison Compare(const Profile& base, const Profile& comparison, const ReferencePolicy& policy,
+                          const OverallOptions& options = {}) {
+  return CompareOverall(BuildTimeline(base, {}), BuildTimeline(comparison, {}), policy, options);
 }
 
-TEST(OverallRounding, DiffAndRatioOracle) {  // reference test_common_func.py examples
-  struct Case {
-    double base, comp, diff, ratio;
-  };
-  for (const Case& c : {Case{10, 15, 5.0, 1.5}, Case{2.5, 3.75, 1.25, 1.5}, Case{20, 10, -10.0, 0.5},
-                        Case{0, 0, 0.0, 1.0}, Case{0, 5, 5.0, kInf}, Case{-10, -5, 5.0, 0.5}}) {
-    EXPECT_EQ(DiffMs(c.base, c.comp), c.diff) << c.base << " " << c.comp;
-    EXPECT_EQ(DiffRatio(c.base, c.comp), c.ratio) << c.base << " " << c.comp;
-  }
-  EXPECT_EQ(DiffRatio(136.581009, 131.912616), 0.9658);  // npu_text_r0_r1 E2E row
-  EXPECT_EQ(DiffMs(136.581009, 131.912616), -4.67);
-}
-
-// ---- Interval helpers ----------------------------------------------------------------------------
-
-TEST(OverallIntervals, MergeIntersectAndReferenceOverlap) {
-  auto m = MergeIntervals({{5, 10}, {0, 3}, {2, 4}, {10, 12}, {20, 20}});
-  ASSERT_EQ(m.size(), 2u);
-  EXPECT_EQ(m[0].start_ns, 0);
-  EXPECT_EQ(m[0].end_ns, 4);
-  EXPECT_EQ(m[1].end_ns, 12);
-  EXPECT_EQ(TotalLength(m), 11);
-  EXPECT_EQ(IntersectionLength({{0, 10}, {20, 30}}, {{5, 25}}), 10);
-  EXPECT_EQ(ReferenceOverlap({{0, 10}, {20, 30}}, {{5, 15}, {25, 35}}), 10);
-  // The reference cursor assumes non-overlapping E; exact intersection does not.
-  EXPECT_EQ(ReferenceOverlap({{0, 10}}, {{0, 10}, {2, 8}}), 10);
-  EXPECT_EQ(IntersectionLength({{0, 10}}, {{0, 10}, {2, 8}}), 10);
-}
+// ---- Interval measures ----------------------------------------------------------------------------
 
 // docs/deviations.md #5: with overlapping events (e.g. two HCCL ops of a group that overlap) the
 // reference's cursor walk counts the overlap twice; the exact intersection does not.
@@ -66,8 +46,8 @@ TEST(OverallIntervals, ReferenceOverlapDoubleCountsOverlappingEvents) {
   EXPECT_EQ(IntersectionLength({{0, 10}}, {{0, 6}, {2, 8}}), 8);
   std::vector<Interval> u = {{0, us(10)}};
   std::vector<Interval> ops = {{0, us(6)}, {us(2), us(8)}};
-  auto compat = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kReferenceCompat);
-  auto exact = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kExact);
+  auto compat = GroupWaitTransmit(u, ops, {}, Compat());
+  auto exact = GroupWaitTransmit(u, ops, {}, Exact());
   EXPECT_EQ(compat.second, us(12));
   EXPECT_EQ(exact.second, us(8));
 }
@@ -114,13 +94,13 @@ Profile MakeGpuProfile() {
 
 TEST(OverallGpu, CompatQuirksStreamZeroGridAndTimestampOnlyFlows) {
   Profile p = MakeGpuProfile();
-  SideMetrics m = ComputeGpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
-  EXPECT_EQ(m.e2e_ns, 7000);  // stream-0 kernel ignored: 1.0 .. 8.0 µs
-  EXPECT_EQ(m.compute_ns, 3000);  // marks 2,3 (sgemm) and 5 (elementwise; the NCCL mark there is covered)
-  EXPECT_EQ(m.comm_not_overlapped_ns, 3000);  // marks 6,7,8
-  EXPECT_EQ(m.free_ns(), 1000);
-  EXPECT_EQ(m.sdma_stream_ns, 500);
-  EXPECT_EQ(m.sdma_stream_count, 1);
+  SideMetrics m = GpuSide(p, Compat());
+  EXPECT_EQ(m.e2e.Ns(), 7000);  // stream-0 kernel ignored: 1.0 .. 8.0 µs
+  EXPECT_EQ(m.compute.Ns(), 3000);  // marks 2,3 (sgemm) and 5 (elementwise; the NCCL mark there is covered)
+  EXPECT_EQ(m.comm_not_overlapped.Ns(), 3000);  // marks 6,7,8
+  EXPECT_EQ(m.FreeTime().Ns(), 1000);
+  EXPECT_EQ(m.sdma_stream.Ns(), 500);
+  EXPECT_EQ(m.sdma_stream.count, 1);
   EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), 1);
   // Flow matched by timestamp only: the elementwise kernel is attributed to aten::conv2d.
   EXPECT_EQ(m.categories.Count(KernelCategory::kConvFwdVector), 1);
@@ -130,11 +110,11 @@ TEST(OverallGpu, CompatQuirksStreamZeroGridAndTimestampOnlyFlows) {
 
 TEST(OverallGpu, ExactCountsStreamZeroAndMatchesFlowsByTrack) {
   Profile p = MakeGpuProfile();
-  SideMetrics m = ComputeGpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
-  EXPECT_EQ(m.e2e_ns, 8000);
-  EXPECT_EQ(m.compute_ns, 3500);
-  EXPECT_EQ(m.comm_not_overlapped_ns, 3000);
-  EXPECT_EQ(m.free_ns(), 1500);
+  SideMetrics m = GpuSide(p, Exact());
+  EXPECT_EQ(m.e2e.Ns(), 8000);
+  EXPECT_EQ(m.compute.Ns(), 3500);
+  EXPECT_EQ(m.comm_not_overlapped.Ns(), 3000);
+  EXPECT_EQ(m.FreeTime().Ns(), 1500);
   EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), 1);
   EXPECT_EQ(m.categories.Count(KernelCategory::kConvFwdVector), 0);
   EXPECT_EQ(m.categories.Count(KernelCategory::kVectorNoTrans), 2);
@@ -144,8 +124,8 @@ TEST(OverallGpu, NoComputeKernelMeansNoOverall) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId s = b.Track("0", "7");
   b.Add(s, SliceKind::kKernel, "ncclKernel", "kernel", 0, 10, {{ArgKey::kStream, 7}});
-  SideMetrics m = ComputeGpuSideMetrics(b.p, KernelMasks::Defaults(), ArithmeticMode::kExact);
-  EXPECT_EQ(m.e2e_ns, 0);
+  SideMetrics m = GpuSide(b.p, Exact());
+  EXPECT_EQ(m.e2e.Ns(), 0);
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_NE(m.warnings[0].find("does not contain kernel running data"), std::string::npos);
 }
@@ -165,13 +145,13 @@ TEST(OverallNpu, WaitTransmitOracle) {
   ASSERT_EQ(waits[1].size(), 1u);
   std::vector<Interval> u = {{0, us(2200)}};
   std::vector<Interval> ops = {{0, us(2200)}};
-  for (auto mode : {ArithmeticMode::kReferenceCompat, ArithmeticMode::kExact}) {
-    auto [wait, transmit] = GroupWaitTransmit(u, ops, waits, mode);  // plane 0 has the smaller wait
+  for (const ReferencePolicy& policy : {Compat(), Exact()}) {
+    auto [wait, transmit] = GroupWaitTransmit(u, ops, waits, policy);  // plane 0 has the smaller wait
     EXPECT_EQ(wait, us(100));
     EXPECT_EQ(transmit, us(2100));
   }
   // A group without planes has no wait.
-  auto [w0, t0] = GroupWaitTransmit(u, ops, {}, ArithmeticMode::kExact);
+  auto [w0, t0] = GroupWaitTransmit(u, ops, {}, Exact());
   EXPECT_EQ(w0, 0);
   EXPECT_EQ(t0, us(2200));
 }
@@ -215,7 +195,7 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
   task(hw2, "Add", 1, 4, 2, "AI_CORE");
   task(hw1, "sdma", 10, 30, 1, "SDMA_SQE");
   task(hw2, "sdma", 10, 50, 2, "SDMA_SQE");  // stream 2 has no EVENT_WAIT: not a compute stream
-  // Stream 0: skipped in compat mode (quirk), counted in exact mode.
+  // Stream 0: skipped under npu_sdma_ignores_stream0 (the reference's quirk), counted by default.
   task(hw0, "wait", 0, 1, 0, "EVENT_WAIT_SQE");
   task(hw0, "Mul", 0, 1, 0, "AI_CORE");
   task(hw0, "sdma", 50, 7, 0, "SDMA_SQE");
@@ -278,14 +258,14 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
 
 TEST(OverallNpu, SideMetricsOracles) {
   Profile p = MakeNpuProfile();
-  SideMetrics m = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
-  EXPECT_EQ(m.compute_ns, us(130));
-  EXPECT_EQ(m.comm_not_overlapped_ns, us(50));
-  EXPECT_EQ(m.e2e_ns, us(200));
-  EXPECT_EQ(m.lccl_ns, us(150));
-  EXPECT_EQ(m.lccl_count, 2);
-  EXPECT_EQ(m.sdma_stream_ns, us(30));
-  EXPECT_EQ(m.sdma_stream_count, 1);
+  SideMetrics m = NpuSide(p, Compat());
+  EXPECT_EQ(m.compute.Ns(), us(130));
+  EXPECT_EQ(m.comm_not_overlapped.Ns(), us(50));
+  EXPECT_EQ(m.e2e.Ns(), us(200));
+  EXPECT_EQ(m.lccl.Ns(), us(150));
+  EXPECT_EQ(m.lccl.count, 2);
+  EXPECT_EQ(m.sdma_stream.Ns(), us(30));
+  EXPECT_EQ(m.sdma_stream.count, 1);
   EXPECT_DOUBLE_EQ(m.memory_gib, 2.0);
   ASSERT_TRUE(m.rdma_bandwidth_gb_s.has_value());
   EXPECT_DOUBLE_EQ(*m.rdma_bandwidth_gb_s, 10.0);
@@ -295,8 +275,8 @@ TEST(OverallNpu, SideMetricsOracles) {
   EXPECT_EQ(m.categories.Count(KernelCategory::kVectorNoTrans), 1);
   EXPECT_EQ(m.categories.Count(KernelCategory::kMc2), 1);
   ASSERT_EQ(m.mc2.size(), 1u);
-  EXPECT_EQ(m.mc2[0].computing_ns, us(25));
-  EXPECT_EQ(m.mc2[0].communication_ns, us(10));
+  EXPECT_EQ(m.mc2[0].computing.Ns(), us(25));
+  EXPECT_EQ(m.mc2[0].communication.Ns(), us(10));
   ASSERT_EQ(m.groups.size(), 2u);
   EXPECT_EQ(m.groups[0].name, "Group 0 Communication");
   EXPECT_EQ(m.groups[0].wait_ns, us(10));
@@ -307,51 +287,135 @@ TEST(OverallNpu, SideMetricsOracles) {
   EXPECT_EQ(m.group_overlaps[0].overlap_ns, us(30));
   EXPECT_EQ(m.pg_names.at("Group 0 Communication"), "tp");
 
-  SideMetrics e = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
-  EXPECT_EQ(e.sdma_stream_ns, us(37));  // stream 0 counted
-  EXPECT_EQ(e.sdma_stream_count, 2);
+  SideMetrics e = NpuSide(p, Exact());
+  EXPECT_EQ(e.sdma_stream.Ns(), us(37));  // stream 0 counted
+  EXPECT_EQ(e.sdma_stream.count, 2);
   EXPECT_EQ(e.group_overlaps[0].overlap_ns, us(30));
 }
 
 TEST(OverallNpu, MissingBandwidthBlockIsNotFatal) {
   Profile p = MakeNpuProfile();
   p.npu.communication.steps[0].has_collective_bandwidth = false;
-  SideMetrics m = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kReferenceCompat);
+  SideMetrics m = NpuSide(p, Compat());
   EXPECT_FALSE(m.rdma_bandwidth_gb_s.has_value());
   EXPECT_FALSE(m.sdma_bandwidth_gb_s.has_value());
   ASSERT_FALSE(m.warnings.empty());
-  EXPECT_EQ(m.e2e_ns, us(200));  // everything else still computed
+  EXPECT_EQ(m.e2e.Ns(), us(200));  // everything else still computed
 }
 
 TEST(OverallNpu, HideOpDetailsAndTraceLevel) {
   Profile p = MakeNpuProfile();
   p.npu.kernel_details.has_aiv_vec_time = false;  // neither mac_time nor aiv_vec_time column
-  SideMetrics h = ComputeNpuSideMetrics(p, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  SideMetrics h = NpuSide(p, Exact());
   EXPECT_TRUE(h.hide_op_details);
   EXPECT_EQ(h.categories.Count(KernelCategory::kMatmulCube), 0);
 
   Profile t = MakeNpuProfile();
   t.meta.path_level = "trace";
-  SideMetrics m = ComputeNpuSideMetrics(t, KernelMasks::Defaults(), ArithmeticMode::kExact);
+  SideMetrics m = NpuSide(t, Exact());
   EXPECT_TRUE(m.trace_level);
   EXPECT_FALSE(m.hide_op_details);
   EXPECT_EQ(m.memory_gib, 0);
   EXPECT_FALSE(m.rdma_bandwidth_gb_s.has_value());
-  EXPECT_EQ(std::accumulate(m.categories.count.begin(), m.categories.count.end(), int64_t{0}), 0);
-  EXPECT_EQ(m.compute_ns, us(130));
+  for (const DualSum& c : m.categories.sums) EXPECT_EQ(c.count, 0);
+  EXPECT_EQ(m.compute.Ns(), us(130));
 }
 
 TEST(OverallNpu, NoOverlapLaneMeansNoRows) {
   ProfileBuilder b(DeviceKind::kNpu);
-  SideMetrics m = ComputeNpuSideMetrics(b.p, KernelMasks::Defaults(), ArithmeticMode::kExact);
-  EXPECT_EQ(m.e2e_ns, 0);
+  SideMetrics m = NpuSide(b.p, Exact());
+  EXPECT_EQ(m.e2e.Ns(), 0);
   ASSERT_FALSE(m.warnings.empty());
   EXPECT_EQ(m.warnings[0], "Failed to get overlap analysis data.");
   Profile other = MakeNpuProfile();
-  OverallComparison c = CompareOverall(b.p, other, {});
+  OverallComparison c = Compare(b.p, other, Exact());
   EXPECT_TRUE(c.rows.empty());
   EXPECT_FALSE(c.base.has_overall);
   EXPECT_TRUE(c.comparison.has_overall);
+}
+
+// --gpu_flow_cat reaches the overall comparison through the Timeline (the reference applies it in
+// its loader, so every comparison sees the same links).
+TEST(OverallFlows, GpuFlowCatChangesWhichFlowsLinkKernels) {
+  ProfileBuilder g(DeviceKind::kGpu);
+  TrackId cpu = g.Track("100", "100");
+  TrackId s7 = g.Track("0", "7");
+  g.Add(cpu, SliceKind::kCpuOp, "aten::mm", "cpu_op", 900, 100);
+  g.Add(s7, SliceKind::kKernel, "volta_sgemm_128x64", "kernel", 1000, 2000, {{ArgKey::kStream, 7}});
+  g.Flow(1, "my_launch", 910, cpu, 1000, s7);
+  for (const ReferencePolicy& policy : {Exact(), Compat()}) {
+    OverallComparison by_default = Compare(g.p, g.p, policy);
+    EXPECT_EQ(FindRow(by_default, "\tMatmul"), nullptr);
+    EXPECT_NE(FindRow(by_default, "\tCube"), nullptr);  // no known flow: a cube kernel without its op
+    TimelineOptions custom;
+    custom.gpu_flow_cat = "my_launch";
+    OverallComparison with_cat =
+        CompareOverall(BuildTimeline(g.p, custom), BuildTimeline(g.p, custom), policy, OverallOptions{});
+    ASSERT_NE(FindRow(with_cat, "\tMatmul"), nullptr);
+    EXPECT_EQ(FindRow(with_cat, "\tMatmul")->base.number, 1);
+    EXPECT_EQ(FindRow(with_cat, "\tCube"), nullptr);
+  }
+}
+
+// docs/deviations.md #10: the reference stores "no flow" as a flow start of 0, so a kernel launched by
+// an op starting at ts 0 loses its CPU op; profdiff's default keeps the link.
+TEST(OverallFlows, FlowStartingAtZeroLinksByDefaultOnly) {
+  ProfileBuilder g(DeviceKind::kGpu);
+  TrackId cpu = g.Track("100", "100");
+  TrackId s7 = g.Track("0", "7");
+  g.Add(cpu, SliceKind::kCpuOp, "aten::mm", "cpu_op", 0, 100);
+  g.Add(s7, SliceKind::kKernel, "volta_sgemm_128x64", "kernel", 1000, 2000, {{ArgKey::kStream, 7}});
+  g.Flow(1, "ac2g", 0, cpu, 1000, s7);
+  for (const ReferencePolicy& policy : {Exact(), Compat()}) {
+    SideMetrics m = GpuSide(g.p, policy);
+    EXPECT_EQ(m.categories.Count(KernelCategory::kMatmulCube), policy.zero_flow_start_is_no_flow ? 0 : 1);
+    EXPECT_EQ(m.categories.Count(KernelCategory::kOtherCube), policy.zero_flow_start_is_no_flow ? 1 : 0);
+  }
+  // NPU: a kernel_details row at the flow's end; its op type says nothing, its CPU op says matmul.
+  ProfileBuilder nb(DeviceKind::kNpu);
+  nb.p = MakeNpuProfile();
+  TrackId cpu_n = nb.Track("1", "1");  // MakeNpuProfile's CPU and hardware tracks
+  TrackId hw1 = nb.Track("2", "1");
+  nb.Add(cpu_n, SliceKind::kCpuOp, "aten::matmul", "cpu_op", 0, us(1));
+  nb.Flow(9, "async_npu", 0, cpu_n, us(500), hw1);
+  KernelDetailRow r;
+  r.type = nb.p.strings.Intern("Cast");
+  r.name = nb.p.strings.Intern("Cast_at_500");
+  r.start_ns = us(500);
+  r.dur_ns = us(2);
+  r.aicore_time_ns = us(1);
+  r.aiv_vec_time_ns = 0;
+  nb.p.npu.kernel_details.rows.push_back(r);
+  SideMetrics exact = NpuSide(nb.p, Exact());
+  SideMetrics compat = NpuSide(nb.p, Compat());
+  EXPECT_EQ(exact.categories.Count(KernelCategory::kMatmulCube), 2);  // MatMul_1 and Cast_at_500
+  EXPECT_EQ(compat.categories.Count(KernelCategory::kMatmulCube), 1);
+  EXPECT_EQ(compat.categories.Count(KernelCategory::kOtherCube),
+            exact.categories.Count(KernelCategory::kOtherCube) + 1);
+}
+
+// docs/deviations.md #11: a FusedInferAttention kernel of kernel_details.csv is flash attention by
+// default and on the 26.1 line; the 8.2 line leaves it to the cube/vector rules.
+TEST(OverallNpu, FusedInferAttentionCountsAsFlashAttentionExceptOnThe8Point2Line) {
+  Profile p = MakeNpuProfile();
+  KernelDetailRow r;
+  r.type = p.strings.Intern("FusedInferAttentionScore");
+  r.name = p.strings.Intern("FusedInferAttentionScore_1");
+  r.start_ns = us(600);
+  r.dur_ns = us(7);
+  r.aicore_time_ns = us(6);
+  r.aiv_vec_time_ns = 0;
+  p.npu.kernel_details.rows.push_back(r);
+  for (const ReferencePolicy& policy :
+       {Exact(), MakeReferencePolicy(ReferenceLine::k26_1), MakeReferencePolicy(ReferenceLine::k8_2)}) {
+    SideMetrics m = NpuSide(p, policy);
+    const int64_t fa = policy.fused_infer_attention_is_fa ? 1 : 0;
+    EXPECT_EQ(m.categories.Count(KernelCategory::kFaFwdCube), fa) << PolicyModeName(policy);
+    EXPECT_EQ(m.categories.Ns(KernelCategory::kFaFwdCube), fa * us(7));
+    EXPECT_EQ(m.categories.Count(KernelCategory::kOtherCube), 1 - fa);
+    OverallComparison c = Compare(p, p, policy);
+    EXPECT_EQ(FindRow(c, "\tFlash Attention (Forward)") != nullptr, fa == 1);
+  }
 }
 
 // ---- Rows (§7), screen (§6), summary ---------------------------------------------------------------
@@ -361,19 +425,11 @@ std::vector<std::string> Labels(const OverallComparison& c) {
   for (const auto& r : c.rows) out.push_back(r.label);
   return out;
 }
-const OverallRow* FindRow(const OverallComparison& c, const std::string& label) {
-  for (const auto& r : c.rows) {
-    if (r.label == label) return &r;
-  }
-  return nullptr;
-}
 
 TEST(OverallRows, NpuVsNpuLabelsOrderAndValues) {
   Profile base = MakeNpuProfile(0, true);
   Profile comp = MakeNpuProfile(20, true);
-  OverallOptions opt;
-  opt.mode = ArithmeticMode::kReferenceCompat;
-  OverallComparison c = CompareOverall(base, comp, opt);
+  OverallComparison c = Compare(base, comp, Compat());
   std::vector<std::string> expected = {
       "Computing Time",
       "\tMatmulAllReduce",
@@ -431,7 +487,7 @@ TEST(OverallRows, GroupsOnlyOnOneSideAndNamesWithoutPg) {
   for (auto& t : comp.tracks) {
     if (comp.str(t.name) == "Group 1 Communication") t.name = comp.strings.Intern("Group 7 Communication");
   }
-  OverallComparison c = CompareOverall(base, comp, {});
+  OverallComparison c = Compare(base, comp, Exact());
   auto labels = Labels(c);
   auto pos = [&](const std::string& l) { return std::find(labels.begin(), labels.end(), l) - labels.begin(); };
   ASSERT_LT(pos("\tGroup 0 Communication"), static_cast<long>(labels.size()));
@@ -455,9 +511,7 @@ TEST(OverallScreen, CompatQuirksVersusDefault) {
     if (base.str(s.name) == "Notify_Wait") s.name = base.strings.Intern("Memcpy");
   }
   Profile comp = MakeNpuProfile();
-  OverallOptions compat;
-  compat.mode = ArithmeticMode::kReferenceCompat;
-  OverallComparison c = CompareOverall(base, comp, compat);
+  OverallComparison c = Compare(base, comp, Compat());
   std::map<std::string, std::pair<std::string, std::string>> cells;
   std::vector<std::string> headers;
   for (const auto& col : c.screen) {
@@ -477,7 +531,7 @@ TEST(OverallScreen, CompatQuirksVersusDefault) {
   EXPECT_EQ(cells["SDMA Time(Num)"].first, "0.000s(1)");
   EXPECT_EQ(headers.front(), "Cube Time(Num)");
 
-  OverallComparison d = CompareOverall(base, comp, {});
+  OverallComparison d = Compare(base, comp, Exact());
   for (const auto& col : d.screen) {
     if (col.header == "Uncovered Communication Time(Wait Time)") {
       EXPECT_EQ(col.base_cell, "0.000s(0.000s)");
@@ -489,21 +543,19 @@ TEST(OverallScreen, CompatQuirksVersusDefault) {
 TEST(OverallScreen, GpuHeaderAndHiddenOpDetails) {
   Profile g1 = MakeGpuProfile();
   Profile g2 = MakeGpuProfile();
-  OverallComparison c = CompareOverall(g1, g2, {});
+  OverallComparison c = Compare(g1, g2, Exact());
   EXPECT_EQ(c.screen.back().header, "E2E Time");
   EXPECT_EQ(c.screen.back().base_cell, "0.000s");
   Profile n1 = MakeNpuProfile();
   n1.npu.kernel_details.has_aiv_vec_time = false;
-  OverallComparison d = CompareOverall(g1, n1, {});
+  OverallComparison d = Compare(g1, n1, Exact());
   EXPECT_NE(d.screen.front().header, "Cube Time(Num)");  // hide_op_details on one side
   EXPECT_EQ(d.screen.back().header, "E2E Time(Not minimal profiling)");
 }
 
 TEST(OverallSummary, CategoriesSumToE2e) {
-  for (auto mode : {ArithmeticMode::kExact, ArithmeticMode::kReferenceCompat}) {
-    OverallOptions opt;
-    opt.mode = mode;
-    OverallComparison c = CompareOverall(MakeGpuProfile(), MakeNpuProfile(), opt);
+  for (const ReferencePolicy& policy : {Exact(), Compat()}) {
+    OverallComparison c = Compare(MakeGpuProfile(), MakeNpuProfile(), policy);
     for (const SideSummary* s : {&c.base, &c.comparison}) {
       EXPECT_TRUE(s->has_overall);
       EXPECT_EQ(s->computing_ns + s->uncovered_communication_ns + s->free_ns, s->e2e_ns);
@@ -519,7 +571,7 @@ TEST(OverallRows, CustomMasksChangeCategories) {
   KernelMasks masks = KernelMasks::Defaults();
   masks.matmul = {"nothing_matches"};
   opt.masks = masks;
-  OverallComparison c = CompareOverall(MakeGpuProfile(), MakeGpuProfile(), opt);
+  OverallComparison c = Compare(MakeGpuProfile(), MakeGpuProfile(), Exact(), opt);
   EXPECT_EQ(FindRow(c, "\tMatmul"), nullptr);
   EXPECT_NE(FindRow(c, "\tCube"), nullptr);  // sgemm is a cube kernel without its CPU op
 }

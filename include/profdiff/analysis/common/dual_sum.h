@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "profdiff/analysis/common/python_numbers.h"
 #include "profdiff/analysis/common/reference_policy.h"
 
 namespace profdiff::analysis {
@@ -13,6 +14,7 @@ namespace profdiff::analysis {
 inline constexpr int64_t kE5PerNs = 100000;
 inline double E5ToUs(int64_t v) { return static_cast<double>(v) / 1e8; }
 inline double E5ToMs(int64_t v) { return static_cast<double>(v) / 1e11; }
+inline double E5ToS(int64_t v) { return static_cast<double>(v) / 1e14; }
 inline int64_t E5ToNs(int64_t v) { return v >= 0 ? (v + 50000) / 100000 : -((-v + 50000) / 100000); }
 
 struct DualSum {
@@ -37,12 +39,31 @@ struct DualSum {
     ref_us += us;
     ref_ms += us / 1000;
   }
+  // Adds a duration that the exact sum counts in whole ns (`dur_ns`, as the overall comparison's
+  // default does: each Ascend duration rounded once by the loader) while the reference's float sums
+  // see all of its digits (`ref_dur_e5`, Slice::dur_e5()).
+  void AddNsRefE5(int64_t dur_ns, int64_t ref_dur_e5) {
+    e5 += dur_ns * kE5PerNs;
+    ++count;
+    const double us = E5ToUs(ref_dur_e5);
+    ref_us += us;
+    ref_ms += us / 1000;
+  }
   // Adds another sum (the reference adds its partial float sums the same way).
   DualSum& operator+=(const DualSum& o) {
     e5 += o.e5;
     count += o.count;
     ref_us += o.ref_us;
     ref_ms += o.ref_ms;
+    return *this;
+  }
+  // Subtracts another sum, field by field (the reference subtracts its float sums in the same order,
+  // e.g. free = e2e - compute - lccl - uncovered communication). `count` is meaningless afterwards.
+  DualSum& operator-=(const DualSum& o) {
+    e5 -= o.e5;
+    count -= o.count;
+    ref_us -= o.ref_us;
+    ref_ms -= o.ref_ms;
     return *this;
   }
 
@@ -60,6 +81,19 @@ struct DualSum {
   // The value a result shows, per the policy: the reference's float sum, or the exact sum converted once.
   double Us(const ReferencePolicy& p) const { return p.float_us_sums ? ref_us : E5ToUs(e5); }
   double Ms(const ReferencePolicy& p) const { return p.float_us_sums ? ref_ms : E5ToMs(e5); }
+
+  // The reference's two ways of turning its float µs sum into ms: divided by 1000 once (category,
+  // MC2 and SDMA-stream sums), or to seconds first and back (compute, uncovered communication, e2e
+  // and free time: µs / 1e6 * 1e3). The last bit can differ between the two, so each has its own
+  // accessor; the exact side is the same either way.
+  double RefMsFromUsSum() const { return ref_us / 1e3; }
+  double RefMsThroughSeconds() const { return UsToMsViaSeconds(ref_us); }
+  double MsFromUsSum(const ReferencePolicy& p) const { return p.float_us_sums ? RefMsFromUsSum() : E5ToMs(e5); }
+  double MsThroughSeconds(const ReferencePolicy& p) const {
+    return p.float_us_sums ? RefMsThroughSeconds() : E5ToMs(e5);
+  }
+  // Seconds: the reference's µs sum / 1e6, or the exact sum converted once.
+  double Seconds(const ReferencePolicy& p) const { return p.float_us_sums ? ref_us / 1e6 : E5ToS(e5); }
 };
 
 }  // namespace profdiff::analysis

@@ -36,6 +36,9 @@ struct ReferencePolicy {
   bool npu_sdma_ignores_stream0 = false;
   // A GPU kernel is linked to any flow ending at its start timestamp, whatever the track (deviation 4).
   bool gpu_flow_links_by_ts_only = false;
+  // A flow that starts at timestamp 0 links nothing: the reference stores "no flow" as a flow start of
+  // 0, so a kernel whose launching op starts at 0 is categorised without its CPU op (deviation 10).
+  bool zero_flow_start_is_no_flow = false;
   // Communication wait/transmit and group overlap by the reference's single-cursor walk (deviation 5).
   bool single_cursor_overlap = false;
   // Durations shown as the reference's float µs sums in its order of additions, not exact int64 sums

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "profdiff/analysis/common/dual_sum.h"
+#include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/model/profile.h"
 
@@ -41,20 +43,14 @@ inline constexpr std::array<std::string_view, kKernelCategoryCount> kKernelCateg
 #undef PD_KCAT_NAME_
 constexpr std::string_view Name(KernelCategory c) { return kKernelCategoryNames[static_cast<size_t>(c)]; }
 
-// Per-category totals of one side. `us_sum` is the reference's float accumulation (µs, in
-// processing order), kept so --reference-compat can reproduce its floating-point results.
+// Per-category totals of one side: the exact sum, the count and the reference's float µs sum (in
+// processing order) of each category.
 struct CategoryTotals {
-  std::array<int64_t, kKernelCategoryCount> ns{};
-  std::array<int64_t, kKernelCategoryCount> count{};
-  std::array<double, kKernelCategoryCount> us_sum{};
-  void Add(KernelCategory c, int64_t dur_ns) {
-    auto i = static_cast<size_t>(c);
-    ns[i] += dur_ns;
-    count[i] += 1;
-    us_sum[i] += static_cast<double>(dur_ns) / 1e3;
-  }
-  int64_t Ns(KernelCategory c) const { return ns[static_cast<size_t>(c)]; }
-  int64_t Count(KernelCategory c) const { return count[static_cast<size_t>(c)]; }
+  std::array<DualSum, kKernelCategoryCount> sums{};
+  void Add(KernelCategory c, int64_t dur_ns) { sums[static_cast<size_t>(c)].AddNs(dur_ns); }
+  const DualSum& Sum(KernelCategory c) const { return sums[static_cast<size_t>(c)]; }
+  int64_t Ns(KernelCategory c) const { return Sum(c).Ns(); }
+  int64_t Count(KernelCategory c) const { return Sum(c).count; }
 };
 
 // A torch op whose lower-cased name contains an FA/CONV/MATMUL mask item ("CPU cube op").
@@ -82,9 +78,10 @@ struct KernelToCategorize {
 // CPU-op cursor only moves forward, as in the reference.
 class KernelCategorizer {
  public:
-  // `bwd_tid`: tid of the backward thread (kNoNumber when unknown).
+  // `bwd_tid`: tid of the backward thread (kNoNumber when unknown). Policy field read:
+  // fused_infer_attention_is_fa (rule 5: op types containing "fusedinferattention" are flash attention).
   KernelCategorizer(const KernelMasks& masks, DeviceKind device, std::vector<CpuCubeOp> cube_ops,
-                    int64_t bwd_tid);
+                    int64_t bwd_tid, const ReferencePolicy& policy);
   KernelCategory Classify(const KernelToCategorize& kernel);
 
  private:
@@ -95,6 +92,7 @@ class KernelCategorizer {
   std::vector<CpuCubeOp> ops_;
   size_t cursor_ = 0;
   int64_t bwd_tid_;
+  bool fused_infer_attention_is_fa_;
 };
 
 // True if lower-cased `name` contains any backward word ("bwd", "backward", "back", "grad").

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "profdiff/analysis/overall/overall.h"
-#include "profdiff/model/profile.h"
+#include "profdiff/analysis/timeline/timeline.h"
 
 namespace profdiff::analysis {
 
@@ -33,7 +33,7 @@ struct GateOptions {
 };
 
 // Facts about the inputs that OverallComparison does not carry (the CLI fills them from the
-// profiles, e.g. with CountProfilerSteps).
+// timelines, e.g. with CountProfilerSteps).
 struct ComparabilityInputs {
   std::optional<int64_t> base_steps;
   std::optional<int64_t> comparison_steps;
@@ -71,8 +71,9 @@ std::vector<std::string> ComparabilityWarnings(const OverallComparison& cmp,
 GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options,
                         const ComparabilityInputs& inputs = {});
 
-// Number of distinct profiler steps in a profile: distinct ids of "ProfilerStep#N" step markers, or
-// the rows of step_trace_time.csv when there are no markers; nullopt when neither exists.
-std::optional<int64_t> CountProfilerSteps(const Profile& profile);
+// Number of distinct profiler steps of a side: distinct ids of its "ProfilerStep#N" step markers
+// (Timeline::step_ids), or the distinct steps of step_trace_time.csv when there are no markers;
+// nullopt when neither exists.
+std::optional<int64_t> CountProfilerSteps(const Timeline& timeline);
 
 }  // namespace profdiff::analysis

@@ -5,13 +5,14 @@
 
 namespace profdiff::analysis {
 
-// kReferenceCompat: busy time on the integer-µs grid, stream 0/missing stream ignored for e2e,
-// flows matched to kernels by start timestamp only. kExact: exact ns interval unions, every kernel
-// counts for e2e, flows matched by (track, timestamp).
-SideMetrics ComputeGpuSideMetrics(const Profile& profile, const KernelMasks& masks, ArithmeticMode mode);
+// Policy fields read: gpu_integer_us_grid (busy time on the integer-µs grid, else exact ns interval
+// unions), gpu_e2e_ignores_stream0 (kernels on stream 0 or without a stream left out of e2e),
+// gpu_flow_links_by_ts_only (a flow links the kernel starting at its end's timestamp on any track,
+// else only on the flow end's track), zero_flow_start_is_no_flow.
+SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy);
 
-// The compat busy-mark computation alone (exposed for tests): kernels as (start, end, is_nccl);
-// returns {compute_ns, communication_not_overlapped_ns}, both multiples of 1000.
+// The integer-µs grid computation alone (policy.gpu_integer_us_grid; exposed for tests): kernels as
+// (start, end, is_nccl); returns {compute_ns, communication_not_overlapped_ns}, both multiples of 1000.
 struct GpuKernelSpan {
   int64_t start_ns = 0;
   int64_t end_ns = 0;

@@ -5,7 +5,8 @@
 
 namespace profdiff::analysis {
 
-SideMetrics ComputeNpuSideMetrics(const Profile& profile, const KernelMasks& masks, ArithmeticMode mode);
+// Policy fields read: npu_sdma_ignores_stream0, single_cursor_overlap, zero_flow_start_is_no_flow.
+SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy);
 
 // §5.4 building blocks (exposed for tests).
 struct HcclTask {
@@ -18,10 +19,11 @@ struct HcclTask {
 // `tasks` in start order; returns, per plane index (0..plane_count-1), the wait intervals.
 std::vector<std::vector<Interval>> SelectWaitTasks(const std::vector<HcclTask>& tasks, uint32_t plane_count);
 // wait and transmit of one group: U = not-overlapped communication intervals (sorted), ops = the
-// group's op intervals, planes_waits = SelectWaitTasks output.
+// group's op intervals, planes_waits = SelectWaitTasks output. Measured with the reference's
+// single-cursor walk under policy.single_cursor_overlap, else as exact intersections.
 std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, const std::vector<Interval>& ops,
                                               const std::vector<std::vector<Interval>>& plane_waits,
-                                              ArithmeticMode mode);
+                                              const ReferencePolicy& policy);
 // U clipped to a group's ops (§5.4 "uncovered(g)").
 std::vector<Interval> UncoveredWithinOps(const std::vector<Interval>& u, const std::vector<Interval>& ops);
 // MC2 communication time from C_CORE_SQE end times (sorted) with a forward-only cursor.

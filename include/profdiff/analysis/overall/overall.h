@@ -8,15 +8,14 @@
 #include <string>
 #include <vector>
 
+// python_numbers.h: PyRound, DiffMs, DiffRatio (§15); callers of the rows use them too.
+#include "profdiff/analysis/common/python_numbers.h"
+#include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
-
-enum class ArithmeticMode {
-  kExact,            // default: exact ns interval arithmetic, each kernel counted once
-  kReferenceCompat,  // --reference-compat: the reference's arithmetic (integer-µs grid, ...)
-};
 
 // Fill of an OverallMetrics row (§7): top-level rows blue, first-level rows light blue.
 enum class RowFill { kNone, kBlue, kLightBlue };
@@ -72,7 +71,7 @@ struct SideSummary {
 };
 
 struct OverallComparison {
-  ArithmeticMode mode = ArithmeticMode::kExact;
+  ReferencePolicy policy;  // what the numbers were computed with (reports label the mode from it)
   SideSummary base;
   SideSummary comparison;
   std::vector<OverallRow> rows;        // empty when a side has e2e == 0 (no sheet, §7)
@@ -81,21 +80,13 @@ struct OverallComparison {
 };
 
 struct OverallOptions {
-  ArithmeticMode mode = ArithmeticMode::kExact;
   // Kernel-categorisation keyword masks; nullopt = the built-in defaults (KernelMasks::Defaults()).
   std::optional<KernelMasks> masks;
 };
 
-OverallComparison CompareOverall(const Profile& base, const Profile& comparison,
+// Both timelines' profiles must outlive the call. The policy decides every behaviour that differs
+// between profdiff's exact default and the reference (docs/deviations.md).
+OverallComparison CompareOverall(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                  const OverallOptions& options);
-
-// ---- Number helpers (reference §15) ---------------------------------------------------------------
-
-// Python's round(x, ndigits): correctly rounded decimal rounding of the exact binary value.
-double PyRound(double x, int ndigits);
-// Diff column: round(comparison - base, 2).
-double DiffMs(double base_ms, double comparison_ms);
-// Ratio column: 1.0 if both are 0, +inf if base is 0, else round(comparison / base, 4).
-double DiffRatio(double base, double comparison);
 
 }  // namespace profdiff::analysis

@@ -1,6 +1,7 @@
 // Per-side raw metrics of the overall comparison (reference §5), before rows and screen cells are
 // derived from them. Computed by ComputeGpuSideMetrics (gpu_overall.h) or ComputeNpuSideMetrics
-// (npu_overall.h); all times are int64 ns.
+// (npu_overall.h). Times are int64 ns, or DualSums where the reference's float sums must be kept
+// beside the exact value.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/common/dual_sum.h"
+#include "profdiff/analysis/common/intervals.h"
 #include "profdiff/analysis/overall/categorize.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/overall/overall.h"
@@ -18,11 +21,9 @@ namespace profdiff::analysis {
 
 struct Mc2Kernel {
   std::string name;  // kernel name as written
-  int64_t dur_ns = 0;
-  int64_t computing_ns = 0;
-  int64_t communication_ns = 0;
-  int64_t count = 0;
-  double us_sum = 0, computing_us_sum = 0, communication_us_sum = 0;  // float accumulation (compat)
+  DualSum dur;       // its count is the number of kernels
+  DualSum computing;
+  DualSum communication;
 };
 
 struct GroupCommunication {
@@ -43,13 +44,13 @@ struct SideMetrics {
   bool has_overlap_data = true;  // NPU: overlap-analysis lane present; GPU: kernels present
   CategoryTotals categories;
   std::vector<Mc2Kernel> mc2;  // first-appearance order
-  int64_t compute_ns = 0;
-  int64_t comm_not_overlapped_ns = 0;
-  int64_t e2e_ns = 0;
-  int64_t lccl_ns = 0;
-  int64_t lccl_count = 0;
-  int64_t sdma_stream_ns = 0;
-  int64_t sdma_stream_count = 0;
+  // Each sum holds the exact value and the reference's float µs sum in its order of additions, so
+  // the policy's float_us_sums can reproduce the reference's results to the last bit.
+  DualSum compute;              // GPU: busy compute time; NPU: overlap-lane "Computing"
+  DualSum comm_not_overlapped;  // uncovered communication
+  DualSum e2e;
+  DualSum lccl;                 // LCCL kernels (count: their number)
+  DualSum sdma_stream;          // SDMA-stream tasks (count: their number)
   std::vector<GroupCommunication> groups;  // thread-sort order
   std::vector<GroupOverlap> group_overlaps;  // non-zero only
   std::map<std::string, std::string> pg_names;  // "Group {id} Communication" -> pg name
@@ -58,16 +59,14 @@ struct SideMetrics {
   std::optional<double> sdma_bandwidth_gb_s;
   std::vector<std::string> warnings;
 
-  // The reference's floating-point accumulations in µs (its order of additions), used by
-  // --reference-compat to reproduce its results to the last bit: compute, uncovered communication,
-  // e2e, LCCL and SDMA-stream time. Exact mode uses the ns fields above.
-  double compute_us_f = 0;
-  double comm_not_overlapped_us_f = 0;
-  double e2e_us_f = 0;
-  double lccl_us_f = 0;
-  double sdma_stream_us_f = 0;
-
-  int64_t free_ns() const { return e2e_ns - compute_ns - lccl_ns - comm_not_overlapped_ns; }
+  // Free time: e2e - compute - lccl - uncovered communication (in this order, as the reference).
+  DualSum FreeTime() const {
+    DualSum f = e2e;
+    f -= compute;
+    f -= lccl;
+    f -= comm_not_overlapped;
+    return f;
+  }
   int64_t wait_ns() const {
     int64_t w = 0;
     for (const auto& g : groups) w += g.wait_ns;
@@ -75,26 +74,8 @@ struct SideMetrics {
   }
 };
 
-// ---- Interval helpers shared by the GPU and NPU paths ----------------------------------------------
-
-struct Interval {
-  int64_t start_ns = 0;
-  int64_t end_ns = 0;
-};
-
-// Sorts and merges overlapping/touching intervals (empty ones dropped).
-std::vector<Interval> MergeIntervals(std::vector<Interval> v);
-// Total length of a merged list.
-int64_t TotalLength(const std::vector<Interval>& merged);
-// Exact measure of union(a) ∩ union(b).
-int64_t IntersectionLength(std::vector<Interval> a, std::vector<Interval> b);
-// The reference's single-cursor overlap measure (§5.4): both lists sorted by start, `e` assumed
-// non-overlapping; one cursor over `e` is shared across all of `u`.
-int64_t ReferenceOverlap(const std::vector<Interval>& u, const std::vector<Interval>& e);
-
-}  // namespace profdiff::analysis
-
-namespace profdiff::analysis {
 // Rows, screen and summaries from two sides' metrics (CompareOverall = per-side metrics + this).
-OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison, ArithmeticMode mode);
+OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetrics& comparison,
+                                        const ReferencePolicy& policy);
+
 }  // namespace profdiff::analysis

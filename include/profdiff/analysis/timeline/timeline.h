@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profdiff/analysis/timeline/flows.h"
+#include "profdiff/analysis/timeline/hccl_groups.h"
 #include "profdiff/model/profile.h"
 
 namespace profdiff::analysis {
@@ -39,6 +40,7 @@ struct Timeline {
   // The track of that flow end. A tid may be text ("stream 7"): compare threads by the tid as written,
   // Track::tid_text of this track. nullopt without fwdbwd flows.
   std::optional<TrackId> backward_track;
+  HcclGroups hccl;  // NPU communication groups and planes (empty on a GPU side)
 
   const Profile& p() const { return *profile; }
   bool HasStep(int64_t id) const;

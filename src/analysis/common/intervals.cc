@@ -1,8 +1,12 @@
+#include "profdiff/analysis/common/intervals.h"
+
 #include <algorithm>
 
-#include "profdiff/analysis/overall/overall_side.h"
-
 namespace profdiff::analysis {
+
+void SortByStart(std::vector<Interval>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start_ns < b.start_ns; });
+}
 
 std::vector<Interval> MergeIntervals(std::vector<Interval> v) {
   std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) {
@@ -26,22 +30,24 @@ int64_t TotalLength(const std::vector<Interval>& merged) {
   return total;
 }
 
-int64_t IntersectionLength(std::vector<Interval> a, std::vector<Interval> b) {
-  a = MergeIntervals(std::move(a));
-  b = MergeIntervals(std::move(b));
-  int64_t total = 0;
+std::vector<Interval> IntersectMerged(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::vector<Interval> out;
   size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
-    int64_t lo = std::max(a[i].start_ns, b[j].start_ns);
-    int64_t hi = std::min(a[i].end_ns, b[j].end_ns);
-    if (hi > lo) total += hi - lo;
+    const int64_t lo = std::max(a[i].start_ns, b[j].start_ns);
+    const int64_t hi = std::min(a[i].end_ns, b[j].end_ns);
+    if (hi > lo) out.push_back({lo, hi});
     if (a[i].end_ns < b[j].end_ns) {
       ++i;
     } else {
       ++j;
     }
   }
-  return total;
+  return out;
+}
+
+int64_t IntersectionLength(std::vector<Interval> a, std::vector<Interval> b) {
+  return TotalLength(IntersectMerged(MergeIntervals(std::move(a)), MergeIntervals(std::move(b))));
 }
 
 int64_t ReferenceOverlap(const std::vector<Interval>& u, const std::vector<Interval>& e) {

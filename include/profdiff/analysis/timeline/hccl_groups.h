@@ -1,0 +1,40 @@
+// HCCL communication groups of an NPU profile (reference §5.4, §5.5), derived once per profile and
+// read by the overall comparison (communication wait/transmit, group overlap) and, later, by the
+// communication comparison.
+//
+// The text export has no explicit group table: the threads of the processes holding HCCL events are
+// taken in thread-sort order; a thread whose name contains "Communication" opens a group ("Group 0
+// Communication"), and every other named thread after it, up to the next group, is one of its planes.
+// A group's op events are the HCCL slices on its own thread; its task events those on its planes.
+// profiler_metadata.json names the process group behind "Group {id} Communication" (pg name).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+struct HcclPlane {
+  TrackId track = 0;
+  std::vector<SliceId> tasks;  // complete ('X') HCCL slices on the plane's thread, in file order
+};
+
+struct HcclGroup {
+  TrackId track = 0;
+  std::string name;                    // the thread name, e.g. "Group 0 Communication"
+  std::optional<std::string> pg_name;  // its parallel_group_info group_name, when the metadata has one
+  std::vector<SliceId> ops;            // complete ('X') HCCL slices on the group's thread, in file order
+  std::vector<HcclPlane> planes;       // in thread-sort order
+};
+
+struct HcclGroups {
+  std::vector<HcclGroup> groups;  // in thread-sort order (threads without a sort index last)
+};
+
+HcclGroups FindHcclGroups(const Profile& profile);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,16 @@
+// The OverallMetrics sheet (reference §7, §14), built from the overall comparison's rows.
+#pragma once
+
+#include <string_view>
+
+#include "profdiff/analysis/overall/overall.h"
+#include "profdiff/report/sheet.h"
+
+namespace profdiff::report {
+
+// One row per analysis::OverallRow. A sheet with no rows means "no OverallMetrics sheet" (a side
+// had e2e == 0); writers skip sheets without rows.
+SheetSpec BuildOverallMetricsSheet(const analysis::OverallComparison& cmp, std::string_view base_path_arg,
+                                   std::string_view comparison_path_arg);
+
+}  // namespace profdiff::report

@@ -1,0 +1,74 @@
+#include "profdiff/analysis/timeline/hccl_groups.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace profdiff::analysis {
+namespace {
+
+bool IsHccl(const Slice& s) { return s.kind == SliceKind::kHcclOp || s.kind == SliceKind::kHcclTask; }
+
+// The threads of every process that holds an HCCL event, stably sorted by thread-sort index.
+std::vector<TrackId> HcclThreadsInSortOrder(const Profile& profile) {
+  std::unordered_set<uint32_t> processes;
+  for (const Slice& s : profile.slices)
+    if (IsHccl(s)) processes.insert(profile.track(s).process);
+  std::vector<TrackId> tracks;
+  for (TrackId t = 0; t < profile.tracks.size(); ++t)
+    if (processes.count(profile.tracks[t].process)) tracks.push_back(t);
+  std::stable_sort(tracks.begin(), tracks.end(), [&](TrackId a, TrackId b) {
+    const int64_t sa = profile.tracks[a].sort_index, sb = profile.tracks[b].sort_index;
+    if ((sa == kNoNumber) != (sb == kNoNumber)) return sb == kNoNumber;
+    return sa < sb;
+  });
+  return tracks;
+}
+
+std::optional<std::string> PgNameOf(const Profile& profile, std::string_view group_name) {
+  for (const auto& [id, pg] : profile.npu.parallel_group_names)
+    if (group_name == "Group " + id + " Communication") return pg;
+  return std::nullopt;
+}
+
+}  // namespace
+
+HcclGroups FindHcclGroups(const Profile& profile) {
+  HcclGroups out;
+  struct Role {
+    uint32_t group;
+    int64_t plane;  // -1: the group's own thread
+  };
+  std::unordered_map<TrackId, Role> role;
+  for (TrackId t : HcclThreadsInSortOrder(profile)) {
+    std::string_view name = profile.str(profile.tracks[t].name);
+    if (name.find("Communication") != std::string_view::npos) {
+      role[t] = {static_cast<uint32_t>(out.groups.size()), -1};
+      HcclGroup g;
+      g.track = t;
+      g.name = std::string(name);
+      g.pg_name = PgNameOf(profile, name);
+      out.groups.push_back(std::move(g));
+    } else if (!name.empty() && !out.groups.empty()) {
+      HcclGroup& g = out.groups.back();
+      role[t] = {static_cast<uint32_t>(out.groups.size() - 1), static_cast<int64_t>(g.planes.size())};
+      g.planes.push_back({t, {}});
+    }
+  }
+  if (role.empty()) return out;
+  for (SliceId s = 0; s < profile.slices.size(); ++s) {
+    const Slice& sl = profile.slices[s];
+    if (sl.phase != 'X' || !IsHccl(sl)) continue;
+    auto it = role.find(sl.track);
+    if (it == role.end()) continue;
+    HcclGroup& g = out.groups[it->second.group];
+    if (it->second.plane < 0) {
+      g.ops.push_back(s);
+    } else {
+      g.planes[static_cast<size_t>(it->second.plane)].tasks.push_back(s);
+    }
+  }
+  return out;
+}
+
+}  // namespace profdiff::analysis
