@@ -16,7 +16,10 @@ import tempfile
 SOURCE_DIR = os.environ.get("PROFDIFF_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 SHARED = os.path.abspath(os.path.join(SOURCE_DIR, "..", "shared"))
 CORPUS = os.path.join(SHARED, "corpus")
-ORACLE = os.path.join(SHARED, "oracle")
+ORACLE = os.path.join(SHARED, "oracle")            # the reference's 8.2 line
+ORACLE_26_1 = os.path.join(SHARED, "oracle-26.1")  # the reference's 26.1 line (the current one)
+# Release line -> (oracle directory, the profdiff flag that imitates that line).
+LINES = {"8.2": (ORACLE, "--reference-compat=8.2"), "26.1": (ORACLE_26_1, "--reference-compat")}
 SKIP = 77
 
 
@@ -54,8 +57,8 @@ def sheet_values(ws):
     return [["" if c is None else c for c in row] for row in ws.iter_rows(values_only=True)]
 
 
-def read_oracle_csv(case, sheet):
-    path = os.path.join(ORACLE, case, "csv", sheet + ".csv")
+def read_oracle_csv(case, sheet, oracle=ORACLE):
+    path = os.path.join(oracle, case, "csv", sheet + ".csv")
     if not os.path.exists(path):
         return None
     with open(path, newline="", encoding="utf-8") as f:

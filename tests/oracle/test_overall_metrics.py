@@ -1,8 +1,9 @@
 """Parity of the overall comparison with the reference (issue #3, spec README §1).
 
-For every oracle case whose reference run wrote an OverallMetrics sheet
-(../shared/oracle/<case>/csv/OverallMetrics.csv), runs `profdiff compare --reference-compat` on the
-case's inputs (MANIFEST.tsv), reads the workbook back with openpyxl and checks, row by row, against
+For both of the reference's release lines, 8.2 (../shared/oracle, `--reference-compat=8.2`) and 26.1
+(../shared/oracle-26.1, the bare `--reference-compat`), and every oracle case of that line whose
+reference run wrote an OverallMetrics sheet (<oracle>/<case>/csv/OverallMetrics.csv), runs
+`profdiff compare` with that line's flag on the case's inputs (MANIFEST.tsv), reads the workbook back with openpyxl and checks, row by row, against
 the reference's CSV: the same labels in the same order, durations within 0.001 ms, the same duration
 ratios (within 0.001 ms / E2E), the same counts, diffs and ratios; and the CSV written by --csv must
 be the reference's CSV byte for byte, apart from the explicitly listed sub-ns cells below. The screen table on stdout must show the same
@@ -80,12 +81,12 @@ def parse_table(text):
     return title, split(lines[1]), [split(l) for l in lines[2:]]
 
 
-def check_all_cases_listed(failures):
+def check_all_cases_listed(oracle, failures):
     """Every oracle case with an OverallMetrics.csv is covered here."""
-    for case in sorted(os.listdir(u.ORACLE)):
-        if os.path.exists(os.path.join(u.ORACLE, case, "csv", "OverallMetrics.csv")):
+    for case in sorted(os.listdir(oracle)):
+        if os.path.exists(os.path.join(oracle, case, "csv", "OverallMetrics.csv")):
             if case not in CASES and case not in DB_CASES:
-                failures.append(f"{case}: has an OverallMetrics.csv but no parity check")
+                failures.append(f"{oracle}/{case}: has an OverallMetrics.csv but no parity check")
 
 
 def cell_number(v):
@@ -120,63 +121,65 @@ def compare_row(case, i, ours, theirs, e2e, failures):
             failures.append(f"{where} col {col + 1}: {x!r} != {b} (tolerance {tol})")
 
 
-def check_case(case, base, comp, extra, failures):
+def check_case(line, case, base, comp, extra, failures):
+    oracle, flag = u.LINES[line]
+    where = f"{line}/{case}"
     out_dir = u.tmpdir()
     xlsx = os.path.join(out_dir, "x.xlsx")
     csv_dir = os.path.join(out_dir, "csv")
-    args = ["compare", "-bp", base, "-d", comp, "-o", xlsx, "--csv", csv_dir, "--reference-compat=8.2", "-q",
+    args = ["compare", "-bp", base, "-d", comp, "-o", xlsx, "--csv", csv_dir, flag, "-q",
             "--enable_profiling_compare"] + extra
     rc, stdout, stderr = u.run_profdiff(args, cwd=u.SHARED)
     if rc != 0:
-        failures.append(f"{case}: profdiff exited {rc}: {stderr.strip()}")
+        failures.append(f"{where}: profdiff exited {rc}: {stderr.strip()}")
         return
     # Screen table.
-    with open(os.path.join(u.ORACLE, case, "stdout.txt"), encoding="utf-8") as f:
+    with open(os.path.join(oracle, case, "stdout.txt"), encoding="utf-8") as f:
         want_screen = f.read()
     t1, h1, r1 = parse_table(stdout)
     t2, h2, r2 = parse_table(want_screen)
     if (t1, h1) != (t2, h2):
-        failures.append(f"{case}: screen title/header {t1!r} {h1} != {t2!r} {h2}")
+        failures.append(f"{where}: screen title/header {t1!r} {h1} != {t2!r} {h2}")
     elif r1 != r2:
-        failures.append(f"{case}: screen rows\n  ours {r1}\n  want {r2}")
+        failures.append(f"{where}: screen rows\n  ours {r1}\n  want {r2}")
     elif stdout != want_screen:
-        failures.append(f"{case}: screen cells equal but the table text differs:\n{stdout}\nwant\n{want_screen}")
+        failures.append(f"{where}: screen cells equal but the table text differs:\n{stdout}\nwant\n{want_screen}")
     # Workbook.
     sheets = u.read_xlsx(xlsx)
     if "OverallMetrics" not in sheets:
-        failures.append(f"{case}: no OverallMetrics sheet in {list(sheets)}")
+        failures.append(f"{where}: no OverallMetrics sheet in {list(sheets)}")
         return
     ws = sheets["OverallMetrics"]
     ours = u.sheet_values(ws)
-    theirs = u.read_oracle_csv(case, "OverallMetrics")
+    theirs = u.read_oracle_csv(case, "OverallMetrics", oracle)
     if ours[2] != theirs[2]:
-        failures.append(f"{case}: header {ours[2]} != {theirs[2]}")
+        failures.append(f"{where}: header {ours[2]} != {theirs[2]}")
     base_banner, comp_banner = theirs[0][1], theirs[0][4]
     if base.endswith(".gz") and not base_banner.endswith(".gz"):
         base_banner += ".gz"
     if ours[0][1] != base_banner or ours[0][4] != comp_banner:
-        failures.append(f"{case}: banners {ours[0][1]!r} {ours[0][4]!r} != {base_banner!r} {comp_banner!r}")
+        failures.append(f"{where}: banners {ours[0][1]!r} {ours[0][4]!r} != {base_banner!r} {comp_banner!r}")
     merged = sorted(str(r) for r in ws.merged_cells.ranges)
     if merged != ["B1:D1", "E1:G1"]:
-        failures.append(f"{case}: merged ranges {merged}")
+        failures.append(f"{where}: merged ranges {merged}")
     data_ours, data_theirs = ours[3:], theirs[3:]
     labels_ours = [r[0] for r in data_ours]
     labels_theirs = [r[0] for r in data_theirs]
     if labels_ours != labels_theirs:
-        failures.append(f"{case}: labels\n  ours {labels_ours}\n  want {labels_theirs}")
+        failures.append(f"{where}: labels\n  ours {labels_ours}\n  want {labels_theirs}")
         return
     # CSV, byte for byte.
     with open(os.path.join(csv_dir, "OverallMetrics.csv"), encoding="utf-8", newline="") as f:
         our_lines = f.read().split("\n")
-    with open(os.path.join(u.ORACLE, case, "csv", "OverallMetrics.csv"), encoding="utf-8", newline="") as f:
+    with open(os.path.join(oracle, case, "csv", "OverallMetrics.csv"), encoding="utf-8", newline="") as f:
         their_lines = f.read().split("\n")
     if len(our_lines) != len(their_lines):
-        failures.append(f"{case}: CSV has {len(our_lines)} lines, the reference {len(their_lines)}")
+        failures.append(f"{where}: CSV has {len(our_lines)} lines, the reference {len(their_lines)}")
     for n, (a, b) in enumerate(zip(our_lines, their_lines)):
         if a == b or (n == 0 and base.endswith(".gz")):
             continue
         if b.split(",")[0] not in KNOWN_SUBNS_CSV_ROWS.get(case, set()):
-            failures.append(f"{case}: CSV line {n + 1}\n  ours {a!r}\n  want {b!r}")
+            failures.append(f"{where}: CSV line {n + 1}\n  ours {a!r}\n  want {b!r}")
     e2e = (float(data_theirs[-1][1]), float(data_theirs[-1][4]))  # the E2E Time row
     for i, (a, b) in enumerate(zip(data_ours, data_theirs)):
         compare_row(case, i, a, b, e2e, failures)
@@ -195,17 +198,27 @@ def check_db_case(case, base, comp, failures):
 def main():
     u.require_shared()
     failures = []
-    check_all_cases_listed(failures)
-    for case, (base, comp, extra) in CASES.items():
-        check_case(case, base, comp, extra, failures)
-        print(f"{case}: checked")
+    checked = 0
+    for line, (oracle, _) in u.LINES.items():
+        if not os.path.isdir(oracle):
+            failures.append(f"{line}: oracle directory {oracle} is missing")
+            continue
+        check_all_cases_listed(oracle, failures)
+        for case, (base, comp, extra) in CASES.items():
+            if not os.path.isdir(os.path.join(oracle, case)):
+                if line == "8.2":  # every case is in the 8.2 oracle; 26.1 has the cases of its MANIFEST
+                    failures.append(f"{line}/{case}: oracle case missing")
+                continue
+            check_case(line, case, base, comp, extra, failures)
+            checked += 1
+            print(f"{line}/{case}: checked")
     for case, (base, comp) in DB_CASES.items():
         check_db_case(case, base, comp, failures)
         print(f"{case}: DB export refused as documented")
     if failures:
         print("\n".join(failures))
         sys.exit(1)
-    print("OK: OverallMetrics and the screen table match the reference for", len(CASES), "cases")
+    print(f"OK: OverallMetrics and the screen table match the reference on {checked} (line, case) runs")
 
 
 if __name__ == "__main__":
