@@ -116,7 +116,8 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
       ->type_name("FILE");
 }
 
-// Turns the bound values into CompareOptions and runs the reference's validation (§1.4 rules 1-7).
+// Turns the bound values into CompareOptions and runs the reference's validation
+// (docs/reference/command-line.md#argument-validation rules 1-7).
 Status Finish(RawCompare& r, CompareOptions& out) {
   CompareOptions& o = r.opts;
   o.comparison_path = PreprocessPathArg(o.comparison_path);

@@ -1,5 +1,5 @@
-// Input resolution (reference §2.1/§2.2) and the top-level LoadProfile: trace file first, then the
-// Ascend side files that apply to the resolved path level.
+// Input resolution (docs/reference/inputs.md#path-resolution, #path-level) and the top-level
+// LoadProfile: trace file first, then the Ascend side files that apply to the resolved path level.
 #include <fmt/format.h>
 
 #include <algorithm>

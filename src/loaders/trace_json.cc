@@ -231,7 +231,8 @@ SliceKind KindFromCategory(std::string_view cat) {
   return SliceKind::kOther;
 }
 
-// Categories of the reference's "torch op" class (§3.2), for step-marker detection.
+// Categories of the reference's "torch op" class (docs/reference/inputs.md#kineto-trace), for
+// step-marker detection.
 bool IsTorchOpCategoryKind(SliceKind k) {
   return k == SliceKind::kCpuOp || k == SliceKind::kUserAnnotation || k == SliceKind::kCudaRuntime;
 }

@@ -1,7 +1,7 @@
 // RunComparison: the steps of one `profdiff compare` run, each a function, in the order the
-// reference checks things (§1.4): comparisons, inputs, --config, outputs (all before any expensive
-// work), then load, timelines, step ids, the overall comparison and the gate, the table's
-// comparisons, outputs.
+// reference checks things (docs/reference/command-line.md#argument-validation): comparisons,
+// inputs, --config, outputs (all before any expensive work), then load, timelines, step ids, the
+// overall comparison and the gate, the table's comparisons, outputs.
 #include "profdiff/pipeline/compare_run.h"
 
 #include <fmt/format.h>
@@ -67,7 +67,8 @@ Status CheckAvailable(const CompareRequest& request, RunMessages& messages) {
   return Status::Ok();
 }
 
-// Both inputs resolve to a profile, base first (reference §1.4 rule 8).
+// Both inputs resolve to a profile, base first (docs/reference/command-line.md#argument-validation
+// rule 8).
 Status CheckInputs(const CompareRequest& request) {
   for (const std::string* path : {&request.base_path, &request.comparison_path}) {
     auto resolved = ResolveInput(*path);
@@ -84,7 +85,7 @@ StatusOr<std::optional<analysis::KernelMasks>> LoadMasks(const CompareRequest& r
   return std::optional<analysis::KernelMasks>(std::move(*masks));
 }
 
-// `mkdir -p DIR` with mode 0750 (reference §1.4 rule 9).
+// `mkdir -p DIR` with mode 0750 (docs/reference/command-line.md#argument-validation rule 9).
 Status MakeDirs(const std::string& dir) {
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return Status::Ok();
@@ -140,7 +141,8 @@ StatusOr<LoadedSides> LoadSides(const CompareRequest& request) {
   return LoadedSides{std::move(*base), std::move(*comparison)};
 }
 
-// Reference §1.4 / §11: a step id on a GPU side is only a warning; on an NPU side it must exist.
+// docs/reference/command-line.md#argument-validation, docs/reference/communication.md: a step id on
+// a GPU side is only a warning; on an NPU side it must exist.
 Status CheckStep(const analysis::Timeline& timeline, int64_t step, RunMessages& messages) {
   if (step == kVoidStep) return Status::Ok();
   if (timeline.p().meta.device == DeviceKind::kGpu) {

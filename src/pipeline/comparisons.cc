@@ -26,7 +26,8 @@ analysis::OperatorCompareOptions OperatorOptionsFor(const ComparisonInputs& in) 
 // ---- Run functions
 // -------------------------------------------------------------------------------
 
-// Overall (reference §5-§7): the comparison itself ran before the table; this renders its sheet.
+// Overall (docs/reference/overall.md): the comparison itself ran before the table; this renders its
+// sheet.
 ComparisonOutput RunOverallRow(const ComparisonInputs& in) {
   ComparisonOutput out;
   out.sheets.push_back(report::BuildOverallMetricsSheet(in.overall, in.request.base_path,
@@ -34,7 +35,7 @@ ComparisonOutput RunOverallRow(const ComparisonInputs& in) {
   return out;
 }
 
-// Operators and modules (reference §8, §9).
+// Operators and modules (docs/reference/operators.md, #module-comparison).
 ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
   analysis::OperatorComparison cmp =
       analysis::CompareOperators(in.base, in.comparison, in.policy, OperatorOptionsFor(in));
@@ -56,7 +57,8 @@ constexpr std::string_view kCommunicationSheets[] = {"CommunicationCompare"};
 constexpr std::string_view kApiSheets[] = {"ApiCompare"};
 constexpr std::string_view kKernelSheets[] = {"KernelCompare", "KernelTypeCompare"};
 
-// `sheet_order` follows the workbook order of §14: OverallMetrics (0), CommunicationCompare (1),
+// `sheet_order` follows the workbook order of docs/reference/workbook.md: OverallMetrics (0),
+// CommunicationCompare (1),
 // Module*/Operator* (2), Memory* (3), ApiCompare (4), Kernel* (5).
 // clang-format off
 const ComparisonEntry kComparisons[] = {

@@ -1,4 +1,5 @@
-// Option parsing and the reference's argument validation (reference-behaviour.md §1.2-§1.4).
+// Option parsing and the reference's argument validation (docs/reference/command-line.md#options to
+// #argument-validation).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -33,7 +34,8 @@ TEST(CompareArgs, Defaults) {
   EXPECT_EQ(o.base_path, "base.json");
   EXPECT_EQ(o.output_path, "");
   EXPECT_FALSE(o.requested.any());
-  // No --enable_* flag: all six comparisons (reference §1.3).
+  // No --enable_* flag: all six comparisons
+  // (docs/reference/command-line.md#default-comparison-set).
   EXPECT_TRUE(o.enabled.profiling && o.enabled.operators && o.enabled.memory && o.enabled.communication &&
               o.enabled.api && o.enabled.kernel);
   EXPECT_FALSE(o.max_kernel_num.has_value());

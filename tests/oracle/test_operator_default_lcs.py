@@ -1,4 +1,5 @@
-"""CLI check of the operator matching in each mode (reference §8.4, docs/deviations.md operator row 1).
+"""CLI check of the operator matching in each mode (docs/reference/operators.md#sequence-matching,
+docs/deviations.md operator row 1).
 
 By default profdiff matches operators with a true LCS. That pairs more operators than either line of
 the reference on B = [b, b, a, a], C = [a, a, b] against the 8.2 recurrence

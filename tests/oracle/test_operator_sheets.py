@@ -30,8 +30,8 @@ R0_TRACE_VIEW = os.path.join(R0, "ASCEND_PROFILER_OUTPUT/trace_view.json")
 
 # case: (base, comparison, options as in ../shared/oracle/MANIFEST.tsv). The enabled comparisons
 # matter: with the overall or communication comparison enabled the reference also attaches HCCL ops
-# as kernels (reference §4.3 step 3), so cases run with "all compares" are run here without an
-# --enable_* flag too.
+# as kernels (docs/reference/loading.md#kernel-linking step 3), so cases run with "all compares" are
+# run here without an --enable_* flag too.
 CASES = {
     "npu_text_r0_r1": (R0, R1, []),
     "o_disable_module": (R0, R1, ["--disable_module"]),
@@ -62,7 +62,7 @@ COLUMNS = {
     "ModuleCompareStatistic": ([1, 2, 3, 4], [6, 7, 8, 10, 11, 12, 13, 14], [15]),
 }
 
-# Layout (reference §14): row-1 merge ranges and column widths.
+# Layout (docs/reference/workbook.md): row-1 merge ranges and column widths.
 LAYOUT = {
     "OperatorCompare": (["B1:F1", "G1:K1"], [10, 30, 20, 20, 20, 20, 30, 20, 20, 20, 20, 20, 20]),
     "OperatorCompareStatistic": (["C1:D1", "E1:F1"], [10, 30, 25, 25, 30, 30, 20, 20]),

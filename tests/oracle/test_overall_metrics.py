@@ -1,4 +1,4 @@
-"""Parity of the overall comparison with the reference (issue #3, spec README §1).
+"""Parity of the overall comparison with the reference (issue #3, docs/deviations.md).
 
 For both of the reference's release lines, 8.2 (../shared/oracle, `--reference-compat=8.2`) and 26.1
 (../shared/oracle-26.1, the bare `--reference-compat`), and every oracle case of that line whose
@@ -13,9 +13,10 @@ also checked byte for byte.
 Notes on the cases:
 * The reference ran every case with its default (all six comparisons) or with options for the detail
   comparisons (--disable_details, --disable_module, step ids). Those options do not change the
-  overall numbers (the reference's text overall metrics ignore the step, §18.2), so each case is run
-  here with its step options kept and the detail options replaced by --enable_profiling_compare
-  (the detail sheets are built and tested separately).
+  overall numbers (the reference's text overall metrics ignore the step,
+  docs/reference/README.md#oracle-tests), so each case is run here with its step options kept and
+  the detail options replaced by --enable_profiling_compare (the detail sheets are built and tested
+  separately).
 * gpu_vs_npu: the reference read a gunzipped copy of the Kineto trace; profdiff reads the .gz
   directly. Only the banner text differs (".gz").
 * npu_db_r0_r1 / npu_db_step50: DB-only exports are not supported yet; the test checks that

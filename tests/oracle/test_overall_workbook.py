@@ -1,6 +1,6 @@
-"""The OverallMetrics workbook's layout and styling (reference §7, §14), read back with openpyxl, and
-the output-file safety rules (spec README §2): never overwrite without --force, temp file + rename,
-nothing left behind.
+"""The OverallMetrics workbook's layout and styling (docs/reference/overall.md#overallmetrics-sheet,
+docs/reference/workbook.md), read back with openpyxl, and the output-file safety rules
+(docs/deviations.md): never overwrite without --force, temp file + rename, nothing left behind.
 
 Uses only the bundled profiles in tests/data (GPU base vs NPU comparison and the reverse), so it runs
 without ../shared.
@@ -19,7 +19,8 @@ GREEN, YELLOW, RED, BLUE, LIGHT = "FF00FF00", "FFFFFF00", "FFFF0000", "FF00BFFF"
 HEADER = ["Index", "Duration(ms)", "Duration Ratio", "Number", "Duration(ms)", "Duration Ratio", "Number",
           "Diff Duration(ms)", "Diff Ratio"]
 WIDTHS = {"A": 40, "B": 20, "C": 20, "D": 10, "E": 20, "F": 20, "G": 10, "H": 20, "I": 10}
-# Column number formats (§14): Index DEFAULT, durations FLOAT, ratios RATIO, numbers DEFAULT.
+# Column number formats (docs/reference/workbook.md): Index DEFAULT, durations FLOAT, ratios RATIO,
+# numbers DEFAULT.
 FORMATS = ["#,##0", "#,##0.00", "0.00%", "#,##0", "#,##0.00", "0.00%", "#,##0", "#,##0.00", "0.00%"]
 BLUE_ROWS = {"Computing Time", "Uncovered Communication Time", "Free Time", "E2E Time"}
 LIGHT_ROWS = {"\tFlash Attention (Forward)", "\tFlash Attention (Backward)", "\tConv (Forward)",

@@ -1,7 +1,7 @@
-// The xlsx writer's safety rules (spec README §2): text is never written as a formula, an existing
-// file is never replaced without `force`, and a failed write leaves nothing behind. The workbook is
-// inspected with `unzip` (skipped when it is not installed); styles are checked with openpyxl by
-// tests/oracle/test_overall_workbook.py.
+// The xlsx writer's safety rules (docs/deviations.md): text is never written as a formula, an
+// existing file is never replaced without `force`, and a failed write leaves nothing behind. The
+// workbook is inspected with `unzip` (skipped when it is not installed); styles are checked with
+// openpyxl by tests/oracle/test_overall_workbook.py.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 

@@ -1,7 +1,8 @@
 // Command-line options of `profdiff compare` and `profdiff inspect`, and their validation.
 //
-// Flags, defaults and the order of validation follow the reference (reference-behaviour.md §1.2–§1.4),
-// except that every validation failure is a usage error (exit 2) instead of the reference's exit 0.
+// Flags, defaults and the order of validation follow the reference
+// (docs/reference/command-line.md#options to #argument-validation), except that every validation
+// failure is a usage error (exit 2) instead of the reference's exit 0.
 #pragma once
 
 #include <cstdint>
@@ -35,9 +36,10 @@ struct InspectOptions {
 };
 
 // Parses the arguments that follow `compare` (e.g. {"-d", "a", "-bp", "b", "--force"}) and runs the
-// reference's argument validation (§1.4 rules 1–7, in order). Paths are not touched. Every failure is
-// kInvalidArgument with the reference's message (or a CLI11 parse message). `--help` is not handled
-// here (it is kInvalidArgument "help requested"); use Run() for that.
+// reference's argument validation (docs/reference/command-line.md#argument-validation rules 1–7, in
+// order). Paths are not touched. Every failure is kInvalidArgument with the reference's message (or
+// a CLI11 parse message). `--help` is not handled here (it is kInvalidArgument "help requested");
+// use Run() for that.
 StatusOr<CompareOptions> ParseCompareArgs(const std::vector<std::string>& args);
 
 // Validation rules 1–7 on already-parsed raw values; fills `opts.op_name_map`, the steps, `enabled`

@@ -1,7 +1,8 @@
-// Ascend NPU text-export side files (reference §3.4): the CSV/JSON files beside trace_view.json in
-// ASCEND_PROFILER_OUTPUT, plus profiler_info_*.json / profiler_metadata.json in the *_ascend_pt dir.
-// Each is a FileLoader filling `profile.npu` (or `profile.meta`). A loader fills a local table and
-// moves it into the profile only when the file was read, so a failed load leaves no partial data.
+// Ascend NPU text-export side files (docs/reference/inputs.md#side-files): the CSV/JSON files
+// beside trace_view.json in ASCEND_PROFILER_OUTPUT, plus profiler_info_*.json /
+// profiler_metadata.json in the *_ascend_pt dir. Each is a FileLoader filling `profile.npu` (or
+// `profile.meta`). A loader fills a local table and moves it into the profile only when the file
+// was read, so a failed load leaves no partial data.
 //
 // Columns are found by NAME (column sets differ across CANN versions). Times are µs text parsed
 // exactly into ns. Absent, empty or "N/A" metric cells are kAbsentNs. Bad cells are diagnostics with
@@ -43,7 +44,7 @@ inline constexpr std::string_view kStepTraceTimeCsv = "step_trace_time.csv";
 inline constexpr std::string_view kCommunicationJson = "communication.json";
 inline constexpr std::string_view kProfilerMetadataJson = "profiler_metadata.json";
 
-// "profiler_info.json" or "profiler_info_<digits>.json" (reference §2.1).
+// "profiler_info.json" or "profiler_info_<digits>.json" (docs/reference/inputs.md#path-resolution).
 bool IsProfilerInfoFileName(std::string_view file_name);
 
 // The loader of a side file, chosen by its base name (the names above and profiler_info_*.json), or

@@ -1,5 +1,5 @@
-// Loading a profile: a user path is resolved (reference §2.1) into the files to read, then each
-// file is read by the loader for its format into one Profile.
+// Loading a profile: a user path is resolved (docs/reference/inputs.md#path-resolution) into the
+// files to read, then each file is read by the loader for its format into one Profile.
 #pragma once
 
 #include <memory>
@@ -17,11 +17,11 @@ struct LoadOptions {
   bool read_side_files = true;  // kernel_details.csv etc. (off = trace only)
   // `profdiff inspect` only: also accept a single Ascend side file (kernel_details.csv, ...) or an
   // Ascend output directory that holds side files but no trace_view.json. `compare` keeps the
-  // reference's inputs (§2.1) and refuses them.
+  // reference's inputs (docs/reference/inputs.md#path-resolution) and refuses them.
   bool accept_side_files = false;
 };
 
-// What a user path resolves to (reference §2.1 / §2.2).
+// What a user path resolves to (docs/reference/inputs.md#path-resolution, #path-level).
 struct ResolvedInput {
   SourceFormat format = SourceFormat::kUnknown;
   DeviceKind device = DeviceKind::kUnknown;

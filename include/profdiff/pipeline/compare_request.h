@@ -15,8 +15,9 @@ namespace profdiff::pipeline {
 // Which result goes to stdout: the screen table or the JSON result.
 enum class OutputFormat { kText, kJson };
 
-// The comparisons of the reference (§1.3), one member per row of the table of comparisons
-// (comparisons.h). When none is requested explicitly, all run.
+// The comparisons of the reference (docs/reference/command-line.md#default-comparison-set), one
+// member per row of the table of comparisons (comparisons.h). When none is requested explicitly,
+// all run.
 struct EnabledComparisons {
   bool profiling = false;
   bool operators = false;
@@ -49,7 +50,7 @@ struct CompareRequest {
   int64_t comparison_step = kVoidStep;
   bool force = false;
 
-  // profdiff additions (spec §3, §5).
+  // profdiff additions (README.md#profdiff-compare).
   OutputFormat format = OutputFormat::kText;
   std::string json_path;  // --json FILE
   bool no_xlsx = false;
@@ -66,8 +67,8 @@ struct CompareRequest {
   // compare_config.ini); empty: the reference's shipped defaults.
   std::string config_path;
 
-  // Non-fatal remarks from validation (e.g. the reference's --use_kernel_type warning, §1.4 rule
-  // 6).
+  // Non-fatal remarks from validation (e.g. the reference's --use_kernel_type warning,
+  // docs/reference/command-line.md#argument-validation rule 6).
   std::vector<std::string> warnings;
 
   bool any_gate() const {

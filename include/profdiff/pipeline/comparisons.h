@@ -1,6 +1,7 @@
 // The table of comparisons: one row per comparison of the reference, in the order of its --enable_*
-// flags (§1.3). The pipeline runs the enabled rows in this order, writes their sheets in the
-// workbook order of §14 (`sheet_order`) and puts their JSON sections in the result in this order.
+// flags (docs/reference/command-line.md#default-comparison-set). The pipeline runs the enabled rows
+// in this order, writes their sheets in the workbook order of docs/reference/workbook.md
+// (`sheet_order`) and puts their JSON sections in the result in this order.
 //
 // Adding a comparison means: one analysis folder (src/analysis/<x>/), one report folder
 // (src/report/<x>/: its sheets and its JSON section), one row here (with its run function) and one
@@ -49,7 +50,8 @@ struct ComparisonEntry {
   std::string_view help;  // the flag's --help text
   bool EnabledComparisons::*enabled;
   std::span<const std::string_view> sheets;  // the sheet names it can write
-  int sheet_order;                           // position of its sheets in the workbook (§14)
+  // position of its sheets in the workbook (docs/reference/workbook.md)
+  int sheet_order;
   // Its key in the JSON result ("operators"); empty: no section of its own (the overall comparison,
   // whose keys are part of every result, see report/overall/overall_json.h).
   std::string_view json_key;

@@ -1,4 +1,4 @@
-// Safe output files (spec README §2): never replace an existing file unless asked, write to a
+// Safe output files (docs/deviations.md): never replace an existing file unless asked, write to a
 // temporary file in the same directory and rename it into place, leave nothing behind on error.
 #pragma once
 

@@ -1,7 +1,7 @@
-// Generic sheet model shared by the xlsx and CSV writers (reference §14). A SheetSpec is everything a
-// writer needs: the name, the two row-1 banners with their merge ranges, the columns (header, width,
-// number format, ratio flag) and the data rows. Builders for individual sheets (report/<comparison>/)
-// fill a SheetSpec; writers never know which sheet they write.
+// Generic sheet model shared by the xlsx and CSV writers (docs/reference/workbook.md). A SheetSpec
+// is everything a writer needs: the name, the two row-1 banners with their merge ranges, the
+// columns (header, width, number format, ratio flag) and the data rows. Builders for individual
+// sheets (report/<comparison>/) fill a SheetSpec; writers never know which sheet they write.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 namespace profdiff::report {
 
-// Column format types of the reference (§14).
+// Column format types of the reference (docs/reference/workbook.md).
 enum class CellFormat : uint8_t {
   kDefault,       // Arial 11, left/vcenter, thin border, "#,##0"
   kDefaultFloat,  // same, "#,##0.00"
@@ -83,7 +83,8 @@ struct SheetSpec {
   std::vector<RowSpec> rows;
 };
 
-// Row index (0-based) of the header and of the first data row in every sheet (§14).
+// Row index (0-based) of the header and of the first data row in every sheet
+// (docs/reference/workbook.md).
 inline constexpr int kHeaderRow = 2;
 inline constexpr int kFirstDataRow = 3;
 

@@ -1,7 +1,8 @@
-// Workbook writer (libxlsxwriter) for any list of SheetSpec, laid out exactly as reference §14:
-// row 1 merged banners (green base, yellow comparison), row 2 empty, header row 3, data from row 4.
-// Output safety (spec README §2): written to a temporary file in the target directory and renamed;
-// an existing file is never replaced unless `force`; on error no partial file is left.
+// Workbook writer (libxlsxwriter) for any list of SheetSpec, laid out exactly as
+// docs/reference/workbook.md: row 1 merged banners (green base, yellow comparison), row 2 empty,
+// header row 3, data from row 4. Output safety (docs/deviations.md): written to a temporary file in
+// the target directory and renamed; an existing file is never replaced unless `force`; on error no
+// partial file is left.
 #pragma once
 
 #include <chrono>

@@ -267,9 +267,10 @@ size_t LcsLength(std::span<const MatchKey> base, std::span<const MatchKey> compa
 
 // ---- The reference recurrence, bit-parallel ---------------------------------------------------------
 //
-// Row i of the §8.4 recurrence (i >= 2) is new[j] = M[j] ? new[j-1] + 1 : max(new[j-1], old[j]),
-// with M[j] = (C[i] == B[j]). By induction new >= old and both rows are non-decreasing with steps of
-// 0 or 1, so M[j] ? new[j-1] + 1 : ... equals max(old[j], new[j-1] + M[j]) and
+// Row i of the recurrence of docs/reference/operators.md#sequence-matching (i >= 2) is new[j] =
+// M[j] ? new[j-1] + 1 : max(new[j-1], old[j]), with M[j] = (C[i] == B[j]). By induction new >= old
+// and both rows are non-decreasing with steps of 0 or 1, so M[j] ? new[j-1] + 1 : ... equals
+// max(old[j], new[j-1] + M[j]) and
 //   new[j] = P[j] + max_{k<=j} (old[k] - P[k]),   P[j] = Σ_{t<=j} M[t].
 // Hence, with D the step bits of a row (D[j] = row[j] − row[j−1]), the walk g = old − P moves up at
 // Up = D_old & ~M and down at Down = M & ~D_old, and

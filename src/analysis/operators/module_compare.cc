@@ -1,8 +1,10 @@
-// Module (nn.Module) comparison (reference §9): per side a forward module tree (python_function
-// "nn.Module:" events plus optimizer ops), a backward module tree (torch ops reached by fwdbwd flows,
-// named "[ BACKWARD ]{forward module path}"), a call-function tree for call stacks, kernels attached
-// through the kernel_dict pseudo events, torch ops assigned to their innermost module; then the
-// breadth-first module matching (§9.2) and the ModuleCompare / ModuleCompareStatistic rows.
+// Module (nn.Module) comparison (docs/reference/operators.md#module-comparison): per side a forward
+// module tree (python_function "nn.Module:" events plus optimizer ops), a backward module tree
+// (torch ops reached by fwdbwd flows, named "[ BACKWARD ]{forward module path}"), a call-function
+// tree for call stacks, kernels attached through the kernel_dict pseudo events, torch ops assigned
+// to their innermost module; then the breadth-first module matching
+// (docs/reference/operators.md#module-matching) and the ModuleCompare / ModuleCompareStatistic
+// rows.
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
@@ -52,8 +54,9 @@ struct ModNode {
 struct ModTree {
   std::vector<ModNode> nodes{ModNode{}};  // 0 = root
 
-  // §9.1 step 4: stable sort by start, cursor walk; "X" events create modules, pseudo events add their
-  // kernel group to the cursor module (self) and its ancestors below the root (total).
+  // docs/reference/operators.md#module-tree step 4: stable sort by start, cursor walk; "X" events
+  // create modules, pseudo events add their kernel group to the cursor module (self) and its
+  // ancestors below the root (total).
   void Build(std::vector<ModEvent>& events) {
     std::stable_sort(events.begin(), events.end(),
                      [](const ModEvent& a, const ModEvent& b) { return a.start < b.start; });
@@ -130,7 +133,7 @@ DualSum SumGroups(const SideModules& s, const std::vector<uint32_t>& groups) {
   return sum;
 }
 
-// ---- One side's module trees (§9.1) ---------------------------------------------------------------
+// ---- One side's module trees (docs/reference/operators.md#module-tree) --------------------------
 
 // Step 1: python functions split into module events ("nn.Module:" names) and call functions.
 void CollectPythonFunctions(const Profile& p, std::vector<ModEvent>& modules, std::vector<ModEvent>& calls) {
@@ -258,7 +261,7 @@ void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const Op
   AssignGroupsAndStacks(side, call_tree);
 }
 
-// ---- Matching and order (§9.2, §9.3) --------------------------------------------------------------
+// ---- Matching and order (docs/reference/operators.md#module-matching, #modulecompare-sheet) -----
 
 struct ModRef {
   uint32_t tree = 0;
@@ -269,8 +272,9 @@ struct ModPair {
   ModRef base, comparison;
 };
 
-// §9.2: per tree (forward, backward), breadth-first from the root pair, children matched by module
-// path; one-sided pairs continue into their subtree against nothing.
+// docs/reference/operators.md#module-matching: per tree (forward, backward), breadth-first from the
+// root pair, children matched by module path; one-sided pairs continue into their subtree against
+// nothing.
 std::vector<ModPair> MatchModules(const SideModules (&sides)[2], MatchAlgorithm algorithm, GapOrder gap_order) {
   std::vector<ModPair> pairs;
   KeyMap keys;
@@ -299,8 +303,9 @@ std::vector<ModPair> MatchModules(const SideModules (&sides)[2], MatchAlgorithm 
   return pairs;
 }
 
-// ModuleCompare order (§9.3): base-present pairs by base start; comparison-only pairs by comparison
-// start, each inserted before the first base-matched pair whose comparison module starts later.
+// ModuleCompare order (docs/reference/operators.md#modulecompare-sheet): base-present pairs by base
+// start; comparison-only pairs by comparison start, each inserted before the first base-matched
+// pair whose comparison module starts later.
 std::vector<ModPair> DisplayOrder(const std::vector<ModPair>& pairs, const SideModules (&sides)[2]) {
   auto start_of = [&](int side, ModRef r) { return sides[side].trees[r.tree].nodes[r.node].start; };
   std::vector<ModPair> with_base, without_base;
@@ -323,7 +328,7 @@ std::vector<ModPair> DisplayOrder(const std::vector<ModPair>& pairs, const SideM
   return ordered;
 }
 
-// ---- ModuleCompare (§9.3) -------------------------------------------------------------------------
+// ---- ModuleCompare (docs/reference/operators.md#modulecompare-sheet) ----------------------------
 
 std::string StripModulePrefix(std::string_view path) {
   std::string out;
@@ -410,8 +415,9 @@ void AddModuleBlocks(const std::vector<ModPair>& ordered, const SideModules (&si
                      const ReferencePolicy& policy, OperatorComparison& out) {
   KeyMap op_keys;
   for (const ModPair& mp : ordered) out.module_blocks.push_back(MakeModuleBlock(mp, sides, policy, op_keys));
-  // The reference's hint when every row's last cell (Comparison Call Stack) is "N/A" (§9.3); an
-  // operator row whose self diff is not positive has a blank cell there.
+  // The reference's hint when every row's last cell (Comparison Call Stack) is "N/A"
+  // (docs/reference/operators.md#modulecompare-sheet); an operator row whose self diff is not
+  // positive has a blank cell there.
   bool any_stack = false;
   for (const ModuleBlock& b : out.module_blocks) {
     any_stack = any_stack || b.comparison.call_stack != "N/A";
@@ -421,7 +427,7 @@ void AddModuleBlocks(const std::vector<ModPair>& ordered, const SideModules (&si
     out.warnings.push_back("If you want to see the operator's call stack, you must enable with_stack switch.");
 }
 
-// ---- ModuleCompareStatistic (§9.4) ----------------------------------------------------------------
+// ---- ModuleCompareStatistic (docs/reference/operators.md#modulecomparestatistic-sheet) ----------
 
 // One side of a statistic block: its instances' times (each instance's µs sums converted to ms) and,
 // per top-level op name, the ops' own-kernel times and their kernels per kernel name.

@@ -1,6 +1,10 @@
-// Operator comparison (reference §8): top-layer operators of both torch-operator trees, matched by
-// segment (§8.3) and sequence matching (§8.4), drilled down (§8.5), turned into OperatorCompare and
-// OperatorCompareStatistic rows (§8.7, §8.8). The module comparison (§9) is in module_compare.cc.
+// Operator comparison (docs/reference/operators.md): top-layer operators of both torch-operator
+// trees, matched by segment (docs/reference/operators.md#fwd-bwd-segmentation) and sequence
+// matching (docs/reference/operators.md#sequence-matching), drilled down
+// (docs/reference/operators.md#drill-down), turned into OperatorCompare and
+// OperatorCompareStatistic rows (docs/reference/operators.md#operatorcompare-sheet,
+// #operatorcomparestatistic-sheet). The module comparison
+// (docs/reference/operators.md#module-comparison) is in module_compare.cc.
 #include "profdiff/analysis/operators/operator_compare.h"
 
 #include <algorithm>
@@ -39,8 +43,9 @@ OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id) {
   return side;
 }
 
-// OperatorCompareStatistic rows (§8.8), unsorted: the rows grouped by raw op name per side, base
-// names first (first appearance), then comparison-only names.
+// OperatorCompareStatistic rows (docs/reference/operators.md#operatorcomparestatistic-sheet),
+// unsorted: the rows grouped by raw op name per side, base names first (first appearance), then
+// comparison-only names.
 std::vector<OperatorStatRow> OperatorStatistics(const std::vector<OperatorRow>& rows, const ReferencePolicy& policy) {
   struct NameGroup {
     DualSum device;

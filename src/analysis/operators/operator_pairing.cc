@@ -1,5 +1,5 @@
-// Operator pairing (reference §8.3-§8.6), shared by the operator comparison and, later, the memory
-// comparison.
+// Operator pairing (docs/reference/operators.md#fwd-bwd-segmentation to #matching-keys), shared by
+// the operator comparison and, later, the memory comparison.
 #include "profdiff/analysis/operators/operator_pairing.h"
 
 #include <span>
@@ -10,7 +10,8 @@ namespace profdiff::analysis {
 
 namespace {
 
-// The §8.6 shape string: a list of lists -> items joined by ",", elements joined by ";\r\n".
+// The shape string of docs/reference/operators.md#matching-keys: a list of lists -> items joined by
+// ",", elements joined by ";\r\n".
 std::string ShapeKeyText(const Profile& p, const Slice& s) {
   const Arg* a = p.FindArg(s, ArgKey::kInputDims);
   if (!a) return "N/A";
@@ -113,7 +114,8 @@ OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, 
   const TopLayer ctop = TopLayerOf(comparison, ct, options.comparison_step, out.warnings);
 
   NodeKeys keys(base, bt, comparison, ct, options);
-  // §8.3: segments only when both sides have a backward thread.
+  // docs/reference/operators.md#fwd-bwd-segmentation: segments only when both sides have a backward
+  // thread.
   const bool use_segments = base.backward_track.has_value() && comparison.backward_track.has_value();
   std::vector<SegmentItem> bitems, citems;
   if (use_segments) {

@@ -1,5 +1,6 @@
-// Private to the overall comparison: the flow start timestamp ("F", reference §5.1) of the kernel a
-// kernel-launch flow ends at, looked up by the kernel. Built from the Timeline's paired flows.
+// Private to the overall comparison: the flow start timestamp ("F",
+// docs/reference/overall.md#kernel-categorisation) of the kernel a kernel-launch flow ends at,
+// looked up by the kernel. Built from the Timeline's paired flows.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// The overall comparison: per-side metrics -> OverallMetrics rows (§7), screen columns (§6) and
-// the ns summary.
+// The overall comparison: per-side metrics -> OverallMetrics rows
+// (docs/reference/overall.md#overallmetrics-sheet), screen columns
+// (docs/reference/overall.md#screen-table) and the ns summary.
 #include "profdiff/analysis/overall/overall.h"
 
 #include <algorithm>
@@ -131,7 +132,8 @@ class RowBuilder {
   std::vector<OverallRow>& rows_;
 };
 
-// The OverallMetrics rows (§7) in the reference's order; a row whose two durations are 0 is left out.
+// The OverallMetrics rows (docs/reference/overall.md#overallmetrics-sheet) in the reference's
+// order; a row whose two durations are 0 is left out.
 class OverallRowsBuilder {
  public:
   OverallRowsBuilder(const SideView& b, const SideView& c, std::vector<OverallRow>& rows)
@@ -307,7 +309,7 @@ class OverallRowsBuilder {
   RowBuilder out_;
 };
 
-// ---- Screen (§6) ------------------------------------------------------------------------------
+// ---- Screen (docs/reference/overall.md#screen-table) --------------------------------------------
 
 struct ScreenValues {
   double cube_s = 0, vec_s = 0, conv_fwd_s = 0, conv_bwd_s = 0, fa_fwd_s = 0, fa_bwd_s = 0, pa_s = 0, lccl_s = 0;

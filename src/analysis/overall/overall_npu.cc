@@ -1,4 +1,5 @@
-// NPU (Ascend text export) overall metrics, reference §5.3-§5.5.
+// NPU (Ascend text export) overall metrics, docs/reference/overall.md#npu-text-overall-metrics to
+// #pg-names.
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -181,7 +182,8 @@ class Mc2Accumulator {
   bool warned_ = false;
 };
 
-// 2. Kernel categorisation from kernel_details.csv (§5.1), unless its columns make it unusable.
+// 2. Kernel categorisation from kernel_details.csv
+//    (docs/reference/overall.md#kernel-categorisation), unless its columns make it unusable.
 void CategorizeKernelDetails(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
                              SideMetrics& m) {
   const Profile& profile = timeline.p();
@@ -302,7 +304,8 @@ GroupEvents EventsOf(const Profile& profile, const HcclGroup& g) {
   return e;
 }
 
-// 6. Wait/transmit per group and 7. uncovered overlap between groups (§5.4), and the pg names.
+// 6. Wait/transmit per group and 7. uncovered overlap between groups
+//    (docs/reference/overall.md#communication-wait-transmit), and the pg names.
 void MeasureGroups(const Timeline& timeline, const ReferencePolicy& policy, const std::vector<Interval>& u,
                    SideMetrics& m) {
   const std::vector<HcclGroup>& groups = timeline.hccl.groups;

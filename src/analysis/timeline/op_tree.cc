@@ -41,7 +41,7 @@ std::unordered_map<TrackTs, SliceId, TrackTsHash> KernelIndex(const Profile& pro
     const Slice& sl = profile.slices[s];
     if (!IsAttachableKernel(sl.kind, device, hccl_ops)) continue;
     // The reference's GPU kernel class is lower(cat) in {kernel, gpu_memcpy}: old Kineto "Memcpy"
-    // events are not kernels there (§3.2).
+    // events are not kernels there (docs/reference/inputs.md#kineto-trace).
     if (policy.old_memcpy_not_kernel && device != DeviceKind::kNpu) {
       std::string_view cat = profile.str(sl.cat);
       if (!EqualsLower(cat, "kernel") && !EqualsLower(cat, "gpu_memcpy")) continue;
@@ -85,7 +85,8 @@ KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, 
   return out;
 }
 
-// Builds an OpTree in steps (§8.2, §4.3); a friend of OpTree.
+// Builds an OpTree in steps (docs/reference/operators.md#operator-tree,
+// docs/reference/loading.md#kernel-linking); a friend of OpTree.
 class OpTreeBuilder {
  public:
   OpTreeBuilder(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options)

@@ -1,4 +1,5 @@
-// Interval measures: unions, exact intersections and the reference's single-cursor walk (§5.4).
+// Interval measures: unions, exact intersections and the reference's single-cursor walk
+// (docs/reference/overall.md#communication-wait-transmit).
 #include "profdiff/analysis/common/intervals.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// The reference's Python numbers (reference §15): round(), diff and ratio columns, µs -> s -> ms.
+// The reference's Python numbers (docs/reference/numbers.md): round(), diff and ratio columns, µs
+// -> s -> ms.
 #include "profdiff/analysis/common/python_numbers.h"
 
 #include <gtest/gtest.h>

@@ -35,7 +35,8 @@ std::string Render(const std::vector<MatchPair>& pairs, const std::string& b, co
   return out;
 }
 
-// ---- Direct transcription of the §8.4 text (deliberately naive: a std::set of flags) -------------
+// ---- Direct transcription of the text (deliberately naive: a std::set of flags) -----------------
+// See docs/reference/operators.md#sequence-matching.
 std::vector<MatchPair> ReferenceTextTranscription(const std::vector<MatchKey>& B, const std::vector<MatchKey>& C) {
   const size_t n = B.size(), m = C.size();
   std::vector<MatchPair> out;
@@ -143,7 +144,8 @@ std::vector<MatchKey> RandomKeys(std::mt19937& rng, size_t len, uint32_t alphabe
   return k;
 }
 
-// ---- Oracles (§8.4, §17.1) --------------------------------------------------------------------------
+// ---- Oracles ------------------------------------------------------------------------------------
+// See docs/reference/operators.md#sequence-matching, docs/reference/README.md#oracle-tests.
 
 TEST(ReferenceCompat, NotATrueLcs) {
   auto b = Keys("bbaa"), c = Keys("aab");
@@ -300,7 +302,7 @@ TEST(Lcs, IdenticalAndDisjoint) {
   EXPECT_EQ(pairs.back().base, 4999);
 }
 
-// ---- Segmentation (§8.3) -----------------------------------------------------------------------------
+// ---- Segmentation (docs/reference/operators.md#fwd-bwd-segmentation) ----------------------------
 
 TEST(Segments, OracleFromSpec) {
   // base [A(t1), B(t2,bwd), C(t2), D(t1)] vs comparison [A, B(bwd), Y(bwd), D]
@@ -503,7 +505,8 @@ TEST(SequenceMatcher, HandCasesCheckedWithPython) {
   // Longest block first, earliest in base: the docstring example of find_longest_match.
   EXPECT_EQ(RenderSm(" abcd", "abcd abcd"),
             "(-,a),(-,b),(-,c),(-,d),( , ),(a,a),(b,b),(c,c),(d,d)");
-  // The spec's §8.4 oracles, now with the base item first in the trailing gap.
+  // The spec's oracles of docs/reference/operators.md#sequence-matching, now with the base item
+  // first in the trailing gap.
   EXPECT_EQ(RenderSm("abcd", "bce"), "(a,-),(b,b),(c,c),(d,-),(-,e)");
   EXPECT_EQ(RenderSm("ABCD", "BXCE"), "(A,-),(B,B),(-,X),(C,C),(D,-),(-,E)");
   // Not an LCS of items either way: a contiguous block wins.
@@ -719,8 +722,9 @@ TEST(GapOrder, HandCases) {
 // ---- MatchSegmented with the 26.1 matching ----------------------------------------------------
 
 TEST(Segments, SequenceMatcherPerSegmentPair) {
-  // The §8.3 oracle's lists (segments [A], [B C] on the bwd thread, [D] on both sides): with
-  // difflib and the 26.1 gap order the base-only C comes before the comparison-only Y.
+  // The oracle of docs/reference/operators.md#fwd-bwd-segmentation's lists (segments [A], [B C] on
+  // the bwd thread, [D] on both sides): with difflib and the 26.1 gap order the base-only C comes
+  // before the comparison-only Y.
   std::vector<SegmentItem> bi = {{10, false}, {20, true}, {30, true}, {40, false}};
   std::vector<SegmentItem> ci = {{10, false}, {20, true}, {30, true}, {40, false}};
   EXPECT_EQ(Render(MatchSegmented(MatchAlgorithm::kSequenceMatcher, Keys("ABCD"), bi, Keys("ABYD"),

@@ -1,4 +1,5 @@
-// Operator and module comparison on small profiles built in code (reference §8, §9).
+// Operator and module comparison on small profiles built in code (docs/reference/operators.md,
+// #module-comparison).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -35,7 +36,8 @@ OperatorComparison Compare(const Profile& base, const Profile& comparison, const
 ReferencePolicy Compat(ReferenceLine line = ReferenceLine::k8_2) { return ReferenceCompatPolicy(line); }
 
 TEST(OperatorCompare, DefaultTrueLcsPairsMoreOperatorsThanTheReferenceRecurrence) {
-  // §8.4: B = [b, b, a, a], C = [a, a, b]: the reference's recurrence pairs 1, a true LCS 2.
+  // docs/reference/operators.md#sequence-matching: B = [b, b, a, a], C = [a, a, b]: the reference's
+  // recurrence pairs 1, a true LCS 2.
   Profile base = OpsOnly({"b", "b", "a", "a"});
   Profile comp = OpsOnly({"a", "a", "b"});
   OperatorComparison exact = Compare(base, comp);
@@ -97,7 +99,8 @@ TEST(OperatorCompare, KernelCountedOnceByDefaultTwiceUnderReferenceCompat) {
 
   OperatorComparison compat = Compare(base, comp, Compat());
   ASSERT_EQ(compat.operator_rows.size(), 1u);
-  EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 2u);  // the §4.3 quirk
+  // the quirk of docs/reference/loading.md#kernel-linking
+  EXPECT_EQ(compat.operator_rows[0].base.kernels.size(), 2u);
   EXPECT_TRUE(compat.policy.attach_kernels_by_start_ts);  // the result carries its policy
   EXPECT_FALSE(exact.policy.attach_kernels_by_start_ts);
   EXPECT_EQ(E5ToNs(compat.operator_rows[0].base.device.e5), 100);
@@ -173,7 +176,8 @@ TEST(OperatorCompare, GpuFlowCatReplacesTheFlowCategories) {
   EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device.e5), 40);
   to.gpu_flow_cat = "my_flow";  // compared with the lower-cased category
   EXPECT_EQ(E5ToNs(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.device.e5), 60);
-  to.gpu_flow_cat = "My_Flow";  // the option itself is not lower-cased (reference §3.2)
+  // the option itself is not lower-cased (docs/reference/inputs.md#kineto-trace)
+  to.gpu_flow_cat = "My_Flow";
   EXPECT_EQ(Compare(b.p, b.p, ExactPolicy(), o, to).operator_rows[0].base.kernels.size(), 0u);
 }
 
@@ -201,8 +205,9 @@ TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
 }
 
 TEST(OperatorCompare, DrillDownOracleFromSpec) {
-  // §8.5: P (kernel_num 10, children [c1, c2]) vs P (10, [c1, c3]), max 5 -> (c1,c1),(−,c3),(c2,−) on
-  // the 8.2 line; the default (and 26.1) emits the gap's base-only item first: (c1,c1),(c2,−),(−,c3).
+  // docs/reference/operators.md#drill-down: P (kernel_num 10, children [c1, c2]) vs P (10, [c1,
+  // c3]), max 5 -> (c1,c1),(−,c3),(c2,−) on the 8.2 line; the default (and 26.1) emits the gap's
+  // base-only item first: (c1,c1),(c2,−),(−,c3).
   auto make = [](const char* second) {
     ProfileBuilder b(DeviceKind::kGpu);
     TrackId cpu = b.Track("1", "1");
@@ -257,8 +262,9 @@ Profile TextTidOps(const std::vector<std::pair<std::string, bool>>& ops, bool fw
 }
 
 TEST(OperatorCompare, SegmentsByTheBackwardThreadAsWritten) {
-  // §8.3: base [A, B(bwd), C] vs comparison [A, C] (no op on the backward thread there): segments
-  // [A][B][C] vs [A, C] -> (A,A),(−,C),(B,−),(C,−). Without fwdbwd flows, one list: (A,A),(B,−),(C,C).
+  // docs/reference/operators.md#fwd-bwd-segmentation: base [A, B(bwd), C] vs comparison [A, C] (no
+  // op on the backward thread there): segments [A][B][C] vs [A, C] -> (A,A),(−,C),(B,−),(C,−).
+  // Without fwdbwd flows, one list: (A,A),(B,−),(C,C).
   Profile base = TextTidOps({{"A", false}, {"B", true}, {"C", false}}, true);
   Profile comp = TextTidOps({{"A", false}, {"C", false}}, true);
   OperatorComparison r = Compare(base, comp);

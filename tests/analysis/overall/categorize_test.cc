@@ -1,4 +1,5 @@
-// Kernel categorisation (reference §5.1) and keyword masks (§1.6).
+// Kernel categorisation (docs/reference/overall.md#kernel-categorisation) and keyword masks
+// (docs/reference/command-line.md#kernel-masks).
 #include <gtest/gtest.h>
 
 #include <cstdio>

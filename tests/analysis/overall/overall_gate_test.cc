@@ -1,4 +1,5 @@
-// The CI gate (spec README §5): thresholds, noise floor, verdict precedence, comparability warnings.
+// The CI gate (README.md#profdiff-compare): thresholds, noise floor, verdict precedence,
+// comparability warnings.
 #include <gtest/gtest.h>
 
 #include <cmath>

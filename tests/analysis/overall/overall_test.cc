@@ -1,4 +1,5 @@
-// Overall comparison (reference §5-§7, §15) on profiles built in code.
+// Overall comparison (docs/reference/overall.md, docs/reference/numbers.md) on profiles built in
+// code.
 #include "profdiff/analysis/overall/overall.h"
 
 #include <gtest/gtest.h>
@@ -52,7 +53,7 @@ TEST(OverallIntervals, ReferenceOverlapDoubleCountsOverlappingEvents) {
   EXPECT_EQ(exact.second, us(8));
 }
 
-// ---- GPU (§5.2) ----------------------------------------------------------------------------------
+// ---- GPU (docs/reference/overall.md#gpu-overall-metrics) ----------------------------------------
 
 TEST(OverallGpu, MicrosecondGridVersusExact) {
   // [0.5 µs, 2.7 µs]: grid marks t = 1, 2 -> 2 µs; exact 2.2 µs.
@@ -130,7 +131,7 @@ TEST(OverallGpu, NoComputeKernelMeansNoOverall) {
   EXPECT_NE(m.warnings[0].find("does not contain kernel running data"), std::string::npos);
 }
 
-// ---- NPU (§5.3, §5.4) ----------------------------------------------------------------------------
+// ---- NPU (docs/reference/overall.md#npu-text-overall-metrics, #communication-wait-transmit) -----
 
 TEST(OverallNpu, WaitTransmitOracle) {
   // Plane 0: a real wait (100), then RDMA transfers whose Notify_Waits are excluded ("RR", "RRNR").
@@ -173,7 +174,8 @@ TEST(OverallNpu, UncoveredRangesAndMc2Pairing) {
   EXPECT_EQ(cursor, 4u);
 }
 
-// An NPU profile with every §5.3 ingredient. `shift` changes the comparison side a little.
+// An NPU profile with every ingredient of docs/reference/overall.md#npu-text-overall-metrics.
+// `shift` changes the comparison side a little.
 Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
   ProfileBuilder b(DeviceKind::kNpu);
   TrackId cpu = b.Track("1", "1");
@@ -189,7 +191,8 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
     return b.Add(t, SliceKind::kNpuTask, name, "", us(ts), us(dur), {{ArgKey::kStreamId, stream}},
                  {{ArgKey::kTaskType, type}});
   };
-  // SDMA stream (§17.1 oracle): EVENT_WAIT on 1, SDMA 30 on 1, AI_CORE on 1 and 2 -> 30 / 1.
+  // SDMA stream (oracle of docs/reference/README.md#oracle-tests): EVENT_WAIT on 1, SDMA 30 on 1,
+  // AI_CORE on 1 and 2 -> 30 / 1.
   task(hw1, "wait", 0, 1, 1, "EVENT_WAIT_SQE");
   task(hw1, "MatMul", 1, 4, 1, "AI_CORE");
   task(hw2, "Add", 1, 4, 2, "AI_CORE");
@@ -204,7 +207,8 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
   task(hw2, "Kernel_AIVEC", 170, 50, 2, "AI_VECTOR_CORE");
   // MC2 communication SQEs: ends 5, 10, 15, 20 (shifted by 1000).
   for (int64_t end : {5, 10, 15, 20}) task(hw1, "C_CORE_SQE", 1000 + end - 1, 1, 1, "C_CORE");
-  // Overlap lane (§17.1): Computing 100 + 30, Not Overlapped 50, span 0..200 (+extra free).
+  // Overlap lane (docs/reference/README.md#oracle-tests): Computing 100 + 30, Not Overlapped 50,
+  // span 0..200 (+extra free).
   b.Add(ov, SliceKind::kOverlap, "Computing", "", 0, us(100));
   b.Add(ov, SliceKind::kOverlap, "Communication(Not Overlapped)", "", us(100), us(50));
   b.Add(ov, SliceKind::kOverlap, "Computing", "", us(150), us(30));
@@ -418,7 +422,8 @@ TEST(OverallNpu, FusedInferAttentionCountsAsFlashAttentionExceptOnThe8Point2Line
   }
 }
 
-// ---- Rows (§7), screen (§6), summary ---------------------------------------------------------------
+// ---- Rows, screen, summary ----------------------------------------------------------------------
+// See docs/reference/overall.md#overallmetrics-sheet; docs/reference/overall.md#screen-table.
 
 std::vector<std::string> Labels(const OverallComparison& c) {
   std::vector<std::string> out;

@@ -1,4 +1,5 @@
-// HCCL groups and planes from the HCCL threads' names and sort order (reference §5.4, §5.5).
+// HCCL groups and planes from the HCCL threads' names and sort order
+// (docs/reference/overall.md#communication-wait-transmit, #pg-names).
 #include "profdiff/analysis/timeline/hccl_groups.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // Half-open time intervals in ns and the measures the comparisons take of them: unions, exact
-// intersections, and the reference's single-cursor overlap walk (reference §5.4).
+// intersections, and the reference's single-cursor overlap walk
+// (docs/reference/overall.md#communication-wait-transmit).
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,10 @@ int64_t TotalLength(const std::vector<Interval>& merged);
 std::vector<Interval> IntersectMerged(const std::vector<Interval>& a, const std::vector<Interval>& b);
 // Exact measure of union(a) ∩ union(b).
 int64_t IntersectionLength(std::vector<Interval> a, std::vector<Interval> b);
-// The reference's single-cursor overlap measure (§5.4): both lists sorted by start, `e` assumed
-// non-overlapping; one cursor over `e` is shared across all of `u`. Overlapping intervals in `e` are
-// counted more than once.
+// The reference's single-cursor overlap measure
+// (docs/reference/overall.md#communication-wait-transmit): both lists sorted by start, `e` assumed
+// non-overlapping; one cursor over `e` is shared across all of `u`. Overlapping intervals in `e`
+// are counted more than once.
 int64_t ReferenceOverlap(const std::vector<Interval>& u, const std::vector<Interval>& e);
 
 }  // namespace profdiff::analysis

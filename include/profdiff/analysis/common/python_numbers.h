@@ -1,5 +1,6 @@
-// Numbers as the reference's Python computes them (reference §15): round(), the diff and ratio
-// columns, and its µs -> s -> ms conversion. Used by every comparison that reproduces its columns.
+// Numbers as the reference's Python computes them (docs/reference/numbers.md): round(), the diff
+// and ratio columns, and its µs -> s -> ms conversion. Used by every comparison that reproduces its
+// columns.
 #pragma once
 
 namespace profdiff::analysis {

@@ -1,4 +1,5 @@
-// Sequence matching of two operator/module lists (reference §8.3, §8.4, §8.6; 26.1 line: difflib).
+// Sequence matching of two operator/module lists (docs/reference/operators.md#fwd-bwd-segmentation,
+// #sequence-matching, #matching-keys; 26.1 line: difflib).
 //
 // Items are reduced to integer keys by the caller (KeyMap below interns name, name+shape or
 // op_name_map-mapped strings into one key space shared by both sides); matching only compares keys
@@ -12,11 +13,12 @@
 //  * MatchLcs (default): a true longest common subsequence in O(n·m/64) time and O(n+m) memory
 //    (common prefix/suffix stripped, then Hirschberg divide and conquer driven by bit-parallel
 //    LCS-length rows, Hyyrö's formulation).
-//  * MatchReferenceCompat (--reference-compat): the 8.2 reference's recurrence exactly as §8.4
-//    describes it (not always a maximum matching), computed bit-parallel (its rows' step bits
-//    follow a parenthesis-matching rule, see sequence_match.cc): O(n·m/64) time for two passes,
-//    memory O(n·m/256 bits) of row checkpoints plus one block of flags. Its own backtrack always
-//    emits a gap's comparison items first; kBaseFirst regroups each gap.
+//  * MatchReferenceCompat (--reference-compat): the 8.2 reference's recurrence exactly as
+//    docs/reference/operators.md#sequence-matching describes it (not always a maximum matching),
+//    computed bit-parallel (its rows' step bits follow a parenthesis-matching rule, see
+//    sequence_match.cc): O(n·m/64) time for two passes, memory O(n·m/256 bits) of row checkpoints
+//    plus one block of flags. Its own backtrack always emits a gap's comparison items first;
+//    kBaseFirst regroups each gap.
 //  * MatchSequenceMatcher: the 26.1 reference's pairing, Python's
 //    difflib.SequenceMatcher(None, base, comparison, autojunk=False).get_matching_blocks(): the
 //    longest common contiguous block (earliest in base, then earliest in comparison, on ties), then
@@ -47,7 +49,9 @@ struct MatchPair {
 
 enum class MatchAlgorithm {
   kLcs,              // default: true LCS
-  kReferenceCompat,  // --reference-compat: the 8.2 reference's recurrence (§8.4)
+  // --reference-compat: the 8.2 reference's recurrence
+  // (docs/reference/operators.md#sequence-matching)
+  kReferenceCompat,
   kSequenceMatcher,  // the 26.1 reference's difflib.SequenceMatcher matching blocks
   kNone,             // --disable_details: no matching
 };
@@ -59,7 +63,7 @@ enum class GapOrder {
 };
 
 // The reference logs a "comparison time is expected to exceed 30 minutes" WARNING above this many
-// cells (n·m) for its recurrence (§8.4).
+// cells (n·m) for its recurrence (docs/reference/operators.md#sequence-matching).
 inline constexpr uint64_t kReferenceSlowCells = 5'000'000'000ULL;
 
 std::vector<MatchPair> MatchLcs(std::span<const MatchKey> base,
@@ -106,7 +110,7 @@ class KeyMap {
   std::unordered_map<std::string, MatchKey> index_;
 };
 
-// ---- Forward/backward segmentation (§8.3) --------------------------------------------------------
+// ---- Forward/backward segmentation (docs/reference/operators.md#fwd-bwd-segmentation) -----------
 
 struct SegmentItem {
   int64_t start_ns = 0;
@@ -128,15 +132,17 @@ struct Segmentation {
 // Stable-sorts the items by start and cuts a new segment whenever on_bwd_thread changes.
 Segmentation SegmentFwdBwd(std::span<const SegmentItem> items);
 
-// Pairs segments in order (§8.3): if the first segments have the same flag, i pairs with i; otherwise
-// the side with more segments (comparison on a tie) first emits its first segment unmatched. Leftover
-// segments are emitted unmatched. Result: (base segment, comparison segment) with kNoIndex for none.
+// Pairs segments in order (docs/reference/operators.md#fwd-bwd-segmentation): if the first segments
+// have the same flag, i pairs with i; otherwise the side with more segments (comparison on a tie)
+// first emits its first segment unmatched. Leftover segments are emitted unmatched. Result: (base
+// segment, comparison segment) with kNoIndex for none.
 std::vector<MatchPair> PairSegments(std::span<const Segment> base, std::span<const Segment> comparison);
 
-// The whole §8.3 + §8.4 operator matching: segments both sides (when `use_segments`, i.e. both
-// sides have a bwd thread; otherwise the lists are matched as given), pairs the segments and
-// matches each pair with `algorithm` and `gap_order`. Indices in the result refer to the input
-// lists. If either side is empty, all base items then all comparison items are emitted unmatched.
+// The whole operator matching of docs/reference/operators.md#fwd-bwd-segmentation,
+// #sequence-matching: segments both sides (when `use_segments`, i.e. both sides have a bwd thread;
+// otherwise the lists are matched as given), pairs the segments and matches each pair with
+// `algorithm` and `gap_order`. Indices in the result refer to the input lists. If either side is
+// empty, all base items then all comparison items are emitted unmatched.
 std::vector<MatchPair> MatchSegmented(MatchAlgorithm algorithm, std::span<const MatchKey> base_keys,
                                       std::span<const SegmentItem> base_items,
                                       std::span<const MatchKey> comparison_keys,

@@ -1,18 +1,21 @@
-// Operator and module comparison (reference §8, §9): the data behind the OperatorCompare,
-// OperatorCompareStatistic, ModuleCompare and ModuleCompareStatistic sheets and the "operators"
-// section of the JSON result. Durations are DualSums (exact 1e-5 ns sums and the reference's float
-// sums together); the value shown is Us(policy) / Ms(policy) with the result's policy, and the
-// rounded diffs and ratios are computed from those. Rendering (kernel lines, Python-style shapes)
-// is done in report/operators.
+// Operator and module comparison (docs/reference/operators.md, #module-comparison): the data behind
+// the OperatorCompare, OperatorCompareStatistic, ModuleCompare and ModuleCompareStatistic sheets
+// and the "operators" section of the JSON result. Durations are DualSums (exact 1e-5 ns sums and
+// the reference's float sums together); the value shown is Us(policy) / Ms(policy) with the
+// result's policy, and the rounded diffs and ratios are computed from those. Rendering (kernel
+// lines, Python-style shapes) is done in report/operators.
 //
-// Which comparison runs (§8.1): the module comparison when !disable_module and both sides have
-// python_function events and it yields at least one pair; otherwise the operator comparison.
+// Which comparison runs (docs/reference/operators.md#which-comparison-runs): the module comparison
+// when !disable_module and both sides have python_function events and it yields at least one pair;
+// otherwise the operator comparison.
 //
-// How far it imitates the reference is the ReferencePolicy's business: `matching` (§8.4: a true
-// longest common subsequence by default, the reference's recurrence or SequenceMatcher under
-// --reference-compat; --disable_details replaces it by "no matching"), `attach_kernels_by_start_ts`
-// (the §4.3 quirk), `hccl_ops_attach_only_with_comm`, `old_memcpy_not_kernel` and `float_us_sums`
-// (which sums the shown durations are). See docs/deviations.md, "Operator and module comparison".
+// How far it imitates the reference is the ReferencePolicy's business: `matching`
+// (docs/reference/operators.md#sequence-matching: a true longest common subsequence by default, the
+// reference's recurrence or SequenceMatcher under --reference-compat; --disable_details replaces it
+// by "no matching"), `attach_kernels_by_start_ts` (the quirk of
+// docs/reference/loading.md#kernel-linking), `hccl_ops_attach_only_with_comm`,
+// `old_memcpy_not_kernel` and `float_us_sums` (which sums the shown durations are). See
+// docs/deviations.md, "Operator and module comparison".
 #pragma once
 
 #include <cstdint>
@@ -41,7 +44,8 @@ enum class OperatorCompareKind : uint8_t {
   kOperator,  // OperatorCompareStatistic (+ OperatorCompare)
 };
 
-// ---- Operator comparison (§8.7, §8.8) -------------------------------------------------------------
+// ---- Operator comparison ------------------------------------------------------------------------
+// See docs/reference/operators.md#operatorcompare-sheet, #operatorcomparestatistic-sheet.
 
 // One side of an OperatorCompare row. `present` false: the other side's op is unmatched.
 struct OperatorSide {
@@ -69,7 +73,7 @@ struct OperatorStatRow {
   double ratio = 1;
 };
 
-// ---- Module comparison (§9) -------------------------------------------------------------------------
+// ---- Module comparison (docs/reference/operators.md#module-comparison) --------------------------
 
 struct ModuleSide {
   bool present = false;
@@ -163,7 +167,8 @@ struct OperatorComparison {
   uint64_t comparison_items = 0;
   uint64_t matched = 0;
 
-  // NPU: kernel start -> kernel_details.csv "Input Shapes" (§4.3 step 2), per side.
+  // NPU: kernel start -> kernel_details.csv "Input Shapes"
+  // (docs/reference/loading.md#kernel-linking step 2), per side.
   std::unordered_map<int64_t, StringId> base_kernel_shapes;
   std::unordered_map<int64_t, StringId> comparison_kernel_shapes;
 
@@ -177,12 +182,14 @@ struct OperatorComparison {
 OperatorComparison CompareOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                     const OperatorCompareOptions& options);
 
-// The module comparison alone (§9): fills kind = kModule, module_blocks, module_stats and the match
-// rate, and returns true, when both sides have nn.Module events and the matching yields a pair.
+// The module comparison alone (docs/reference/operators.md#module-comparison): fills kind =
+// kModule, module_blocks, module_stats and the match rate, and returns true, when both sides have
+// nn.Module events and the matching yields a pair.
 bool CompareModules(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                     const OperatorCompareOptions& options, OperatorComparison& out);
 
-// The module class of a name or path (§9.1): the last '/'-segment with a trailing "_<digits>" removed.
+// The module class of a name or path (docs/reference/operators.md#module-tree): the last
+// '/'-segment with a trailing "_<digits>" removed.
 std::string ModuleClassOf(std::string_view name);
 
 }  // namespace profdiff::analysis

@@ -1,8 +1,9 @@
-// The operator pairing (reference §8.2-§8.6): both sides' torch-operator trees, their top-layer ops
-// (of one step on NPU sides, when asked), split into forward/backward segments when both sides have
-// a backward thread, matched per segment pair with the policy's algorithm and gap order, then drilled
-// down under --max_kernel_num. The operator comparison builds its rows from it; the memory
-// comparison (§10) reuses it, as the reference does.
+// The operator pairing (docs/reference/operators.md#operator-tree to #matching-keys): both sides'
+// torch-operator trees, their top-layer ops (of one step on NPU sides, when asked), split into
+// forward/backward segments when both sides have a backward thread, matched per segment pair with
+// the policy's algorithm and gap order, then drilled down under --max_kernel_num. The operator
+// comparison builds its rows from it; the memory comparison (docs/reference/memory.md) reuses it,
+// as the reference does.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,8 @@ struct OperatorCompareOptions {
   std::map<std::string, std::string> op_name_map;
   bool use_input_shape = false;
   // The overall or communication comparison runs too: with policy.hccl_ops_attach_only_with_comm,
-  // NPU HCCL op events are attachable kernels only then (§4.3 step 3; OpTreeOptions).
+  // NPU HCCL op events are attachable kernels only then (docs/reference/loading.md#kernel-linking
+  // step 3; OpTreeOptions).
   bool overall_or_communication_runs = false;
   std::optional<int64_t> base_step;        // NPU sides only (a GPU side ignores it)
   std::optional<int64_t> comparison_step;
@@ -46,8 +48,8 @@ struct OperatorPairing {
 OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                               const OperatorCompareOptions& options);
 
-// The matching key of an op (§8.6): the mapped name, followed by the input-shape string with
-// use_input_shape.
+// The matching key of an op (docs/reference/operators.md#matching-keys): the mapped name, followed
+// by the input-shape string with use_input_shape.
 std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorCompareOptions& options);
 
 }  // namespace profdiff::analysis

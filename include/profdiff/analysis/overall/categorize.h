@@ -1,5 +1,6 @@
-// Kernel categorisation (reference §5.1): each device kernel is put into exactly one category
-// (flash attention / conv / matmul by the CPU op that launched it, NPU op type, cube/vector, ...).
+// Kernel categorisation (docs/reference/overall.md#kernel-categorisation): each device kernel is
+// put into exactly one category (flash attention / conv / matmul by the CPU op that launched it,
+// NPU op type, cube/vector, ...).
 #pragma once
 
 #include <array>

@@ -1,7 +1,8 @@
-// CI gate (spec README §5): decides whether the comparison side regressed against the base.
-// A category regresses when (comparison - base) > PCT% of base AND > the noise floor. The verdict is
-// pass | regression | incomparable; a gate that cannot be evaluated (a side lacks what it needs) makes
-// the verdict incomparable, never pass. Exit-code mapping: pass 0, regression 1, incomparable 4.
+// CI gate (README.md#profdiff-compare): decides whether the comparison side regressed against the
+// base. A category regresses when (comparison - base) > PCT% of base AND > the noise floor. The
+// verdict is pass | regression | incomparable; a gate that cannot be evaluated (a side lacks what
+// it needs) makes the verdict incomparable, never pass. Exit-code mapping: pass 0, regression 1,
+// incomparable 4.
 #pragma once
 
 #include <cstdint>

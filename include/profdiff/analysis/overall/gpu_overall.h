@@ -1,4 +1,4 @@
-// GPU (Kineto) overall metrics (reference §5.2).
+// GPU (Kineto) overall metrics (docs/reference/overall.md#gpu-overall-metrics).
 #pragma once
 
 #include "profdiff/analysis/overall/overall_side.h"

@@ -1,5 +1,6 @@
-// Keyword masks that drive kernel categorisation (reference §1.6). The built-in defaults are the
-// reference's shipped compare_config.ini; a user file can override them (LoadKernelMasks).
+// Keyword masks that drive kernel categorisation (docs/reference/command-line.md#kernel-masks). The
+// built-in defaults are the reference's shipped compare_config.ini; a user file can override them
+// (LoadKernelMasks).
 //
 // Config file format (INI): a section [OP_MASK] with the six keys FA_MASK, CONV_MASK, MATMUL_MASK,
 // CUBE_MASK, TRANS_MASK, MC2_KERNEL; each value is a comma-separated list. Items are trimmed and

@@ -1,4 +1,5 @@
-// NPU (Ascend text export) overall metrics (reference §5.3–§5.5).
+// NPU (Ascend text export) overall metrics (docs/reference/overall.md#npu-text-overall-metrics to
+// #pg-names).
 #pragma once
 
 #include "profdiff/analysis/overall/overall_side.h"
@@ -8,7 +9,7 @@ namespace profdiff::analysis {
 // Policy fields read: npu_sdma_ignores_stream0, single_cursor_overlap, zero_flow_start_is_no_flow.
 SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy);
 
-// §5.4 building blocks (exposed for tests).
+// Building blocks of docs/reference/overall.md#communication-wait-transmit (exposed for tests).
 struct HcclTask {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
@@ -24,7 +25,8 @@ std::vector<std::vector<Interval>> SelectWaitTasks(const std::vector<HcclTask>& 
 std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, const std::vector<Interval>& ops,
                                               const std::vector<std::vector<Interval>>& plane_waits,
                                               const ReferencePolicy& policy);
-// U clipped to a group's ops (§5.4 "uncovered(g)").
+// U clipped to a group's ops (docs/reference/overall.md#communication-wait-transmit
+// "uncovered(g)").
 std::vector<Interval> UncoveredWithinOps(const std::vector<Interval>& u, const std::vector<Interval>& ops);
 // MC2 communication time from C_CORE_SQE end times (sorted) with a forward-only cursor.
 int64_t Mc2Communication(const std::vector<int64_t>& sqe_ends_ns, size_t& cursor, int64_t start_ns, int64_t end_ns);

@@ -1,6 +1,8 @@
 // Overall ("profiling") comparison: how each side's step time splits into computing, uncovered
-// communication and free time (reference §5), and the rows/cells that the screen table (§6), the
-// OverallMetrics sheet (§7) and the JSON result are rendered from. Analysis computes; report renders.
+// communication and free time (docs/reference/overall.md), and the rows/cells that the screen table
+// (docs/reference/overall.md#screen-table), the OverallMetrics sheet
+// (docs/reference/overall.md#overallmetrics-sheet) and the JSON result are rendered from. Analysis
+// computes; report renders.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +10,8 @@
 #include <string>
 #include <vector>
 
-// python_numbers.h: PyRound, DiffMs, DiffRatio (§15); callers of the rows use them too.
+// python_numbers.h: PyRound, DiffMs, DiffRatio (docs/reference/numbers.md); callers of the rows use
+// them too.
 #include "profdiff/analysis/common/python_numbers.h"
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
@@ -17,7 +20,8 @@
 
 namespace profdiff::analysis {
 
-// Fill of an OverallMetrics row (§7): top-level rows blue, first-level rows light blue.
+// Fill of an OverallMetrics row (docs/reference/overall.md#overallmetrics-sheet): top-level rows
+// blue, first-level rows light blue.
 enum class RowFill { kNone, kBlue, kLightBlue };
 
 // One side's value in an OverallMetrics row.
@@ -38,7 +42,8 @@ struct OverallRow {
   double diff_ratio = 1;  // 1.0 if both 0; +inf if base 0; else round(comp/base, 4)
 };
 
-// One column of the screen table (§6): header and both sides' formatted cells.
+// One column of the screen table (docs/reference/overall.md#screen-table): header and both sides'
+// formatted cells.
 struct ScreenColumn {
   std::string header;
   std::string base_cell;
@@ -74,8 +79,9 @@ struct OverallComparison {
   ReferencePolicy policy;  // what the numbers were computed with (reports label the mode from it)
   SideSummary base;
   SideSummary comparison;
-  std::vector<OverallRow> rows;        // empty when a side has e2e == 0 (no sheet, §7)
-  std::vector<ScreenColumn> screen;    // §6 columns in order
+  // empty when a side has e2e == 0 (no sheet, docs/reference/overall.md#overallmetrics-sheet)
+  std::vector<OverallRow> rows;
+  std::vector<ScreenColumn> screen;    // Columns of docs/reference/overall.md#screen-table in order
   std::string screen_title = "Model Profiling Time Distribution";
 };
 

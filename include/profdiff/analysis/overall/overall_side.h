@@ -1,7 +1,7 @@
-// Per-side raw metrics of the overall comparison (reference §5), before rows and screen cells are
-// derived from them. Computed by ComputeGpuSideMetrics (gpu_overall.h) or ComputeNpuSideMetrics
-// (npu_overall.h). Times are int64 ns, or DualSums where the reference's float sums must be kept
-// beside the exact value.
+// Per-side raw metrics of the overall comparison (docs/reference/overall.md), before rows and
+// screen cells are derived from them. Computed by ComputeGpuSideMetrics (gpu_overall.h) or
+// ComputeNpuSideMetrics (npu_overall.h). Times are int64 ns, or DualSums where the reference's
+// float sums must be kept beside the exact value.
 #pragma once
 
 #include <cstdint>

@@ -37,7 +37,8 @@ struct FlowLinks {
   std::vector<uint32_t> fwd_bwd_ends;  // every fwdbwd 'f' event, in file order
   // The 'f' event of the first fwdbwd id that has one, ids taken in order of first appearance with or
   // without a start (a later 'f' of that id replaces an earlier): the reference's backward process
-  // for the module comparison is this event's process (reference §9.1 step 2).
+  // for the module comparison is this event's process (docs/reference/operators.md#module-tree step
+  // 2).
   std::optional<uint32_t> fwd_bwd_first_end_by_id;
   uint64_t incomplete = 0;             // ids of a used kind with only a start or only an end
 };

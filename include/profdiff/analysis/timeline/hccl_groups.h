@@ -1,4 +1,5 @@
-// HCCL communication groups of an NPU profile (reference §5.4, §5.5), derived once per profile and
+// HCCL communication groups of an NPU profile
+// (docs/reference/overall.md#communication-wait-transmit, #pg-names), derived once per profile and
 // read by the overall comparison (communication wait/transmit, group overlap) and, later, by the
 // communication comparison.
 //

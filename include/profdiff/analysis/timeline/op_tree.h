@@ -1,6 +1,8 @@
-// Torch-operator tree of one profile (reference §8.2) with kernels attached through the kernel-launch
-// flows of its Timeline (§4.3), step nodes, top-layer / all-layer operator lists, and the
-// --max_kernel_num drill-down over matched pairs (§8.5). Memory records are not part of this tree.
+// Torch-operator tree of one profile (docs/reference/operators.md#operator-tree) with kernels
+// attached through the kernel-launch flows of its Timeline
+// (docs/reference/loading.md#kernel-linking), step nodes, top-layer / all-layer operator lists, and
+// the --max_kernel_num drill-down over matched pairs (docs/reference/operators.md#drill-down).
+// Memory records are not part of this tree.
 //
 // Torch ops are the slices with IsTorchOpKind(kind) (cpu_op, user_annotation, runtime calls,
 // ProfilerStep#N). They are stably sorted by start and nested by "start <= enclosing op's end"
@@ -38,8 +40,9 @@ inline constexpr SliceId kNoSlice = UINT32_MAX;
 
 struct OpTreeOptions {
   // The overall or communication comparison runs in the same invocation. NPU HCCL op slices
-  // (communication ops) are attachable kernels; the reference collects them only then (§4.3 step 3),
-  // which ReferencePolicy::hccl_ops_attach_only_with_comm reproduces.
+  // (communication ops) are attachable kernels; the reference collects them only then
+  // (docs/reference/loading.md#kernel-linking step 3), which
+  // ReferencePolicy::hccl_ops_attach_only_with_comm reproduces.
   bool overall_or_communication_runs = false;
 };
 
@@ -86,7 +89,8 @@ class OpTree {
     return {kernel_ids_.data() + nodes_[id].kernels_begin, nodes_[id].kernels_count};
   }
   // Kernels of the node's subtree, breadth-first (own kernels, then children level by level) — the
-  // order of the reference's "Kernel Details" cell (§8.7).
+  // order of the reference's "Kernel Details" cell
+  // (docs/reference/operators.md#operatorcompare-sheet).
   std::vector<SliceId> SubtreeKernels(NodeId id) const;
   // API self time: dur − Σ children's dur.
   int64_t SelfNs(NodeId id) const;
@@ -111,9 +115,9 @@ class OpTree {
 // `timeline` (and its profile) must outlive the tree.
 OpTree BuildOpTree(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options = {});
 
-// The reference's kernel_dict (§4.3): kernels linked by kernel-launch flows, grouped by the flow
-// start's ts, keys in first-insertion order (flows in order of their id's first appearance), kernels
-// in flow order.
+// The reference's kernel_dict (docs/reference/loading.md#kernel-linking): kernels linked by
+// kernel-launch flows, grouped by the flow start's ts, keys in first-insertion order (flows in
+// order of their id's first appearance), kernels in flow order.
 struct KernelGroup {
   int64_t ts_ns = 0;
   std::vector<SliceId> kernels;
@@ -140,7 +144,7 @@ bool IsAttachableKernel(SliceKind kind, DeviceKind device, bool include_hccl_ops
 // of Timeline::backward_track) — input to MatchSegmented().
 std::vector<SegmentItem> SegmentItemsFor(const Timeline& timeline, const OpTree& tree, std::span<const NodeId> ops);
 
-// ---- Drill-down (§8.5) ---------------------------------------------------------------------------
+// ---- Drill-down (docs/reference/operators.md#drill-down) ----------------------------------------
 
 struct NodePair {
   NodeId base = kNoNode;

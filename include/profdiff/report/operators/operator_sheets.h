@@ -1,6 +1,8 @@
-// The operator and module sheets (reference §8.7, §8.8, §9.3, §9.4, §14): OperatorCompare,
-// OperatorCompareStatistic, ModuleCompare, ModuleCompareStatistic, built from an
-// analysis::OperatorComparison. Also the kernel-details text of the reference (§4.3).
+// The operator and module sheets (docs/reference/operators.md#operatorcompare-sheet,
+// #operatorcomparestatistic-sheet, #modulecompare-sheet, #modulecomparestatistic-sheet,
+// docs/reference/workbook.md): OperatorCompare, OperatorCompareStatistic, ModuleCompare,
+// ModuleCompareStatistic, built from an analysis::OperatorComparison. Also the kernel-details text
+// of the reference (docs/reference/loading.md#kernel-linking).
 #pragma once
 
 #include <string>
@@ -13,9 +15,9 @@
 
 namespace profdiff::report {
 
-// The sheets the comparison produces, in the workbook order of §14 (ModuleCompareStatistic,
-// ModuleCompare, OperatorCompareStatistic, OperatorCompare); the detail sheets only when
-// cmp.details. A sheet without rows is still returned (writers skip it).
+// The sheets the comparison produces, in the workbook order of docs/reference/workbook.md
+// (ModuleCompareStatistic, ModuleCompare, OperatorCompareStatistic, OperatorCompare); the detail
+// sheets only when cmp.details. A sheet without rows is still returned (writers skip it).
 std::vector<SheetSpec> BuildOperatorSheets(const analysis::OperatorComparison& cmp,
                                            std::string_view base_path_arg,
                                            std::string_view comparison_path_arg);

@@ -1,4 +1,5 @@
-// The OverallMetrics sheet (reference §7, §14), built from the overall comparison's rows.
+// The OverallMetrics sheet (docs/reference/overall.md#overallmetrics-sheet,
+// docs/reference/workbook.md), built from the overall comparison's rows.
 #pragma once
 
 #include <string_view>

@@ -1,5 +1,5 @@
-// The overall comparison's screen table (reference §6): "Model Profiling Time Distribution" in
-// PrettyTable's default style (report/screen.h), byte for byte.
+// The overall comparison's screen table (docs/reference/overall.md#screen-table): "Model Profiling
+// Time Distribution" in PrettyTable's default style (report/screen.h), byte for byte.
 #pragma once
 
 #include <string>
