@@ -9,6 +9,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "profdiff/base/ascii.h"
 #include "profdiff/analysis/common/ordered_join.h"
 #include "profdiff/analysis/operators/operator_compare.h"
 #include "profdiff/analysis/overall/overall.h"
@@ -20,16 +21,7 @@ namespace {
 
 constexpr uint32_t kNoMod = UINT32_MAX;
 
-bool StartsWithLower(std::string_view s, std::string_view lower_prefix) {
-  if (s.size() < lower_prefix.size()) return false;
-  for (size_t i = 0; i < lower_prefix.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != lower_prefix[i]) return false;
-  }
-  return true;
-}
-bool IsOptimizerOp(std::string_view name) { return StartsWithLower(name, "optimizer"); }
+bool IsOptimizerOp(std::string_view name) { return ascii::StartsWithLower(name, "optimizer"); }
 
 struct ModEvent {
   int64_t start = 0;
@@ -141,7 +133,7 @@ void CollectPythonFunctions(const Profile& p, std::vector<ModEvent>& modules, st
     if (s.kind != SliceKind::kPythonFunction) continue;
     std::string_view name = p.str(s.name);
     ModEvent e{s.ts_ns, s.end_ns(), s.phase == 'X', std::string(name), -1};
-    (StartsWithLower(name, "nn.module:") ? modules : calls).push_back(std::move(e));
+    (ascii::StartsWithLower(name, "nn.module:") ? modules : calls).push_back(std::move(e));
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "profdiff/base/ascii.h"
+
 namespace profdiff::analysis {
 
 bool HasBackwardWord(std::string_view lower_name) {
@@ -15,7 +17,7 @@ std::vector<CpuCubeOp> CollectCpuCubeOps(const Profile& profile, const KernelMas
   std::vector<CpuCubeOp> ops;
   for (const Slice& s : profile.slices) {
     if (!IsTorchOpKind(s.kind)) continue;
-    std::string lower = ToLowerAscii(profile.str(s.name));
+    std::string lower = ascii::ToLower(profile.str(s.name));
     if (!ContainsAny(lower, masks.fa) && !ContainsAny(lower, masks.conv) && !ContainsAny(lower, masks.matmul)) {
       continue;
     }

@@ -3,6 +3,7 @@
 #include <map>
 #include <sstream>
 
+#include "profdiff/base/ascii.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 
 namespace profdiff::analysis {
@@ -21,7 +22,7 @@ std::vector<std::string> SplitItems(std::string_view value) {
   while (pos <= value.size()) {
     size_t comma = value.find(',', pos);
     if (comma == std::string_view::npos) comma = value.size();
-    std::string item = ToLowerAscii(Trim(value.substr(pos, comma - pos)));
+    std::string item = ascii::ToLower(Trim(value.substr(pos, comma - pos)));
     if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
     pos = comma + 1;
   }
@@ -29,14 +30,6 @@ std::vector<std::string> SplitItems(std::string_view value) {
 }
 
 }  // namespace
-
-std::string ToLowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool ContainsAny(std::string_view lower_text, const std::vector<std::string>& items) {
   for (const auto& item : items) {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "launch_flows.h"
+#include "profdiff/base/ascii.h"
 #include "profdiff/analysis/overall/gpu_overall.h"
 
 namespace profdiff::analysis {
@@ -86,7 +87,7 @@ class StringFacts {
   DeviceEventClass Class(StringId cat) {
     auto it = classes_.find(cat);
     if (it != classes_.end()) return it->second;
-    const std::string lower = ToLowerAscii(profile_.str(cat));
+    const std::string lower = ascii::ToLower(profile_.str(cat));
     const DeviceEventClass c = lower == "kernel"       ? DeviceEventClass::kKernel
                                : lower == "gpu_memcpy" ? DeviceEventClass::kMemcpy
                                                        : DeviceEventClass::kNone;
@@ -96,7 +97,7 @@ class StringFacts {
     auto it = names_.find(name);
     if (it != names_.end()) return it->second;
     NameInfo n;
-    n.lower = ToLowerAscii(profile_.str(name));
+    n.lower = ascii::ToLower(profile_.str(name));
     n.nccl = n.lower.starts_with("nccl");
     for (std::string_view w : {"htod", "dtod", "dtoh", "memset (device)"})
       if (n.lower.find(w) != std::string::npos) n.sdma = true;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "launch_flows.h"
+#include "profdiff/base/ascii.h"
 #include "profdiff/analysis/overall/npu_overall.h"
 
 namespace profdiff::analysis {
@@ -197,8 +198,8 @@ void CategorizeKernelDetails(const Timeline& timeline, const KernelMasks& masks,
   Mc2Accumulator mc2(profile, m);
   for (const FlowedRow& x : RowsByFlowStart(timeline, policy)) {
     const KernelDetailRow& r = *x.row;
-    const std::string lower_name = ToLowerAscii(profile.str(r.name));
-    const std::string lower_type = ToLowerAscii(profile.str(r.type));
+    const std::string lower_name = ascii::ToLower(profile.str(r.name));
+    const std::string lower_type = ascii::ToLower(profile.str(r.type));
     KernelToCategorize k;
     k.has_flow = x.has_flow;
     k.flow_start_ns = x.f;
@@ -254,7 +255,7 @@ std::vector<Interval> ReadDeviceLanes(const Profile& profile, const ReferencePol
     if (s.phase != 'X') continue;
     if (s.kind == SliceKind::kNpuTask || s.kind == SliceKind::kHcclOp) {
       std::string_view name = profile.str(s.name);
-      if (name.size() == 12 && ToLowerAscii(name) == "kernel_aivec") m.lccl.AddNs(s.dur_ns);
+      if (name.size() == 12 && ascii::ToLower(name) == "kernel_aivec") m.lccl.AddNs(s.dur_ns);
     }
     if (s.kind == SliceKind::kNpuTask) {
       const int64_t stream = profile.ArgInt(s, ArgKey::kStreamId, kNoNumber);

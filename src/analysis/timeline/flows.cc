@@ -2,18 +2,10 @@
 
 #include <unordered_map>
 
+#include "profdiff/base/ascii.h"
+
 namespace profdiff::analysis {
 namespace {
-
-bool EqualsLower(std::string_view s, std::string_view lower) {
-  if (s.size() != lower.size()) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char ch = s[i];
-    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-    if (ch != lower[i]) return false;
-  }
-  return true;
-}
 
 struct FlowKey {
   uint64_t id;
@@ -62,11 +54,11 @@ class FlowPairer {
 
 FlowKind ClassifyFlowCategory(std::string_view cat, DeviceKind device,
                               const std::optional<std::string>& gpu_flow_cat) {
-  if (EqualsLower(cat, "fwdbwd")) return FlowKind::kFwdBwd;
-  if (device == DeviceKind::kNpu) return EqualsLower(cat, "async_npu") ? FlowKind::kKernelLaunch : FlowKind::kOther;
-  if (gpu_flow_cat) return EqualsLower(cat, *gpu_flow_cat) ? FlowKind::kKernelLaunch : FlowKind::kOther;
+  if (ascii::EqualsLower(cat, "fwdbwd")) return FlowKind::kFwdBwd;
+  if (device == DeviceKind::kNpu) return ascii::EqualsLower(cat, "async_npu") ? FlowKind::kKernelLaunch : FlowKind::kOther;
+  if (gpu_flow_cat) return ascii::EqualsLower(cat, *gpu_flow_cat) ? FlowKind::kKernelLaunch : FlowKind::kOther;
   for (std::string_view c : {"ac2g", "async_cpu_to_gpu", "async_gpu", "async"})
-    if (EqualsLower(cat, c)) return FlowKind::kKernelLaunch;
+    if (ascii::EqualsLower(cat, c)) return FlowKind::kKernelLaunch;
   return FlowKind::kOther;
 }
 

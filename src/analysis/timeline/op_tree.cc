@@ -5,19 +5,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "profdiff/base/ascii.h"
+
 namespace profdiff::analysis {
 
 namespace {
-
-bool EqualsLower(std::string_view s, std::string_view lower) {
-  if (s.size() != lower.size()) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char ch = s[i];
-    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-    if (ch != lower[i]) return false;
-  }
-  return true;
-}
 
 struct TrackTs {
   TrackId track;
@@ -44,7 +36,7 @@ std::unordered_map<TrackTs, SliceId, TrackTsHash> KernelIndex(const Profile& pro
     // events are not kernels there (docs/reference/inputs.md#kineto-trace).
     if (policy.old_memcpy_not_kernel && device != DeviceKind::kNpu) {
       std::string_view cat = profile.str(sl.cat);
-      if (!EqualsLower(cat, "kernel") && !EqualsLower(cat, "gpu_memcpy")) continue;
+      if (!ascii::EqualsLower(cat, "kernel") && !ascii::EqualsLower(cat, "gpu_memcpy")) continue;
     }
     kernel_at[{sl.track, sl.ts_ns}] = s;
   }

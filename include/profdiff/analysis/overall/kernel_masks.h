@@ -33,8 +33,6 @@ StatusOr<KernelMasks> ParseKernelMasks(std::string_view text, std::string_view f
 // Reads and parses a config file.
 StatusOr<KernelMasks> LoadKernelMasks(const std::string& path);
 
-// ASCII lower-casing (names are matched case-insensitively like the reference).
-std::string ToLowerAscii(std::string_view s);
 // True if `lower_text` contains any item of `items` (items are lower-case already).
 bool ContainsAny(std::string_view lower_text, const std::vector<std::string>& items);
 
