@@ -794,29 +794,32 @@ void TraceParser::Finalize() {
       }
     }
   }
-  // Flow pairing check.
+  // Flow pairing check, reported in order of the first appearance of each id (deterministic on
+  // every standard library, unlike a hash map's iteration order).
   struct Ends {
+    uint64_t id = 0;
+    bool is_string = false;
     uint32_t starts = 0, finishes = 0;
   };
-  std::unordered_map<uint64_t, Ends> int_ids, str_ids;
+  std::unordered_map<uint64_t, uint32_t> int_ids, str_ids;  // id -> index into `ends`
+  std::vector<Ends> ends;
   for (const FlowEvent& f : p_.flows) {
-    Ends& e = (f.id_is_string ? str_ids : int_ids)[f.id];
+    auto [it, inserted] = (f.id_is_string ? str_ids : int_ids).try_emplace(f.id, static_cast<uint32_t>(ends.size()));
+    if (inserted) ends.push_back({f.id, f.id_is_string});
+    Ends& e = ends[it->second];
     if (f.phase == 's') ++e.starts;
     if (f.phase == 'f') ++e.finishes;
   }
-  for (auto* m : {&int_ids, &str_ids}) {
-    for (const auto& [id, e] : *m) {
-      if ((e.starts == 0) != (e.finishes == 0)) {
-        if (p_.diagnostics.count(DiagId::flow_unpaired) < Diagnostics::kMaxExamples) {
-          p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{stream_.file(), 0, -1},
-                             fmt::format("flow id {} has {} start(s) and {} end(s)",
-                                         m == &str_ids ? std::string(p_.str(static_cast<StringId>(id)))
-                                                       : std::to_string(id),
-                                         e.starts, e.finishes));
-        } else {
-          p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{}, {});
-        }
-      }
+  for (const Ends& e : ends) {
+    if ((e.starts == 0) == (e.finishes == 0)) continue;
+    if (p_.diagnostics.count(DiagId::flow_unpaired) < Diagnostics::kMaxExamples) {
+      p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{stream_.file(), 0, -1},
+                         fmt::format("flow id {} has {} start(s) and {} end(s)",
+                                     e.is_string ? std::string(p_.str(static_cast<StringId>(e.id)))
+                                                 : std::to_string(e.id),
+                                     e.starts, e.finishes));
+    } else {
+      p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{}, {});
     }
   }
 }
