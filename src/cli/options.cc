@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "profdiff/base/utf8.h"
 #include "profdiff/pipeline/comparisons.h"
 
 namespace profdiff::cli {
@@ -15,26 +16,8 @@ namespace {
 struct PyValue {
   enum Kind { kDict, kStr, kOther } kind = kOther;
   std::string str;                                  // kStr: decoded UTF-8
-  std::vector<std::pair<PyValue, PyValue>> items;   // kDict
+  std::vector<PyValue> keys, values;                // kDict: keys[i] maps to values[i]
 };
-
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 class LiteralReader {
  public:
@@ -247,7 +230,8 @@ class LiteralReader {
         SkipSpace();
         PyValue value;
         if (!ReadValue(value, depth + 1)) return false;
-        out.items.emplace_back(std::move(key), std::move(value));
+        out.keys.push_back(std::move(key));
+        out.values.push_back(std::move(value));
         SkipSpace();
       }
       if (Peek(',')) {
@@ -326,11 +310,13 @@ StatusOr<std::map<std::string, std::string>> ParseOpNameMap(std::string_view tex
   if (v.kind != PyValue::kDict)
     return InvalidArgument(
         "Invalid param, --op_name_map must be dict, for example: --op_name_map={'name1':'name2'}");
-  for (const auto& [key, value] : v.items)
-    if (key.kind != PyValue::kStr || value.kind != PyValue::kStr)
+  for (size_t i = 0; i < v.keys.size(); ++i)
+    if (v.keys[i].kind != PyValue::kStr || v.values[i].kind != PyValue::kStr)
       return InvalidArgument("Invalid param, key/value in --op_name_map must be string");
   std::map<std::string, std::string> out;
-  for (const auto& [key, value] : v.items) {
+  for (size_t i = 0; i < v.keys.size(); ++i) {
+    const PyValue& key = v.keys[i];
+    const PyValue& value = v.values[i];
     if (CodePoints(key.str) > 200 || CodePoints(value.str) > 200)
       return InvalidArgument(
           "Invalid param, the length of key/value in --op_name_map exceeded the maximum value 200");

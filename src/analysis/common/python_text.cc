@@ -102,8 +102,9 @@ class JsonParser {
       if (!Str(key)) return false;
       Ws();
       if (!Next(':')) return false;
-      v.fields.emplace_back(std::move(key), PyValue{});
-      if (!Value(v.fields.back().second, depth + 1)) return false;
+      v.field_names.push_back(std::move(key));
+      v.field_values.emplace_back();
+      if (!Value(v.field_values.back(), depth + 1)) return false;
       Ws();
       if (Next(',')) continue;
       return Next('}');
@@ -189,11 +190,11 @@ void AppendRepr(std::string& out, const PyValue& v) {
       return;
     case PyValue::Type::kObject:
       out.push_back('{');
-      for (size_t i = 0; i < v.fields.size(); ++i) {
+      for (size_t i = 0; i < v.field_names.size(); ++i) {
         if (i) out += ", ";
-        AppendStrRepr(out, v.fields[i].first);
+        AppendStrRepr(out, v.field_names[i]);
         out += ": ";
-        AppendRepr(out, v.fields[i].second);
+        AppendRepr(out, v.field_values[i]);
       }
       out.push_back('}');
       return;

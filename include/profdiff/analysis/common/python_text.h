@@ -19,7 +19,10 @@ struct PyValue {
   Type type = Type::kNull;
   std::string text;  // number: raw text; string: decoded UTF-8; bool: "True"/"False"
   std::vector<PyValue> items;                          // kList
-  std::vector<std::pair<std::string, PyValue>> fields;  // kObject, in document order
+  // kObject, in document order: field_names[i] names field_values[i] (two vectors rather than a
+  // vector of pairs: a pair needs the complete PyValue, which this member is part of).
+  std::vector<std::string> field_names;
+  std::vector<PyValue> field_values;
 };
 
 // Parses one JSON value (surrounding white space allowed, nesting up to 64 levels). False when the
