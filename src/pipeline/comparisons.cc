@@ -90,7 +90,8 @@ const ComparisonEntry kComparisons[] = {
      .json_key = "operators",
      .empty_reason = "the operator comparison found no operators on either side",
      .run = &RunOperatorsRow},
-    // Not available yet (run == nullptr); each gets its why-empty text when it lands.
+    // memory, communication and api: not available yet (run == nullptr); each gets its why-empty
+    // text when it lands.
     {.name = "memory", .flag = "--enable_memory_compare",
      .help = "Enable operator memory comparison",
      .enabled = &EnabledComparisons::memory, .sheets = kMemorySheets, .sheet_order = 3,
