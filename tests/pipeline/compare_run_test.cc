@@ -63,11 +63,11 @@ TEST(RunComparison, ReturnsTheOverallTheGateAndTheJsonWithTheReferenceLine) {
 TEST(RunComparison, ComparisonNotAvailableYetIsAUsageErrorWhenAskedForAndANoteWhenImplied) {
   Recorder messages;
   CompareRequest r = Request(kH100Before, kH100After);
-  r.requested.kernel = r.enabled.kernel = true;
+  r.requested.api = r.enabled.api = true;
   auto run = RunComparison(r, messages);
   ASSERT_FALSE(run.ok());
   EXPECT_EQ(run.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(run.status().message().find("--enable_kernel_compare: the KernelCompare/KernelTypeCompare"),
+  EXPECT_NE(run.status().message().find("--enable_api_compare: the ApiCompare"),
             std::string::npos);
 
   r = Request(kH100Before, kH100After);
@@ -76,7 +76,7 @@ TEST(RunComparison, ComparisonNotAvailableYetIsAUsageErrorWhenAskedForAndANoteWh
   ASSERT_FALSE(messages.notes.empty());
   EXPECT_EQ(messages.notes.front(),
             "note: not available yet: MemoryCompare/MemoryCompareStatistic, CommunicationCompare, "
-            "ApiCompare, KernelCompare/KernelTypeCompare");
+            "ApiCompare");
 }
 
 TEST(RunComparison, InputFailuresAreNeverUsageErrors) {

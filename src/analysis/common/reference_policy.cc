@@ -33,6 +33,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.attach_kernels_by_start_ts = true;
   p.hccl_ops_attach_only_with_comm = true;
   p.old_memcpy_not_kernel = true;
+  p.kernel_keys_concatenated = true;
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;

@@ -65,6 +65,12 @@ struct ReferencePolicy {
   // opcodes) and in profdiff's default, which reads in the current reference's order (operator
   // deviation 1).
   GapOrder gap_order = GapOrder::kBaseFirst;
+
+  // ---- Kernel comparison ------------------------------------------------------------------------
+  // KernelCompare keys are the op type immediately followed by the input shapes, without a
+  // separator, so ("A", "B1") and ("AB", "1") are one row holding the first pair's type, shape and
+  // values (kernel deviation 1). Default: the key is the (type, shapes) pair.
+  bool kernel_keys_concatenated = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).

@@ -1,0 +1,17 @@
+// KernelTypeCompare (--use_kernel_type, reference §13.2): internal to analysis/kernel.
+#pragma once
+
+#include "profdiff/analysis/kernel/kernel_compare.h"
+
+namespace profdiff::analysis {
+
+// A directory input (its side files were looked for): the reference's data-presence warnings are
+// only logged for these (§16.3).
+inline bool IsDirectoryInput(const Profile& p) {
+  return p.meta.format == SourceFormat::kAscendProfileDir || p.meta.format == SourceFormat::kAscendOutputDir;
+}
+
+// Fills out.kind, out.type_rows, out.base/out.comparison and out.warnings from op_statistic.csv.
+void CompareByType(const Timeline& base, const Timeline& comparison, KernelComparison& out);
+
+}  // namespace profdiff::analysis
