@@ -90,7 +90,7 @@ measure_ab() {
   local ow oc or nw nc nr
   read -r ow oc or <<< "$(median_of "${olds[@]}")"
   read -r nw nc nr <<< "$(median_of "${news[@]}")"
-  printf '%-46s old %6.2f s %6.2f cpu %6.1f MiB | new %6.2f s %6.2f cpu %6.1f MiB | wall x%.2f cpu x%.2f\n' \
+  printf '%-66s old %6.2f s %6.2f cpu %6.1f MiB | new %6.2f s %6.2f cpu %6.1f MiB | wall x%.2f cpu x%.2f\n' \
     "$label" "$ow" "$oc" "$or" "$nw" "$nc" "$nr" "$(awk -v a="$nw" -v b="$ow" 'BEGIN { print a / b }')" \
     "$(awk -v a="$nc" -v b="$oc" 'BEGIN { print a / b }')"
 }
