@@ -237,7 +237,7 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
 Status WriteJson(const CompareRequest& request, const LoadedSides& sides,
                  const analysis::ReferencePolicy& policy, TableOutput& table,
                  CompareRunResult& result) {
-  if (request.json_path.empty() && request.format != OutputFormat::kJson) return Status::Ok();
+  if (!request.wants_json()) return Status::Ok();
   report::JsonReportContext context;
   context.tool_version = PROFDIFF_VERSION;
   context.mode = std::string(analysis::PolicyModeName(policy));

@@ -44,7 +44,9 @@ ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
       analysis::CompareOperators(in.base, in.comparison, in.policy, OperatorOptionsFor(in));
   ComparisonOutput out;
   out.sheets = report::BuildOperatorSheets(cmp, in.request.base_path, in.request.comparison_path);
-  out.json = report::OperatorsJsonSection(cmp);
+  // Built only for a JSON result: on the ResNet50 pair the section costs about as much as the
+  // operator sheets themselves (docs/performance.md, "House restructure").
+  if (in.request.wants_json()) out.json = report::OperatorsJsonSection(cmp);
   out.warnings = cmp.warnings;
   return out;
 }

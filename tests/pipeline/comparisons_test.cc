@@ -2,10 +2,12 @@
 // with its own flag, sheets, workbook position and JSON key.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 
+#include "profdiff/loaders/loader.h"
 #include "profdiff/pipeline/comparisons.h"
 
 namespace profdiff::pipeline {
@@ -63,6 +65,38 @@ TEST(ComparisonTable, AllComparisonsEnablesEveryRow) {
   const EnabledComparisons all = AllComparisons();
   for (const ComparisonEntry& e : Comparisons()) EXPECT_TRUE(all.*e.enabled) << e.name;
   EXPECT_FALSE(EnabledComparisons{}.any());
+}
+
+// The operators row renders its JSON section only when the run writes a JSON result: nothing else
+// reads it, and on large inputs it costs time and memory (docs/performance.md).
+TEST(ComparisonTable, OperatorsRowBuildsItsJsonSectionOnlyForAJsonResult) {
+  const std::string data = PROFDIFF_SOURCE_DIR "/tests/data/kineto_h100_tiny/";
+  auto base = LoadProfile(data + "before_fix_trace.json", LoadOptions{});
+  auto comparison = LoadProfile(data + "after_fix_trace.json", LoadOptions{});
+  ASSERT_TRUE(base.ok() && comparison.ok());
+  const analysis::Timeline base_timeline = analysis::BuildTimeline(**base, {});
+  const analysis::Timeline comparison_timeline = analysis::BuildTimeline(**comparison, {});
+  const analysis::ReferencePolicy policy = analysis::MakeReferencePolicy(std::nullopt);
+  const analysis::OverallComparison overall =
+      RunOverallComparison(base_timeline, comparison_timeline, policy, std::nullopt);
+  CompareRequest request;
+  request.enabled.operators = true;
+  const ComparisonInputs inputs{base_timeline, comparison_timeline, policy, request, overall};
+  const ComparisonEntry* operators = nullptr;
+  for (const ComparisonEntry& e : Comparisons())
+    if (e.name == "operators") operators = &e;
+  ASSERT_NE(operators, nullptr);
+
+  ComparisonOutput out = operators->run(inputs);  // screen and workbook only
+  EXPECT_FALSE(out.sheets.empty());
+  EXPECT_TRUE(out.json.is_null());
+  request.json_path = "result.json";  // --json FILE
+  out = operators->run(inputs);
+  EXPECT_TRUE(out.json.is_object());
+  request.json_path.clear();
+  request.format = OutputFormat::kJson;  // --format json
+  out = operators->run(inputs);
+  EXPECT_TRUE(out.json.is_object());
 }
 
 }  // namespace

@@ -74,6 +74,8 @@ struct CompareRequest {
   bool any_gate() const {
     return gate_e2e_pct || gate_compute_pct || gate_comm_pct || gate_free_pct;
   }
+  // A JSON result is rendered (--json FILE or --format json); otherwise no JSON section is built.
+  bool wants_json() const { return !json_path.empty() || format == OutputFormat::kJson; }
 };
 
 }  // namespace profdiff::pipeline

@@ -38,7 +38,7 @@ struct ComparisonInputs {
 
 struct ComparisonOutput {
   std::vector<report::SheetSpec> sheets;  // workbook order; a sheet without rows is not written
-  report::OrderedJson json;               // the value of the row's JSON key
+  report::OrderedJson json;  // the value of the row's JSON key (only when request.wants_json())
   std::vector<std::string> warnings;      // shown on stderr as "profdiff: warning: ..."
 };
 
