@@ -60,7 +60,7 @@ ComparisonOutput RunKernelRow(const ComparisonInputs& in) {
   analysis::KernelComparison cmp = analysis::CompareKernels(in.base, in.comparison, in.policy, options);
   ComparisonOutput out;
   out.sheets = report::BuildKernelSheets(cmp, in.request.base_path, in.request.comparison_path);
-  out.json = report::KernelsJsonSection(cmp);
+  if (in.request.wants_json()) out.json = report::KernelsJsonSection(cmp);
   out.warnings = cmp.warnings;
   return out;
 }
