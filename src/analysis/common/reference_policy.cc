@@ -34,6 +34,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.hccl_ops_attach_only_with_comm = true;
   p.old_memcpy_not_kernel = true;
   p.kernel_keys_concatenated = true;
+  p.memory_drops_mismatched_free = true;
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;

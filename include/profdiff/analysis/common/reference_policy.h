@@ -71,6 +71,12 @@ struct ReferencePolicy {
   // separator, so ("A", "B1") and ("AB", "1") are one row holding the first pair's type, shape and
   // values (kernel deviation 1). Default: the key is the (type, shapes) pair.
   bool kernel_keys_concatenated = false;
+
+  // ---- Memory comparison ------------------------------------------------------------------------
+  // A GPU [memory] free whose size differs from the open allocation at that address closes the
+  // address without emitting the allocation, so the record vanishes (memory deviation 1).
+  // Default: the allocation is emitted, released at the free's timestamp.
+  bool memory_drops_mismatched_free = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).

@@ -1,0 +1,28 @@
+// Memory records for the memory comparison (reference §10.2, §10.3): one allocation each, with the
+// timestamp that decides under which operator it is attached.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+struct MemoryRecord {
+  StringId name = kEmptyString;   // own name (CANN allocations); empty = the owning op's name
+  double size_kb = 0;
+  int64_t ts_ns = 0;              // where the record lands in the operator tree
+  int64_t allocation_ns = 0;
+  int64_t release_ns = kAbsentNs; // kAbsentNs: never released
+};
+
+// GPU: the trace's [memory] events (device id >= 0), replayed per address in timestamp order. An
+// allocation at an address that is still open emits the open one unreleased; a free closes the
+// address (see memory_drops_mismatched_free for a free of another size); allocations still open at
+// the end are emitted unreleased. Records come out in the order they are emitted.
+std::vector<MemoryRecord> BuildGpuMemoryRecords(const std::vector<MemoryEvent>& events,
+                                                const ReferencePolicy& policy);
+
+}  // namespace profdiff::analysis
