@@ -34,6 +34,8 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.hccl_ops_attach_only_with_comm = true;
   p.old_memcpy_not_kernel = true;
   p.kernel_keys_concatenated = true;
+  p.comm_tasks_single_cursor = true;
+  p.comm_tasks_paired_by_order = true;
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;
