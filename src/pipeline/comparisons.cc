@@ -1,7 +1,9 @@
 #include "profdiff/pipeline/comparisons.h"
 
+#include "profdiff/analysis/communication/communication_compare.h"
 #include "profdiff/analysis/kernel/kernel_compare.h"
 #include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/report/communication/communication_report.h"
 #include "profdiff/report/kernel/kernel_json.h"
 #include "profdiff/report/kernel/kernel_sheets.h"
 #include "profdiff/report/operators/operator_sheets.h"
@@ -65,6 +67,20 @@ ComparisonOutput RunKernelRow(const ComparisonInputs& in) {
   return out;
 }
 
+// Communication ops and their tasks per op name (reference §11).
+ComparisonOutput RunCommunicationRow(const ComparisonInputs& in) {
+  analysis::CommunicationCompareOptions options;
+  if (in.request.base_step != kVoidStep) options.base_step = in.request.base_step;
+  if (in.request.comparison_step != kVoidStep) options.comparison_step = in.request.comparison_step;
+  analysis::CommunicationComparison cmp =
+      analysis::CompareCommunication(in.base, in.comparison, in.policy, options);
+  ComparisonOutput out;
+  out.sheets = report::BuildCommunicationSheets(cmp, in.request.base_path, in.request.comparison_path);
+  if (in.request.wants_json()) out.json = report::CommunicationJsonSection(cmp);
+  out.warnings = cmp.warnings;
+  return out;
+}
+
 // ---- The table
 // -----------------------------------------------------------------------------------
 
@@ -94,7 +110,7 @@ const ComparisonEntry kComparisons[] = {
      .json_key = "operators",
      .empty_reason = "the operator comparison found no operators on either side",
      .run = &RunOperatorsRow},
-    // memory, communication and api: not available yet (run == nullptr); each gets its why-empty
+    // memory and api: not available yet (run == nullptr); each gets its why-empty
     // text when it lands.
     {.name = "memory", .flag = "--enable_memory_compare",
      .help = "Enable operator memory comparison",
@@ -103,7 +119,10 @@ const ComparisonEntry kComparisons[] = {
     {.name = "communication", .flag = "--enable_communication_compare",
      .help = "Enable communication performance comparison",
      .enabled = &EnabledComparisons::communication, .sheets = kCommunicationSheets, .sheet_order = 1,
-     .json_key = "communication", .empty_reason = "", .run = nullptr},
+     .json_key = "communication",
+     .empty_reason = "the communication comparison found no communication ops (NCCL kernels or HCCL "
+                     "ops) on either side",
+     .run = &RunCommunicationRow},
     {.name = "api", .flag = "--enable_api_compare",
      .help = "Enable API performance comparison",
      .enabled = &EnabledComparisons::api, .sheets = kApiSheets, .sheet_order = 4,

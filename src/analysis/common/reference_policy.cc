@@ -35,6 +35,8 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.old_memcpy_not_kernel = true;
   p.kernel_keys_concatenated = true;
   p.memory_drops_mismatched_free = true;
+  p.comm_tasks_single_cursor = true;
+  p.comm_tasks_paired_by_order = true;
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;

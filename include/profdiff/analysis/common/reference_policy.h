@@ -77,6 +77,15 @@ struct ReferencePolicy {
   // address without emitting the allocation, so the record vanishes (memory deviation 1).
   // Default: the allocation is emitted, released at the free's timestamp.
   bool memory_drops_mismatched_free = false;
+  // ---- Communication comparison -----------------------------------------------------------------
+  // NPU text: one forward cursor over all HCCL tasks (every group's planes, sorted by start) gives
+  // each op (all groups, sorted by start) the tasks starting within it, so concurrent ops of different
+  // groups take each other's tasks (communication deviation 1). Default: an op takes the tasks of its
+  // own group's planes that start within it.
+  bool comm_tasks_single_cursor = false;
+  // A base task row is paired with the first remaining comparison task of the op, whatever its name
+  // (communication deviation 2). Default: task rows are paired by task name.
+  bool comm_tasks_paired_by_order = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).
