@@ -116,3 +116,106 @@ def finish(failures, ok_message="OK"):
         print("\n".join(failures))
         sys.exit(1)
     print(ok_message)
+
+
+# ---- Cell-for-cell parity of a comparison's sheets (shared by the kernel, communication, ... tests) ----
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.reader(f))
+
+
+def same_cell(ours, theirs):
+    """Our xlsx value against the reference's CSV text: equal floats, or equal text. The 8.2 oracle ran
+    gpu_vs_npu on a gunzipped copy of the .json.gz trace (MANIFEST.tsv), so a banner naming the .json.gz
+    equals the reference's .json."""
+    if ours == "" or theirs == "":
+        return ours == "" and theirs == ""
+    if isinstance(ours, (int, float)) and not isinstance(ours, bool):
+        try:
+            t = float(theirs)
+        except ValueError:
+            return False
+        return float(ours) == t or (math.isinf(t) and math.isinf(float(ours)))
+    return str(ours) == theirs or str(ours).replace(".json.gz", ".json") == theirs
+
+
+class SheetLayout:
+    """Row-1 merge ranges, column widths and the ratio columns (0-based) of a sheet; `ratio_format(big)`
+    is the number format a ratio cell must have (big: above 1 or INF, the cells painted red)."""
+
+    def __init__(self, merges, widths, ratio_columns, ratio_format):
+        self.merges, self.widths = merges, widths
+        self.ratio_columns, self.ratio_format = ratio_columns, ratio_format
+
+    def check(self, label, ws):
+        from openpyxl.utils import get_column_letter
+        errors = []
+        got = sorted(str(r) for r in ws.merged_cells.ranges)
+        if got != self.merges:
+            errors.append(f"{label}: merged ranges {got}, expected {self.merges}")
+        for i, w in enumerate(self.widths):
+            cw = ws.column_dimensions[get_column_letter(i + 1)].width
+            if cw is None or abs(cw - w) > 1:  # xlsx stores the width plus padding
+                errors.append(f"{label}: column {i + 1} width {cw}, expected about {w}")
+                break
+        for rc in self.ratio_columns:
+            for row in ws.iter_rows(min_row=4, min_col=rc + 1, max_col=rc + 1):
+                c = row[0]
+                v = c.value
+                big = v == "INF" or (isinstance(v, (int, float)) and v > 1)
+                red = c.fill is not None and c.fill.fgColor is not None and str(c.fill.fgColor.rgb).endswith("FF0000")
+                if big != red or (v != "INF" and c.number_format != self.ratio_format(big)):
+                    errors.append(f"{label} {c.coordinate}: value {v!r}, red {red}, format {c.number_format!r}")
+                    break
+        return errors
+
+
+def check_sheet(label, ws, theirs, layout):
+    """The sheet's layout, then every cell against the reference's CSV rows."""
+    errors = layout.check(label, ws)
+    ours = sheet_values(ws)
+    if len(ours) != len(theirs):
+        errors.append(f"{label}: {len(ours)} rows, reference {len(theirs)}")
+    bad = 0
+    for i in range(min(len(ours), len(theirs))):
+        o, t = ours[i], theirs[i]
+        for c in range(max(len(o), len(t))):
+            ov = o[c] if c < len(o) else ""
+            tv = t[c] if c < len(t) else ""
+            if not same_cell(ov, tv):
+                bad += 1
+                if bad <= 8:
+                    errors.append(f"{label} row {i + 1} col {c + 1}: ours {ov!r} reference {tv!r}")
+    if bad > 8:
+        errors.append(f"{label}: {bad} mismatching cells in all")
+    print(f"{label}: {len(ours)} rows (reference {len(theirs)}), {bad} mismatching cells")
+    return errors
+
+
+def check_sheets_case(label, oracle_case_dir, flags, base, comparison, extra, sheets, layout, what):
+    """Runs profdiff (from ../shared, corpus-relative paths, so the banners read like the reference's)
+    and checks each of `sheets` against <oracle_case_dir>/csv/<sheet>.csv; a sheet the reference did not
+    write must not be written either."""
+    out = os.path.join(tmpdir(), "result.xlsx")
+    args = ["compare", "-bp", "corpus/" + base, "-d", "corpus/" + comparison, "-o", out, "-q"] + flags + extra
+    rc, _, stderr = run_profdiff(args, cwd=SHARED)
+    if rc != 0:
+        return [f"{label}: profdiff exited {rc}: {stderr.strip()[:500]}"]
+    wb = read_xlsx(out)
+    errors, found = [], 0
+    for sheet in sheets:
+        path = os.path.join(oracle_case_dir, "csv", sheet + ".csv")
+        if not os.path.exists(path):
+            if sheet in wb:
+                errors.append(f"{label}/{sheet}: profdiff wrote the sheet, the reference did not")
+            continue
+        theirs = read_csv(path)
+        found += 1
+        if sheet not in wb:
+            errors.append(f"{label}/{sheet}: missing (the reference wrote {len(theirs)} rows)")
+            continue
+        errors += check_sheet(f"{label}/{sheet}", wb[sheet], theirs, layout)
+    if found == 0:
+        print(f"{label}: no {what} sheet, as in the reference")
+    return errors

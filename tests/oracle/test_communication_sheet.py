@@ -6,8 +6,6 @@ options; the workbook is read back with openpyxl and compared with the reference
 for cell (numbers as floats, text exactly, blanks as blanks), then the row-1 merge ranges, the column
 widths and the Diff Ratio column's format. Exits 77 (skip) when ../shared is absent.
 """
-import csv
-import math
 import os
 import sys
 
@@ -44,98 +42,13 @@ WIDTHS = [10] + ([25, 20, 10] + [17] * 4) * 2 + [20, 20]
 RATIO_COLUMNS = [16]  # 0-based: Diff Ratio
 
 
-def read_csv(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.reader(f))
-
-
-def same_cell(ours, theirs):
-    """Our xlsx value against the reference's CSV text: equal floats, or equal text."""
-    if ours == "" or theirs == "":
-        return ours == "" and theirs == ""
-    if isinstance(ours, (int, float)) and not isinstance(ours, bool):
-        try:
-            t = float(theirs)
-        except ValueError:
-            return False
-        return float(ours) == t or (math.isinf(t) and math.isinf(float(ours)))
-    # The 8.2 oracle ran gpu_vs_npu on a gunzipped copy of the .json.gz trace (MANIFEST.tsv): the banner
-    # names the .json.
-    return str(ours) == theirs or str(ours).replace(".json.gz", ".json") == theirs
-
-
-def check_layout(label, ws):
-    from openpyxl.utils import get_column_letter
-    errors = []
-    got = sorted(str(r) for r in ws.merged_cells.ranges)
-    if got != MERGES:
-        errors.append(f"{label}: merged ranges {got}, expected {MERGES}")
-    for i, w in enumerate(WIDTHS):
-        cw = ws.column_dimensions[get_column_letter(i + 1)].width
-        if cw is None or abs(cw - w) > 1:  # xlsx stores the width plus padding
-            errors.append(f"{label}: column {i + 1} width {cw}, expected about {w}")
-            break
-    for rc in RATIO_COLUMNS:
-        for row in ws.iter_rows(min_row=4, min_col=rc + 1, max_col=rc + 1):
-            c = row[0]
-            v = c.value
-            big = v == "INF" or (isinstance(v, (int, float)) and v > 1)
-            red = c.fill is not None and c.fill.fgColor is not None and str(c.fill.fgColor.rgb).endswith("FF0000")
-            fmt = "0.00%"
-            if big != red or (v != "INF" and c.number_format != fmt):
-                errors.append(f"{label} {c.coordinate}: value {v!r}, red {red}, format {c.number_format!r}")
-                break
-    return errors
-
-
-def check_sheet(label, ws, theirs):
-    errors = check_layout(label, ws)
-    ours = ou.sheet_values(ws)
-    if len(ours) != len(theirs):
-        errors.append(f"{label}: {len(ours)} rows, reference {len(theirs)}")
-    bad = 0
-    for i in range(min(len(ours), len(theirs))):
-        o, t = ours[i], theirs[i]
-        for c in range(max(len(o), len(t))):
-            ov = o[c] if c < len(o) else ""
-            tv = t[c] if c < len(t) else ""
-            if not same_cell(ov, tv):
-                bad += 1
-                if bad <= 8:
-                    errors.append(f"{label} row {i + 1} col {c + 1}: ours {ov!r} reference {tv!r}")
-    if bad > 8:
-        errors.append(f"{label}: {bad} mismatching cells in all")
-    print(f"{label}: {len(ours)} rows (reference {len(theirs)}), {bad} mismatching cells")
-    return errors
+LAYOUT = ou.SheetLayout(MERGES, WIDTHS, RATIO_COLUMNS, lambda big: "0.00%")
 
 
 def check_case(line, case, base, comparison, extra):
     oracle, flags = LINES[line]
-    label = f"{line}/{case}"
-    out = os.path.join(ou.tmpdir(), "result.xlsx")
-    # Run from ../shared with corpus-relative paths, so the row-1 banners read like the reference's.
-    args = ["compare", "-bp", "corpus/" + base, "-d", "corpus/" + comparison, "-o", out, "-q"] + flags + extra
-    rc, _, stderr = ou.run_profdiff(args, cwd=ou.SHARED)
-    if rc != 0:
-        return [f"{label}: profdiff exited {rc}: {stderr.strip()[:500]}"]
-    wb = ou.read_xlsx(out)
-    errors = []
-    found = 0
-    for sheet in SHEETS:
-        path = os.path.join(oracle, case, "csv", sheet + ".csv")
-        theirs = read_csv(path) if os.path.exists(path) else None
-        if theirs is None:
-            if sheet in wb:
-                errors.append(f"{label}/{sheet}: profdiff wrote the sheet, the reference did not")
-            continue
-        found += 1
-        if sheet not in wb:
-            errors.append(f"{label}/{sheet}: missing (the reference wrote {len(theirs)} rows)")
-            continue
-        errors += check_sheet(f"{label}/{sheet}", wb[sheet], theirs)
-    if found == 0:
-        print(f"{label}: no communication sheet, as in the reference")
-    return errors
+    return ou.check_sheets_case(f"{line}/{case}", os.path.join(oracle, case), flags, base, comparison, extra,
+                                SHEETS, LAYOUT, "communication")
 
 
 def main():
