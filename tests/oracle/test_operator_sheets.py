@@ -12,7 +12,6 @@ operators with difflib's SequenceMatcher and lists a gap's base-only items first
 Exits 77 (skip) when ../shared is absent.
 """
 import csv
-import json
 import os
 import re
 import sys
