@@ -53,7 +53,7 @@ ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
   return out;
 }
 
-// Kernels by op type and input shapes, or by op type and core type (reference §13).
+// Kernels by op type and input shapes, or by op type and core type (docs/reference/kernels.md).
 ComparisonOutput RunKernelRow(const ComparisonInputs& in) {
   analysis::KernelCompareOptions options;
   options.use_kernel_type = in.request.use_kernel_type;
@@ -67,7 +67,7 @@ ComparisonOutput RunKernelRow(const ComparisonInputs& in) {
   return out;
 }
 
-// Communication ops and their tasks per op name (reference §11).
+// Communication ops and their tasks per op name (docs/reference/communication.md).
 ComparisonOutput RunCommunicationRow(const ComparisonInputs& in) {
   analysis::CommunicationCompareOptions options;
   if (in.request.base_step != kVoidStep) options.base_step = in.request.base_step;

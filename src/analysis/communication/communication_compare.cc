@@ -1,5 +1,6 @@
-// CommunicationCompare rows (reference §11). Durations are the slices' exact durations (1e-5 ns);
-// each list is a DualSum, so the policy picks the exact sum or the reference's float sum in order.
+// CommunicationCompare rows (docs/reference/communication.md). Durations are the slices' exact
+// durations (1e-5 ns); each list is a DualSum, so the policy picks the exact sum or the reference's
+// float sum in order.
 #include "profdiff/analysis/communication/communication_compare.h"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
-// KernelCompare and KernelTypeCompare rows (reference §13). Durations are int64 ns from the loader;
-// each group's total is a DualSum, so the policy decides between the exact sum and the reference's
-// float sum in row order. The displayed values are rounded as the reference rounds them.
+// KernelCompare and KernelTypeCompare rows (docs/reference/kernels.md). Durations are int64 ns from
+// the loader; each group's total is a DualSum, so the policy decides between the exact sum and the
+// reference's float sum in row order. The displayed values are rounded as the reference rounds
+// them.
 #include "profdiff/analysis/kernel/kernel_compare.h"
 
 #include <algorithm>
@@ -75,8 +76,8 @@ SideGroups GroupKernels(const Profile& p, std::optional<int64_t> step, const Ref
   return out;
 }
 
-// The displayed values of a present group (§13.1): totals, max and min rounded to 2 decimals, the
-// average from the rounded total.
+// The displayed values of a present group (docs/reference/kernels.md#kernelcompare): totals, max
+// and min rounded to 2 decimals, the average from the rounded total.
 void Display(KernelGroupSide& g, const ReferencePolicy& policy) {
   g.total_us = PyRound(g.total.Us(policy), 2);
   g.avg_us = PyRound(g.total_us / static_cast<double>(g.total.count), 2);

@@ -1,4 +1,5 @@
-// KernelTypeCompare (--use_kernel_type, reference §13.2): internal to analysis/kernel.
+// KernelTypeCompare (--use_kernel_type, docs/reference/kernels.md#kerneltypecompare): internal to
+// analysis/kernel.
 #pragma once
 
 #include "profdiff/analysis/kernel/kernel_compare.h"
@@ -6,7 +7,7 @@
 namespace profdiff::analysis {
 
 // A directory input (its side files were looked for): the reference's data-presence warnings are
-// only logged for these (§16.3).
+// only logged for these (docs/reference/messages.md#messages).
 inline bool IsDirectoryInput(const Profile& p) {
   return p.meta.format == SourceFormat::kAscendProfileDir || p.meta.format == SourceFormat::kAscendOutputDir;
 }

@@ -1,4 +1,5 @@
-// GPU memory records from Kineto [memory] events (reference §10.3, first bullet).
+// GPU memory records from Kineto [memory] events (docs/reference/memory.md#building-memory-records,
+// first bullet).
 #include <algorithm>
 #include <cstddef>
 #include <map>

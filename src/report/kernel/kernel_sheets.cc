@@ -10,8 +10,8 @@ Cell Int(int64_t v) { return Cell::Number(static_cast<double>(v)); }
 Cell Str(const std::string& s) { return s.empty() ? Cell::Blank() : Cell::String(s); }
 
 // The 15 columns shared by both sheets; `name`/`second` are the two key columns. The reference
-// declares the ratio columns as floats (§14 quirk): ratios <= 1 show as "0.95", larger ones in red as
-// percentages.
+// declares the ratio columns as floats (quirk of docs/reference/workbook.md): ratios <= 1 show as
+// "0.95", larger ones in red as percentages.
 SheetSpec KernelSheetFrame(std::string name, std::string key, std::string second, std::string_view b,
                            std::string_view c) {
   SheetSpec s;

@@ -1,4 +1,4 @@
-// The API grouping core on hand-made op lists (reference §12).
+// The API grouping core on hand-made op lists (docs/reference/api.md).
 #include "profdiff/analysis/api/api_compare.h"
 
 #include <gtest/gtest.h>

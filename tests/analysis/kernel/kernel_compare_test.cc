@@ -1,4 +1,4 @@
-// The kernel comparison on hand-built side tables (reference §13).
+// The kernel comparison on hand-built side tables (docs/reference/kernels.md).
 #include "profdiff/analysis/kernel/kernel_compare.h"
 
 #include <gtest/gtest.h>

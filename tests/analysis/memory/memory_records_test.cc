@@ -1,4 +1,4 @@
-// GPU memory records from [memory] events (reference §10.3).
+// GPU memory records from [memory] events (docs/reference/memory.md#building-memory-records).
 #include "profdiff/analysis/memory/memory_records.h"
 
 #include <gtest/gtest.h>

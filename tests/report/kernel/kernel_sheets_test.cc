@@ -50,7 +50,8 @@ TEST(KernelSheets, KernelCompareLayoutAndMissingSide) {
   EXPECT_EQ(s.columns[1].header, "Kernel");
   EXPECT_EQ(s.columns[1].format, CellFormat::kBoldStr);
   EXPECT_EQ(s.columns[8].header, "Total Duration(us)");
-  // The ratio columns are float columns that still turn red above 1 (reference §14 quirk).
+  // The ratio columns are float columns that still turn red above 1 (quirk of
+  // docs/reference/workbook.md).
   EXPECT_EQ(s.columns[13].format, CellFormat::kDefaultFloat);
   EXPECT_TRUE(s.columns[13].ratio && s.columns[14].ratio);
   ASSERT_EQ(s.rows.size(), 2u);

@@ -1,4 +1,4 @@
-// ApiCompare (reference §12, docs/reference/api.md): torch-op totals grouped by name.
+// ApiCompare (docs/reference/api.md, docs/reference/api.md): torch-op totals grouped by name.
 // Only the grouping core so far: not yet in the pipeline table (no sheet, no JSON section).
 #pragma once
 
@@ -29,7 +29,7 @@ struct ApiRow {
 };
 
 // Names in first-appearance order on the base side, then comparison-only names in their order.
-// No rows when either side is empty (§12).
+// No rows when either side is empty (docs/reference/api.md).
 std::vector<ApiRow> CompareApis(const std::vector<ApiOp>& base, const std::vector<ApiOp>& comparison);
 
 }  // namespace profdiff::analysis

@@ -1,7 +1,7 @@
-// The communication comparison (reference §11, docs/reference/communication.md): per normalised
-// communication op name, the op durations and the durations of the tasks each op ran, on both sides.
-// GPU ops are the kernels whose lower-cased name starts with "nccl" (no tasks); NPU ops and tasks come
-// from the Timeline's HCCL groups (hccl_groups.h).
+// The communication comparison (docs/reference/communication.md, docs/reference/communication.md):
+// per normalised communication op name, the op durations and the durations of the tasks each op
+// ran, on both sides. GPU ops are the kernels whose lower-cased name starts with "nccl" (no tasks);
+// NPU ops and tasks come from the Timeline's HCCL groups (hccl_groups.h).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
-// The kernel comparison (reference §13): the KernelCompare rows (kernel_details.csv grouped by op
-// type and input shapes) or, with --use_kernel_type, the KernelTypeCompare rows (op_statistic.csv
-// keyed by op type and core type). It reads the loaded side tables of both profiles, never files.
+// The kernel comparison (docs/reference/kernels.md): the KernelCompare rows (kernel_details.csv
+// grouped by op type and input shapes) or, with --use_kernel_type, the KernelTypeCompare rows
+// (op_statistic.csv keyed by op type and core type). It reads the loaded side tables of both
+// profiles, never files.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +21,9 @@ struct KernelGroupSide {
   DualSum total;  // Σ durations (exact and as the reference's float sum); total.count = calls
   int64_t max_ns = 0;
   int64_t min_ns = 0;
-  // The displayed values (§13.1): round(total, 2), round(round(total, 2) / calls, 2), round(max, 2),
-  // round(min, 2), in µs. A missing side shows total 0 and avg 0 (max/min/calls blank).
+  // The displayed values (docs/reference/kernels.md#kernelcompare): round(total, 2),
+  // round(round(total, 2) / calls, 2), round(max, 2), round(min, 2), in µs. A missing side shows
+  // total 0 and avg 0 (max/min/calls blank).
   double total_us = 0;
   double avg_us = 0;
   double max_us = 0;

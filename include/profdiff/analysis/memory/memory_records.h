@@ -1,5 +1,6 @@
-// Memory records for the memory comparison (reference §10.2, §10.3): one allocation each, with the
-// timestamp that decides under which operator it is attached.
+// Memory records for the memory comparison (docs/reference/memory.md#memory-record-fields,
+// #building-memory-records): one allocation each, with the timestamp that decides under which
+// operator it is attached.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// The communication comparison's sheet (CommunicationCompare, reference §11, §14) and JSON section.
+// The communication comparison's sheet (CommunicationCompare, docs/reference/communication.md,
+// docs/reference/workbook.md) and JSON section.
 #pragma once
 
 #include <string_view>

@@ -1,5 +1,5 @@
-// The kernel comparison's sheets (reference §13, §14): KernelCompare, or KernelTypeCompare with
-// --use_kernel_type.
+// The kernel comparison's sheets (docs/reference/kernels.md, docs/reference/workbook.md):
+// KernelCompare, or KernelTypeCompare with --use_kernel_type.
 #pragma once
 
 #include <string_view>
