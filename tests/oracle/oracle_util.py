@@ -219,3 +219,17 @@ def check_sheets_case(label, oracle_case_dir, flags, base, comparison, extra, sh
     if found == 0:
         print(f"{label}: no {what} sheet, as in the reference")
     return errors
+
+
+def run_sheet_parity(cases, lines, sheets, layout, what):
+    """check_sheets_case for every (line, case); `lines` maps a label to (oracle dir, flags). Exits."""
+    require_shared()
+    errors = []
+    for line, (oracle, flags) in lines.items():
+        for case, (base, comparison, extra) in cases.items():
+            if not os.path.isdir(os.path.join(oracle, case)):
+                errors.append(f"{line}/{case}: oracle case missing")
+                continue
+            errors += check_sheets_case(f"{line}/{case}", os.path.join(oracle, case), flags, base, comparison,
+                                        extra, sheets, layout, what)
+    finish(errors)

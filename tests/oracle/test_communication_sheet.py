@@ -33,7 +33,7 @@ CASES = {
 
 LINES = {
     "8.2": (ou.ORACLE, ["--reference-compat=8.2"]),
-    "26.1": (os.path.join(ou.SHARED, "oracle-26.1"), ["--reference-compat"]),
+    "26.1": (ou.ORACLE_26_1, ["--reference-compat"]),
 }
 
 SHEETS = ["CommunicationCompare"]
@@ -45,22 +45,8 @@ RATIO_COLUMNS = [16]  # 0-based: Diff Ratio
 LAYOUT = ou.SheetLayout(MERGES, WIDTHS, RATIO_COLUMNS, lambda big: "0.00%")
 
 
-def check_case(line, case, base, comparison, extra):
-    oracle, flags = LINES[line]
-    return ou.check_sheets_case(f"{line}/{case}", os.path.join(oracle, case), flags, base, comparison, extra,
-                                SHEETS, LAYOUT, "communication")
-
-
 def main():
-    ou.require_shared()
-    errors = []
-    for line, (oracle, _) in LINES.items():
-        for case, (base, comparison, extra) in CASES.items():
-            if not os.path.isdir(os.path.join(oracle, case)):
-                errors.append(f"{line}/{case}: oracle case missing")
-                continue
-            errors += check_case(line, case, base, comparison, extra)
-    ou.finish(errors)
+    ou.run_sheet_parity(CASES, LINES, SHEETS, LAYOUT, "communication")
 
 
 if __name__ == "__main__":

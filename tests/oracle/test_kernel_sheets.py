@@ -33,7 +33,7 @@ CASES = {
 
 LINES = {
     "8.2": (ou.ORACLE, ["--reference-compat=8.2"]),
-    "26.1": (os.path.join(ou.SHARED, "oracle-26.1"), ["--reference-compat"]),
+    "26.1": (ou.ORACLE_26_1, ["--reference-compat"]),
     "exact": (ou.ORACLE, []),
 }
 
@@ -46,22 +46,8 @@ RATIO_COLUMNS = [13, 14]  # 0-based: Diff Total Ratio, Diff Avg Ratio
 LAYOUT = ou.SheetLayout(MERGES, WIDTHS, RATIO_COLUMNS, lambda big: "0.00%" if big else "#,##0.00")
 
 
-def check_case(line, case, base, comparison, extra):
-    oracle, flags = LINES[line]
-    return ou.check_sheets_case(f"{line}/{case}", os.path.join(oracle, case), flags, base, comparison, extra,
-                                SHEETS, LAYOUT, "kernel")
-
-
 def main():
-    ou.require_shared()
-    errors = []
-    for line, (oracle, _) in LINES.items():
-        for case, (base, comparison, extra) in CASES.items():
-            if not os.path.isdir(os.path.join(oracle, case)):
-                errors.append(f"{line}/{case}: oracle case missing")
-                continue
-            errors += check_case(line, case, base, comparison, extra)
-    ou.finish(errors)
+    ou.run_sheet_parity(CASES, LINES, SHEETS, LAYOUT, "kernel")
 
 
 if __name__ == "__main__":

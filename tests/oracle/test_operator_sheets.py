@@ -46,7 +46,7 @@ CASES = {
 # Release line -> (oracle directory, the flag that asks for that line).
 LINES = {
     "8.2": (ou.ORACLE, "--reference-compat=8.2"),
-    "26.1": (os.path.join(ou.SHARED, "oracle-26.1"), "--reference-compat"),
+    "26.1": (ou.ORACLE_26_1, "--reference-compat"),
 }
 
 TRUNCATED = "...[truncated by profdiff]"  # profdiff marks a cell cut at Excel's 32767 characters
