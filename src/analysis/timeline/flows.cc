@@ -76,7 +76,10 @@ FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gp
     if (it->second == FlowKind::kKernelLaunch) launch.Add(e, index);
     if (it->second == FlowKind::kFwdBwd) {
       fwd_bwd.Add(e, index);
-      if (e.phase == 'f') out.fwd_bwd_ends.push_back(index);
+      if (e.phase == 'f') {
+        if (!out.first_fwd_bwd_end) out.first_fwd_bwd_end = index;
+        out.last_fwd_bwd_end = index;
+      }
     }
   }
   launch.Finish(out.kernel_launch, out.incomplete);

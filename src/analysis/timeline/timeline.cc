@@ -37,9 +37,9 @@ Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {
   std::unordered_set<int64_t> seen;
   for (const Step& s : by_file)
     if (seen.insert(s.id).second) t.step_ids.push_back(s.id);
-  if (!t.flows.fwd_bwd_ends.empty()) {
+  if (t.flows.first_fwd_bwd_end) {
     const bool npu = profile.meta.device == DeviceKind::kNpu;
-    uint32_t end = npu ? t.flows.fwd_bwd_ends.back() : t.flows.fwd_bwd_ends.front();
+    uint32_t end = npu ? *t.flows.last_fwd_bwd_end : *t.flows.first_fwd_bwd_end;
     t.backward_track = profile.flows[end].track;
     t.backward_tid = profile.tracks[*t.backward_track].tid;
   }

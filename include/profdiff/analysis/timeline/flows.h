@@ -34,7 +34,8 @@ struct FlowLinks {
   // integer id and a string id never collide; a later 's' or 'f' with the same id replaces the earlier.
   std::vector<FlowLink> kernel_launch;
   std::vector<FlowLink> fwd_bwd;
-  std::vector<uint32_t> fwd_bwd_ends;  // every fwdbwd 'f' event, in file order
+  // The first and the last fwdbwd 'f' event in file order (the GPU and the NPU backward thread).
+  std::optional<uint32_t> first_fwd_bwd_end, last_fwd_bwd_end;
   // The 'f' event of the first fwdbwd id that has one, ids taken in order of first appearance with or
   // without a start (a later 'f' of that id replaces an earlier): the reference's backward process
   // for the module comparison is this event's process (docs/reference/operators.md#module-tree step
