@@ -87,12 +87,15 @@ bool MicrosToNs(std::string_view s, int64_t* out, bool* rounded) {
 constexpr int kMicrosToNsDigits = static_cast<int>(TimeUnit::kMicroseconds);
 
 // The part of a µs duration text below `dur_ns` (its value rounded to ns) in Slice::dur_sub_e5
-// units of 1e-5 ns. 0 when the text does not fit int64 at that scale.
-int32_t SubNsRemainderE5(std::string_view micros_text, int64_t dur_ns) {
+// units of 1e-5 ns. 0 when the text does not fit int64 at that scale. `*beyond_e5` tells whether
+// the text has digits below 1e-5 ns too (Profile::fine_dur_us keeps those).
+int32_t SubNsRemainderE5(std::string_view micros_text, int64_t dur_ns, bool* beyond_e5) {
+  *beyond_e5 = false;
   if (dur_ns > INT64_MAX / Slice::kE5PerNs) return 0;
   StatusOr<ExactDecimal> fine =
       ParseScaledDecimal(micros_text, kMicrosToNsDigits + Slice::kE5Digits);
   if (!fine.ok()) return 0;
+  *beyond_e5 = fine->rounded;
   const int64_t rem = fine->value - dur_ns * Slice::kE5PerNs;
   constexpr int64_t kHalfNs = Slice::kE5PerNs / 2;  // rounding to ns leaves at most half a ns
   return rem >= -kHalfNs && rem <= kHalfNs ? static_cast<int32_t>(rem) : 0;
@@ -641,7 +644,11 @@ void TraceParser::CommitDuration(Slice& s, uint64_t offset) {
     s.dur_ns = dur;
     if (rounded) {
       DiagLazy(DiagId::sub_ns_rounded, offset, detail);
-      s.dur_sub_e5 = SubNsRemainderE5(ev_.dur.text, dur);
+      bool beyond_e5 = false;
+      s.dur_sub_e5 = SubNsRemainderE5(ev_.dur.text, dur, &beyond_e5);
+      double us = 0;
+      if (beyond_e5 && ParseDouble(ev_.dur.text, &us))
+        p_.fine_dur_us.emplace_back(static_cast<SliceId>(p_.slices.size()), us);
     }
   }
 }

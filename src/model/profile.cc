@@ -29,6 +29,13 @@ const Arg* Profile::FindArg(const Slice& s, ArgKey key) const {
   return nullptr;
 }
 
+double Profile::WrittenDurUs(SliceId id) const {
+  auto it = std::lower_bound(fine_dur_us.begin(), fine_dur_us.end(), id,
+                             [](const std::pair<SliceId, double>& e, SliceId v) { return e.first < v; });
+  if (it != fine_dur_us.end() && it->first == id) return it->second;
+  return static_cast<double>(slices[id].dur_e5()) / 1e8;
+}
+
 int64_t Profile::ArgInt(const Slice& s, ArgKey key, int64_t fallback) const {
   const Arg* a = FindArg(s, key);
   if (a == nullptr) return fallback;

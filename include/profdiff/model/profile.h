@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "profdiff/base/diagnostics.h"
@@ -236,6 +237,10 @@ struct Profile {
   std::vector<MemoryEvent> memory_events;
   NpuTables npu;
   Diagnostics diagnostics;
+  // Durations written with more digits than Slice::dur_e5() holds (an advisor trace_view.json writes
+  // "139.4186019897461" µs): the written value as the nearest double in µs, as any reader of the text
+  // gets it, by slice id in increasing order. Rare; the exact arithmetic keeps using dur_e5().
+  std::vector<std::pair<SliceId, double>> fine_dur_us;
 
   std::string_view str(StringId id) const { return strings.Get(id); }
   const Track& track(const Slice& s) const { return tracks[s.track]; }
@@ -246,6 +251,9 @@ struct Profile {
   int64_t ArgInt(const Slice& s, ArgKey key, int64_t fallback = kNoNumber) const;
   // Text of an arg (string, raw JSON or raw number); empty when absent.
   std::string_view ArgText(const Slice& s, ArgKey key) const;
+  // A slice's duration in µs as written, as the nearest double: fine_dur_us when the text had more
+  // digits than dur_e5() holds, dur_e5() / 1e8 otherwise (then exactly the text's nearest double too).
+  double WrittenDurUs(SliceId id) const;
 
   // Find-or-create helpers used by loaders.
   uint32_t GetOrCreateProcess(std::string_view pid_text);

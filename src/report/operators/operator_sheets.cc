@@ -12,7 +12,6 @@ namespace profdiff::report {
 
 namespace {
 
-using analysis::E5ToUs;
 using analysis::OperatorComparison;
 
 Cell Str(std::string_view s) { return s.empty() ? Cell::Blank() : Cell::String(std::string(s)); }
@@ -334,7 +333,7 @@ std::string KernelLine(const Profile& p, SliceId kernel, const std::unordered_ma
         line += ", [input shapes: " + std::string(p.str(it->second)) + "]";
     }
   }
-  line += " [duration: " + PyFloatRepr(E5ToUs(k.dur_e5())) + "]\n";
+  line += " [duration: " + PyFloatRepr(p.WrittenDurUs(kernel)) + "]\n";
   return line;
 }
 

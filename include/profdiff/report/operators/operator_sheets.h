@@ -23,7 +23,7 @@ std::vector<SheetSpec> BuildOperatorSheets(const analysis::OperatorComparison& c
                                            std::string_view comparison_path_arg);
 
 // One kernel line of a "Kernel Details" cell, ending in "\n":
-//   GPU: "{name} [duration: {dur µs}]"
+//   GPU: "{name} [duration: {dur µs}]"   (dur as the trace wrote it: Profile::WrittenDurUs)
 //   NPU: "{name}, {Task Id}, {Task Type}[, [input shapes: {shapes}]] [duration: {dur µs}]"
 // `shapes` is the kernel_details.csv index of the kernel's profile (start ns -> Input Shapes).
 std::string KernelLine(const Profile& profile, SliceId kernel,
