@@ -10,17 +10,19 @@ namespace {
 
 void LoadOne(const FileLoader& loader, const std::string& path, Profile& profile,
              const LoadOptions& options) {
+  SideFileOutcome outcome{std::string(loader.name()), path, SideFileState::kAbsent, {}};
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     profile.diagnostics.Add(DiagId::side_file_missing, {path, 0, -1}, std::string(loader.name()));
-    return;
+  } else if (Status s = loader.Load(path, profile, options); !s.ok()) {
+    outcome.state = SideFileState::kUnreadable;
+    outcome.error = s.ToString();
+    profile.diagnostics.Add(DiagId::side_file_unreadable, {path, 0, -1}, outcome.error);
+  } else {
+    outcome.state = SideFileState::kLoaded;
+    profile.meta.files.push_back(path);
   }
-  Status s = loader.Load(path, profile, options);
-  if (!s.ok()) {
-    profile.diagnostics.Add(DiagId::side_file_unreadable, {path, 0, -1}, s.ToString());
-    return;
-  }
-  profile.meta.files.push_back(path);
+  profile.npu.side_files.push_back(std::move(outcome));
 }
 
 std::string Join(const std::string& dir, std::string_view name) {

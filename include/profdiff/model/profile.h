@@ -195,7 +195,25 @@ struct CommunicationInfo {
   std::vector<CommunicationStep> steps;
 };
 
+// What became of one optional side file of an Ascend text profile (kernel_details.csv,
+// communication.json, ...): the comparisons that read it say why they are empty from this.
+enum class SideFileState : uint8_t { kAbsent, kLoaded, kUnreadable };
+struct SideFileOutcome {
+  std::string name;   // the file name the loader looks for, e.g. "kernel_details.csv"
+  std::string path;   // where it was looked for
+  SideFileState state = SideFileState::kAbsent;
+  std::string error;  // kUnreadable: the load error, naming the file and line or byte
+};
+
 struct NpuTables {
+  // Every side file looked for, in load order.
+  std::vector<SideFileOutcome> side_files;
+  // The outcome for `name`, or nullptr when it was not looked for (e.g. a bare trace_view.json).
+  const SideFileOutcome* SideFile(std::string_view name) const {
+    for (const SideFileOutcome& f : side_files)
+      if (f.name == name) return &f;
+    return nullptr;
+  }
   KernelDetailsTable kernel_details;
   bool has_op_statistic = false;
   std::vector<OpStatisticRow> op_statistic;
