@@ -141,6 +141,17 @@ StatusOr<LoadedSides> LoadSides(const CompareRequest& request) {
   return LoadedSides{std::move(*base), std::move(*comparison)};
 }
 
+// A side file that exists but could not be read leaves its data out of every comparison that reads
+// it; the user hears which file and why (the file and line or byte), the comparisons still run, and
+// each one that comes out empty says so in its own words.
+void WarnUnreadableSideFiles(const Profile& p, std::string_view side, RunMessages& messages) {
+  for (const SideFileOutcome& f : p.npu.side_files) {
+    if (f.state != SideFileState::kUnreadable) continue;
+    messages.Warning(fmt::format("{}: {} could not be read and is left out of the comparisons: {}",
+                                 side, f.name, f.error));
+  }
+}
+
 // docs/reference/command-line.md#argument-validation, docs/reference/communication.md: a step id on
 // a GPU side is only a warning; on an NPU side it must exist.
 Status CheckStep(const analysis::Timeline& timeline, int64_t step, RunMessages& messages) {
@@ -272,6 +283,8 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_ASSIGN_OR_RETURN(std::string workbook,
                       CheckOutputs(request, std::chrono::system_clock::now()));
   PD_ASSIGN_OR_RETURN(LoadedSides sides, LoadSides(request));
+  WarnUnreadableSideFiles(*sides.base, "base", messages);
+  WarnUnreadableSideFiles(*sides.comparison, "comparison", messages);
 
   // Built once per run and read by every comparison.
   const analysis::ReferencePolicy policy = analysis::MakeReferencePolicy(request.reference_line);

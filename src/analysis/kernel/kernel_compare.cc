@@ -128,6 +128,11 @@ std::string NoKernelsWarning(const Profile& p, std::string_view side, std::optio
     return dir ? fmt::format("{}: kernel compare only supports NPU data against NPU data", side) : "";
   }
   if (!p.npu.kernel_details.present) {
+    const SideFileOutcome* file = p.npu.SideFile("kernel_details.csv");
+    if (file != nullptr && file->state == SideFileState::kUnreadable) {
+      return fmt::format("{}: can't find any valid kernels in {}: kernel_details.csv could not be read ({})",
+                         side, p.meta.input_path, file->error);
+    }
     return dir ? fmt::format("{}: can't find any valid kernels in {} (no kernel_details.csv; the "
                              "profiling level must be above level0)",
                              side, p.meta.input_path)
