@@ -1,6 +1,8 @@
 #include "profdiff/report/communication/communication_report.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace profdiff::report {
 namespace {
@@ -52,8 +54,32 @@ json StatsJson(const analysis::CommStats& s) {
           {"max_us", JsonNumber(s.max_us)},     {"min_us", JsonNumber(s.min_us)}};
 }
 
-json SummaryJson(const analysis::CommSideSummary& s) {
-  return {{"has_data", s.has_data}, {"ops", s.ops}, {"tasks", s.tasks}};
+// How many op rows "top_by_diff" repeats.
+constexpr size_t kTopByDiff = 10;
+
+// A side's counts and the exact total of its communication ops (each op counted once: one op row
+// per op name).
+json SummaryJson(const analysis::CommunicationComparison& cmp, bool base) {
+  const analysis::CommSideSummary& s = base ? cmp.base : cmp.comparison;
+  int64_t total_ns = 0;
+  for (const analysis::CommRow& r : cmp.rows) {
+    const analysis::CommStats& st = base ? r.base : r.comparison;
+    if (!r.is_task && st.present) total_ns += st.total.Ns();
+  }
+  return {{"has_data", s.has_data}, {"ops", s.ops}, {"tasks", s.tasks}, {"total_ns", total_ns}};
+}
+
+// The op rows with the largest diff (comparison - base), largest first (stable).
+json TopByDiff(const json& rows) {
+  std::vector<size_t> ops;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i]["kind"] == "op") ops.push_back(i);
+  std::stable_sort(ops.begin(), ops.end(), [&](size_t a, size_t b) {
+    return rows[a]["diff_us"].get<double>() > rows[b]["diff_us"].get<double>();
+  });
+  json top = json::array();
+  for (size_t i = 0; i < ops.size() && i < kTopByDiff; ++i) top.push_back(rows[ops[i]]);
+  return top;
 }
 
 }  // namespace
@@ -92,7 +118,12 @@ OrderedJson CommunicationJsonSection(const analysis::CommunicationComparison& cm
     }
     rows.push_back(std::move(j));
   }
-  return {{"base", SummaryJson(cmp.base)}, {"comparison", SummaryJson(cmp.comparison)}, {"rows", std::move(rows)}};
+  json top = TopByDiff(rows);
+  return {{"base", SummaryJson(cmp, true)},
+          {"comparison", SummaryJson(cmp, false)},
+          {"rows", std::move(rows)},
+          {"top_by_diff", std::move(top)},
+          {"warnings", cmp.warnings}};
 }
 
 }  // namespace profdiff::report
