@@ -164,8 +164,6 @@ void Parse(CLI::App& app, std::vector<std::string> args) {
   app.parse(args);
 }
 
-std::string VersionText() { return std::string("profdiff ") + PROFDIFF_VERSION + "\n"; }
-
 }  // namespace
 
 // The one mapping from an outcome to the exit code (README "Exit codes").

@@ -17,6 +17,10 @@ namespace profdiff::cli {
 int ExitCodeFor(const Status& status);
 int ExitCodeFor(const analysis::GateResult& gate);
 
+// What `--version` prints: "profdiff 0.1.0\n", with " (git <commit>[-dirty])" before the newline when
+// built from a git checkout (version.cc; the commit is read at every build).
+std::string VersionText();
+
 // What `inspect` prints for a loaded profile: human text, or the versioned JSON object
 // ({"schema": "profdiff.inspect/1", ...}, serialized with a 2-space indent and a final newline).
 std::string InspectText(const Profile& profile);
