@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything profdiff needs to build, test and fuzz on Debian 12 (bookworm), with apt-get.
+# Installs everything profdiff needs to build, test, fuzz and package on Debian 12 (bookworm), with
+# apt-get (dpkg-dev: the .deb's Depends; man-db and bash-completion: the install tests).
 # Idempotent: re-running only re-checks the packages. Run as root, or as a user with sudo.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev zlib1g-dev
   python3 python3-openpyxl
   clang libclang-rt-14-dev
+  dpkg-dev man-db bash-completion
 )
 
 if [ "$(id -u)" -eq 0 ]; then
