@@ -11,7 +11,8 @@ namespace {
 TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
   ReferencePolicy p = MakeReferencePolicy(std::nullopt);
   EXPECT_FALSE(p.reference_compat);
-  EXPECT_FALSE(p.gpu_integer_us_grid || p.gpu_e2e_ignores_stream0 || p.npu_sdma_ignores_stream0 ||
+  EXPECT_FALSE(p.gpu_integer_us_grid || p.gpu_e2e_ignores_stream0 || p.gpu_compute_stream_nonzero_only ||
+               p.npu_sdma_ignores_stream0 ||
                p.gpu_flow_links_by_ts_only || p.zero_flow_start_is_no_flow ||
                p.single_cursor_overlap || p.float_us_sums || p.screen_quirks ||
                p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel ||
@@ -36,7 +37,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_EQ(old_line.gap_order, GapOrder::kComparisonFirst);
   EXPECT_EQ(current.gap_order, GapOrder::kBaseFirst);
   for (const ReferencePolicy& p : {old_line, current}) {  // every other field: the reference on both lines
-    EXPECT_TRUE(p.gpu_integer_us_grid && p.gpu_e2e_ignores_stream0 && p.npu_sdma_ignores_stream0 &&
+    EXPECT_TRUE(p.gpu_integer_us_grid && p.gpu_e2e_ignores_stream0 && p.gpu_compute_stream_nonzero_only &&
+                p.npu_sdma_ignores_stream0 &&
                 p.gpu_flow_links_by_ts_only && p.zero_flow_start_is_no_flow && p.single_cursor_overlap &&
                 p.float_us_sums && p.screen_quirks && p.attach_kernels_by_start_ts &&
                 p.hccl_ops_attach_only_with_comm && p.old_memcpy_not_kernel && p.kernel_keys_concatenated &&

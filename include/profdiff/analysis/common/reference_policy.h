@@ -32,6 +32,10 @@ struct ReferencePolicy {
   bool gpu_integer_us_grid = false;
   // GPU E2E ignores kernels on stream 0 and kernels without a stream (deviation 2).
   bool gpu_e2e_ignores_stream0 = false;
+  // The GPU compute stream (where copies count as SDMA time, and without which there is no overall
+  // comparison) is chosen among non-zero streams only: a trace with every kernel on stream 0 (ROCm,
+  // single-stream CUDA) has no compute stream (deviation 2).
+  bool gpu_compute_stream_nonzero_only = false;
   // NPU SDMA-stream time skips tasks on stream 0 (deviation 3).
   bool npu_sdma_ignores_stream0 = false;
   // A GPU kernel is linked to any flow ending at its start timestamp, whatever the track (deviation 4).
