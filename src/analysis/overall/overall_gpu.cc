@@ -120,12 +120,13 @@ struct DeviceEvent {
 
 struct DeviceEvents {
   std::vector<DeviceEvent> events;       // kernels and memcpys, stably sorted by start
-  std::optional<int64_t> compute_stream;  // nullopt: no compute kernel on a truthy stream
+  std::optional<int64_t> compute_stream;  // nullopt: no compute kernel on an eligible stream
 };
 
-// The device events, and the compute stream: the most frequent truthy stream among non-NCCL
-// kernels (ties: the first seen).
-DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts) {
+// The device events, and the compute stream: the most frequent stream among non-NCCL kernels with
+// a stream arg (ties: the first seen); stream 0 is eligible unless
+// policy.gpu_compute_stream_nonzero_only (the reference tests the stream's truthiness).
+DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts, const ReferencePolicy& policy) {
   DeviceEvents d;
   std::vector<std::pair<int64_t, int64_t>> stream_counts;  // (stream, count) in first-seen order
   for (SliceId i = 0; i < profile.slices.size(); ++i) {
@@ -136,7 +137,9 @@ DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts) {
     const bool is_kernel = c == DeviceEventClass::kKernel;
     const int64_t stream = profile.ArgInt(s, ArgKey::kStream, kNoNumber);
     d.events.push_back({i, stream, is_kernel});
-    if (!is_kernel || stream == kNoNumber || stream == 0 || facts.Name(s.name).nccl) continue;
+    if (!is_kernel || stream == kNoNumber || (policy.gpu_compute_stream_nonzero_only && stream == 0) ||
+        facts.Name(s.name).nccl)
+      continue;
     auto it = std::find_if(stream_counts.begin(), stream_counts.end(),
                            [&](const auto& p) { return p.first == stream; });
     if (it == stream_counts.end()) {
@@ -241,7 +244,7 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   SideMetrics m;
   m.device = DeviceKind::kGpu;
   StringFacts facts(profile, masks);
-  const DeviceEvents d = CollectDeviceEvents(profile, facts);
+  const DeviceEvents d = CollectDeviceEvents(profile, facts, policy);
   if (!d.compute_stream) {
     m.has_overlap_data = false;
     m.warnings.push_back("The profiling data does not contain kernel running data.");
