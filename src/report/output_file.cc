@@ -86,6 +86,36 @@ Status WriteViaTempFile(const std::string& path, bool force,
   return st;
 }
 
+StatusOr<std::string> ReserveUniquePath(const std::string& path) {
+  PD_RETURN_IF_ERROR(CheckDirectoryWritable(path));
+  const size_t slash = path.find_last_of('/');
+  const size_t dot = path.find_last_of('.');
+  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+  const std::string stem = has_ext ? path.substr(0, dot) : path;
+  const std::string ext = has_ext ? path.substr(dot) : std::string();
+  constexpr int kMaxTries = 10000;
+  for (int n = 1; n <= kMaxTries; ++n) {
+    const std::string candidate = n == 1 ? path : stem + "_" + std::to_string(n) + ext;
+    const int fd = open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      close(fd);
+      return candidate;
+    }
+    if (errno != EEXIST) return IoError(candidate + ": cannot create the output file: " + Errno(errno));
+  }
+  return IoError(path + ": no free name among " + std::to_string(kMaxTries) + " numbered variants");
+}
+
+Status CheckDirectoryWritable(const std::string& path) {
+  const std::string dir = DirOf(path);
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0) return NotFound(path + ": output directory " + dir + " does not exist");
+  if (!S_ISDIR(st.st_mode)) return NotFound(path + ": " + dir + " is not a directory");
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    return IoError(path + ": cannot create files in " + dir + ": " + Errno(errno));
+  return Status::Ok();
+}
+
 Status WriteFileAtomically(const std::string& path, std::string_view content, bool force) {
   return WriteViaTempFile(path, force, [&](const std::string& tmp) -> Status {
     FILE* f = std::fopen(tmp.c_str(), "wb");

@@ -21,6 +21,16 @@ Status CheckOutputPath(const std::string& path, bool force);
 Status WriteViaTempFile(const std::string& path, bool force,
                         const std::function<Status(const std::string& tmp_path)>& write);
 
+// Creates `path` empty and exclusively or, when it is taken, "<stem>_2<ext>", "<stem>_3<ext>", ... (the
+// first free one), and returns the path created: runs started in the same second in one directory
+// never collide on a timestamped default name. The caller owns the file: it writes it with force and
+// removes it if the run fails. Errors (directory missing or not writable) name the path.
+StatusOr<std::string> ReserveUniquePath(const std::string& path);
+
+// Checks that this process may create files in the directory of `path` (kIoError naming it if not),
+// so a run fails before any work rather than after writing its other outputs.
+Status CheckDirectoryWritable(const std::string& path);
+
 // Writes `content` to `path` through WriteViaTempFile.
 Status WriteFileAtomically(const std::string& path, std::string_view content, bool force);
 
