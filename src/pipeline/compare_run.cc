@@ -15,6 +15,7 @@
 #include <optional>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
@@ -97,20 +98,55 @@ Status MakeDirs(const std::string& dir) {
   return Status::Ok();
 }
 
-// Every output may be written (rule 9), checked before any expensive work. Returns the workbook
-// path (empty with --no-xlsx).
-StatusOr<std::string> CheckOutputs(const CompareRequest& request,
-                                   std::chrono::system_clock::time_point now) {
-  std::string workbook;
-  if (!request.no_xlsx) {
-    PD_ASSIGN_OR_RETURN(workbook, report::ResolveWorkbookPath(request.output_path, now));
-    fs::path parent = fs::path(workbook).parent_path();
-    if (!parent.empty()) PD_RETURN_IF_ERROR(MakeDirs(parent.string()));
-    PD_RETURN_IF_ERROR(report::CheckOutputPath(workbook, request.force));
+// The files this run creates: removed again unless the run succeeds (Commit), so a failing run
+// leaves neither a half set of outputs nor an empty reserved workbook behind.
+class RunOutputs {
+ public:
+  RunOutputs() = default;
+  RunOutputs(const RunOutputs&) = delete;
+  RunOutputs& operator=(const RunOutputs&) = delete;
+  ~RunOutputs() {
+    if (committed_) return;
+    std::error_code ec;
+    for (const std::string& f : files_) fs::remove(f, ec);
   }
-  if (!request.json_path.empty())
+  void Add(const std::string& path) { files_.push_back(path); }
+  void Commit() { committed_ = true; }
+
+ private:
+  std::vector<std::string> files_;
+  bool committed_ = false;
+};
+
+// Every output may be written (rule 9), checked before any expensive work: directories exist and
+// are writable, existing files need --force. A timestamped default workbook name is reserved at
+// once (the first free of NAME, NAME_2, ...), so runs started in the same second never collide.
+// Returns the workbook path (empty with --no-xlsx); `reserved` tells whether this run created it.
+StatusOr<std::string> CheckOutputs(const CompareRequest& request,
+                                   std::chrono::system_clock::time_point now, bool* reserved) {
+  *reserved = false;
+  if (!request.json_path.empty()) {
     PD_RETURN_IF_ERROR(report::CheckOutputPath(request.json_path, request.force));
-  if (!request.csv_dir.empty()) PD_RETURN_IF_ERROR(MakeDirs(request.csv_dir));
+    PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(request.json_path));
+  }
+  if (!request.csv_dir.empty()) {
+    PD_RETURN_IF_ERROR(MakeDirs(request.csv_dir));
+    PD_RETURN_IF_ERROR(report::CheckDirectoryWritable((fs::path(request.csv_dir) / "x.csv").string()));
+  }
+  if (request.no_xlsx) return std::string();
+  // The workbook last: a reserved name is created, and every check that can fail comes before it.
+  PD_ASSIGN_OR_RETURN(std::string workbook, report::ResolveWorkbookPath(request.output_path, now));
+  fs::path parent = fs::path(workbook).parent_path();
+  if (!parent.empty()) PD_RETURN_IF_ERROR(MakeDirs(parent.string()));
+  const std::string default_name = report::DefaultWorkbookName(now);
+  if (fs::path(workbook).filename() == default_name &&
+      fs::path(request.output_path).filename() != default_name) {
+    PD_ASSIGN_OR_RETURN(workbook, report::ReserveUniquePath(workbook));
+    *reserved = true;
+    return workbook;
+  }
+  PD_RETURN_IF_ERROR(report::CheckOutputPath(workbook, request.force));
+  PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(workbook));
   return workbook;
 }
 
@@ -222,23 +258,26 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
   return table;
 }
 
-// The workbook and the CSV files; returns the absolute paths written.
+// The workbook and the CSV files; returns the absolute paths written (each also in `outputs`).
+// A workbook this run reserved is its own to replace.
 StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
-                                               const std::string& workbook,
-                                               const TableOutput& table) {
+                                               const std::string& workbook, bool reserved,
+                                               const TableOutput& table, RunOutputs& outputs) {
   std::vector<std::string> written;
   if (!request.no_xlsx) {
     report::WorkbookOptions workbook_options;
-    workbook_options.force = request.force;
+    workbook_options.force = request.force || reserved;
     workbook_options.base_path_arg = request.base_path;
     workbook_options.comparison_path_arg = request.comparison_path;
     workbook_options.empty_reason = table.empty_reason;
     PD_RETURN_IF_ERROR(report::WriteWorkbook(table.sheets, workbook, workbook_options));
     written.push_back(fs::absolute(workbook).string());
+    if (!reserved) outputs.Add(workbook);  // a reserved one is in `outputs` already
   }
   if (!request.csv_dir.empty()) {
     PD_ASSIGN_OR_RETURN(std::vector<std::string> csvs,
                         report::WriteCsvDir(table.sheets, request.csv_dir, request.force));
+    for (const std::string& f : csvs) outputs.Add(f);
     written.insert(written.end(), csvs.begin(), csvs.end());
   }
   return written;
@@ -280,8 +319,11 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_RETURN_IF_ERROR(CheckAvailable(request, messages));
   PD_RETURN_IF_ERROR(CheckInputs(request));
   PD_ASSIGN_OR_RETURN(std::optional<analysis::KernelMasks> masks, LoadMasks(request));
+  RunOutputs outputs;
+  bool reserved = false;
   PD_ASSIGN_OR_RETURN(std::string workbook,
-                      CheckOutputs(request, std::chrono::system_clock::now()));
+                      CheckOutputs(request, std::chrono::system_clock::now(), &reserved));
+  if (reserved) outputs.Add(workbook);
   PD_ASSIGN_OR_RETURN(LoadedSides sides, LoadSides(request));
   WarnUnreadableSideFiles(*sides.base, "base", messages);
   WarnUnreadableSideFiles(*sides.comparison, "comparison", messages);
@@ -301,8 +343,9 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   result.gate = RunGate(request, result.overall, base, comparison, messages);
   TableOutput table =
       RunTable(ComparisonInputs{base, comparison, policy, request, result.overall}, messages);
-  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, workbook, table));
+  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, workbook, reserved, table, outputs));
   PD_RETURN_IF_ERROR(WriteJson(request, sides, policy, table, result));
+  outputs.Commit();
   return result;
 }
 
