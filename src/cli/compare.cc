@@ -17,7 +17,7 @@
 namespace profdiff::cli {
 namespace {
 
-// The run's messages, printed on stderr as they come; notes are hidden by --quiet.
+// The run's messages, printed on stderr as they come; notes are hidden by --quiet, warnings never.
 class StderrMessages : public pipeline::RunMessages {
  public:
   StderrMessages(std::ostream& err, bool quiet) : err_(err), quiet_(quiet) {}
@@ -46,7 +46,7 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
   if (options.enabled.profiling) {
     out << report::RenderScreenTable(result.overall, color);
     if (result.overall.rows.empty())
-      messages.Note(
+      messages.Warning(
           "no OverallMetrics sheet: a side has no end-to-end time (no kernels or device tasks were "
           "found)");
   }

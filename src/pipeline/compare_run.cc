@@ -125,6 +125,12 @@ class RunOutputs {
 StatusOr<std::string> CheckOutputs(const CompareRequest& request,
                                    std::chrono::system_clock::time_point now, bool* reserved) {
   *reserved = false;
+  std::string workbook;
+  if (!request.no_xlsx) {
+    PD_ASSIGN_OR_RETURN(workbook, report::ResolveWorkbookPath(request.output_path, now));
+    fs::path parent = fs::path(workbook).parent_path();
+    if (!parent.empty()) PD_RETURN_IF_ERROR(MakeDirs(parent.string()));
+  }
   if (!request.json_path.empty()) {
     PD_RETURN_IF_ERROR(report::CheckOutputPath(request.json_path, request.force));
     PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(request.json_path));
@@ -133,11 +139,8 @@ StatusOr<std::string> CheckOutputs(const CompareRequest& request,
     PD_RETURN_IF_ERROR(MakeDirs(request.csv_dir));
     PD_RETURN_IF_ERROR(report::CheckDirectoryWritable((fs::path(request.csv_dir) / "x.csv").string()));
   }
-  if (request.no_xlsx) return std::string();
-  // The workbook last: a reserved name is created, and every check that can fail comes before it.
-  PD_ASSIGN_OR_RETURN(std::string workbook, report::ResolveWorkbookPath(request.output_path, now));
-  fs::path parent = fs::path(workbook).parent_path();
-  if (!parent.empty()) PD_RETURN_IF_ERROR(MakeDirs(parent.string()));
+  if (request.no_xlsx) return workbook;
+  // The workbook file last: a reserved name is created, and every check that can fail comes first.
   const std::string default_name = report::DefaultWorkbookName(now);
   if (fs::path(workbook).filename() == default_name &&
       fs::path(request.output_path).filename() != default_name) {
@@ -193,9 +196,8 @@ void WarnUnreadableSideFiles(const Profile& p, std::string_view side, RunMessage
 Status CheckStep(const analysis::Timeline& timeline, int64_t step, RunMessages& messages) {
   if (step == kVoidStep) return Status::Ok();
   if (timeline.p().meta.device == DeviceKind::kGpu) {
-    messages.Note(
-        "warning: step id is invalid in GPU data, please use this when comparing between NPU "
-        "datas.");
+    messages.Warning(
+        "step id is invalid in GPU data, please use this when comparing between NPU datas.");
     return Status::Ok();
   }
   if (timeline.HasStep(step)) return Status::Ok();

@@ -98,13 +98,13 @@ TEST(RunComparison, InputFailuresAreNeverUsageErrors) {
   r.base_step = 1;
   EXPECT_TRUE(RunComparison(r, messages).ok());
 
-  // On a GPU side a step id is only a note (hidden by --quiet).
-  messages.notes.clear();
+  // On a GPU side a step id is only a warning (shown even with --quiet).
+  messages.warnings.clear();
   r = Request(kH100Before, kH100After);
   r.base_step = r.comparison_step = 7;
   ASSERT_TRUE(RunComparison(r, messages).ok());
-  ASSERT_EQ(messages.notes.size(), 2u);
-  EXPECT_EQ(messages.notes[0].find("warning: step id is invalid in GPU data"), 0u);
+  ASSERT_EQ(messages.warnings.size(), 2u);
+  EXPECT_EQ(messages.warnings[0].find("step id is invalid in GPU data"), 0u);
 }
 
 TEST(RunComparison, OutputsAreCheckedBeforeLoadingAndAnExistingOneIsAlreadyExists) {
