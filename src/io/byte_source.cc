@@ -65,6 +65,8 @@ StatusOr<size_t> ByteSource::Read(char* out, size_t n) {
   if (got.ok()) {
     offset_ += *got;
     if (*got == 0) eof_ = true;
+  } else {
+    failed_ = true;
   }
   return got;
 }
@@ -135,6 +137,14 @@ StatusOr<std::string> ReadWholeFile(const std::string& path) {
     data.append(buf.data(), got);
   }
   return data;
+}
+
+Status ByteSource::Drain() {
+  std::string sink(chunk_bytes_, '\0');
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(size_t n, Read(sink.data(), sink.size()));
+    if (n == 0) return Status::Ok();
+  }
 }
 
 }  // namespace profdiff

@@ -898,11 +898,11 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   return LoadTraceJson(file, profile, options, chunk);
 }
 
-// No option changes how a trace is read (--strict is LoadProfile's), hence the unnamed LoadOptions.
-Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& /*options*/,
-                     size_t chunk_bytes) {
-  PD_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, ByteSource::Open(file, chunk_bytes));
-  JsonArrayStream stream(*source);
+namespace {
+
+// Reads the trace from `source` into `profile`.
+Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& source) {
+  JsonArrayStream stream(source);
   PD_RETURN_IF_ERROR(stream.Start());
   TraceParser parser(profile, stream);
   std::string_view rest;
@@ -950,6 +950,23 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   meta.files.push_back(file);
   meta.input_bytes += stream.bytes_read();
   return Status::Ok();
+}
+
+}  // namespace
+
+// No option changes how a trace is read (--strict is LoadProfile's), hence the unnamed LoadOptions.
+Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& /*options*/,
+                     size_t chunk_bytes) {
+  PD_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, ByteSource::Open(file, chunk_bytes));
+  Status s = LoadTraceStream(file, profile, *source);
+  if (s.ok() || !source->gzipped() || source->failed()) return s;
+  // Malformed JSON inside a gzip file is most often a damaged file: a corrupt deflate stream can
+  // decompress to garbage long before its checksum fails. Say so when the rest of the stream
+  // confirms it, rather than a syntax error at a decompressed offset.
+  Status gzip = source->Drain();
+  if (gzip.ok()) return s;
+  return Status(gzip.code(), gzip.message() + " (the data decompressed before that point is damaged too: " +
+                                 s.message() + ")");
 }
 
 }  // namespace profdiff

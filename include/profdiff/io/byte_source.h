@@ -27,6 +27,13 @@ class ByteSource {
   // A read error or a corrupt/truncated gzip stream is an error naming the file and the offset.
   StatusOr<size_t> Read(char* out, size_t n);
 
+  // Reads and discards the rest of the data: Ok at its end, else the read or gzip error. A reader
+  // that met malformed data in a gzip file calls it to tell a damaged file (the gzip error, which
+  // explains the malformed data) from a file whose content is malformed (Ok).
+  Status Drain();
+
+  // A Read has returned an error (the error the reader got is the source's own).
+  bool failed() const { return failed_; }
   const std::string& path() const { return path_; }
   bool gzipped() const { return gzip_; }
   size_t chunk_bytes() const { return chunk_bytes_; }
@@ -45,6 +52,7 @@ class ByteSource {
   FILE* file_ = nullptr;
   bool gzip_ = false;
   bool eof_ = false;
+  bool failed_ = false;
   size_t chunk_bytes_ = kDefaultChunkBytes;
   uint64_t offset_ = 0;
   uint64_t file_bytes_ = 0;
