@@ -11,6 +11,7 @@
 
 #include "profdiff/cli/commands.h"
 #include "profdiff/cli/options.h"
+#include "profdiff/cli/suggest.h"
 #include "profdiff/pipeline/comparisons.h"
 
 namespace profdiff::cli {
@@ -164,6 +165,38 @@ void Parse(CLI::App& app, std::vector<std::string> args) {
   app.parse(args);
 }
 
+// The spellings of `cmd`'s options ("--json", "-d", ...).
+std::vector<std::string> OptionNames(const CLI::App& cmd) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : cmd.get_options()) {
+    for (const std::string& l : o->get_lnames()) names.push_back("--" + l);
+    for (const std::string& s : o->get_snames()) names.push_back("-" + s);
+  }
+  return names;
+}
+
+// A usage error as the user reads it: what was wrong (an unknown command or option named as such,
+// with the closest real one when it looks like a typo), then which help to read.
+std::string UsageErrorText(const CLI::ParseError& e, CLI::App& app, const CLI::App* sub) {
+  std::string what = e.what();
+  const std::vector<std::string> extras = app.remaining(true);
+  // An unknown word explains the error best even when CLI11 first found a required option missing.
+  if (!extras.empty()) {
+    const std::string& word = extras.front();
+    if (word.size() > 1 && word[0] == '-') {
+      const std::string typed = word.substr(0, word.find('='));
+      const std::string near = ClosestName(typed, OptionNames(sub != nullptr ? *sub : app));
+      what = "unknown option '" + typed + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?");
+    } else if (sub == nullptr && dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+      const std::string near = ClosestName(word, {"inspect", "compare"});
+      what = "unknown command '" + word + "'" +
+             (near.empty() ? "; the commands are inspect and compare" : "; did you mean '" + near + "'?");
+    }
+  }
+  const std::string help = sub != nullptr ? "profdiff " + sub->get_name() + " --help" : "profdiff --help";
+  return "profdiff: error: " + what + "\nRun '" + help + "' for usage.\n";
+}
+
 }  // namespace
 
 // The one mapping from an outcome to the exit code (README "Exit codes").
@@ -204,7 +237,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   app.footer(kExitCodeHelp);
   app.set_help_flag("-h,--help", "Print this help message and exit");
   bool version = false;
-  app.add_flag("-V,--version", version, "Print the version and exit");
+  app.add_flag("-V,-v,--version", version, "Print the version and exit");
   app.require_subcommand(0, 1);
 
   InspectOptions inspect;
@@ -245,8 +278,8 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       out << VersionText();
       return kExitOk;
     }
-    err << "profdiff: error: " << e.what() << "\n"
-        << "Run 'profdiff --help' for usage.\n";
+    const CLI::App* sub = compare_cmd->parsed() ? compare_cmd : inspect_cmd->parsed() ? inspect_cmd : nullptr;
+    err << UsageErrorText(e, app, sub);
     return kExitUsage;
   }
   if (version) {

@@ -30,7 +30,7 @@ grep -q 'Computing Time' "$tmp/screen.txt" || fail "no screen table"
 # The man page: every option of `compare --help` is in it; it renders without groff warnings.
 page="$tmp/profdiff.1"
 gzip -dc "$tmp/prefix/share/man/man1/profdiff.1.gz" > "$page"
-for opt in $("$pd" compare --help | grep -oE '^  (-[A-Za-z],)?--?[A-Za-z][A-Za-z0-9_-]*' | sed 's/^  //; s/.*,//'); do
+for opt in $("$pd" compare --help | grep -oE '^  (-[A-Za-z],)*--?[A-Za-z][A-Za-z0-9_-]*' | sed 's/^  //; s/.*,//'); do
   grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" "$page" || fail "man page lacks $opt"
 done
 if command -v groff > /dev/null; then
