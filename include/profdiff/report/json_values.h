@@ -9,7 +9,7 @@ namespace profdiff::report {
 using OrderedJson = nlohmann::ordered_json;
 
 // JSON has no NaN or infinity: a finite number is written as is, NaN as null, +inf / -inf as the
-// strings "INF" / "-INF" (the workbook's spelling of an infinite ratio).
+// strings "INF" / "-INF" (the workbook's spelling of an infinite ratio), and -0.0 as 0.0.
 OrderedJson JsonNumber(double v);
 
 }  // namespace profdiff::report
