@@ -45,6 +45,7 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
   const bool color = UseColor(options.color, out);
   if (options.enabled.profiling) {
     out << report::RenderScreenTable(result.overall, color);
+    out << report::RenderCommunicationSplitLines(result.overall);
     if (result.overall.rows.empty())
       messages.Warning(
           "no OverallMetrics sheet: a side has no end-to-end time (no kernels or device tasks were "

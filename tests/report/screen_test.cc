@@ -69,6 +69,26 @@ TEST(ScreenTable, MatchesOracleGpuVsGpuH100ByteForByte) {
   ExpectMatchesOracle("gpu_vs_gpu_h100", GpuVsGpuH100());
 }
 
+TEST(ScreenTable, CommunicationSplitLineInTheExactModeOnly) {
+  analysis::OverallComparison cmp = NpuTextR0R1();
+  cmp.policy = analysis::ExactPolicy();
+  cmp.base.communication_groups.push_back({"Group 0 Communication", 101963201, 3935910, 97977005, 50286});
+  cmp.comparison.communication_groups.push_back({"Group 0 Communication", 2000000, 1000000, 500000, 500000});
+  cmp.comparison.communication_groups.push_back({"Group 1 Communication", 1000000, 250000, 0, 750000});
+  EXPECT_EQ(RenderCommunicationSplitLines(cmp),
+            "NPU (base): uncovered communication 102.0 ms: 98.0 ms waiting for peers, 3.9 ms transfer, 0.1 ms idle\n"
+            "NPU (comparison): uncovered communication 3.0 ms: 0.5 ms waiting for peers, 1.2 ms transfer, 1.2 ms "
+            "idle (over 2 communication groups)\n");
+  // A side without uncovered communication gets no line.
+  cmp.comparison.communication_groups.clear();
+  EXPECT_EQ(RenderCommunicationSplitLines(cmp).find("comparison"), std::string::npos);
+  // Under --reference-compat (both lines) the screen is the reference's: no line.
+  for (analysis::ReferenceLine line : {analysis::ReferenceLine::k8_2, analysis::ReferenceLine::k26_1}) {
+    cmp.policy = analysis::ReferenceCompatPolicy(line);
+    EXPECT_EQ(RenderCommunicationSplitLines(cmp), "");
+  }
+}
+
 TEST(PrettyTable, CentresOddPaddingLikePrettyTable) {
   // Column width 5 ("abcde"): "ab" (even) gets the extra space on the left, "abc" (odd) on the right.
   std::string t = RenderPrettyTable("", {"abcde"}, {{"ab"}, {"abc"}, {"a"}});

@@ -29,6 +29,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.gpu_flow_links_by_ts_only = true;
   p.zero_flow_start_is_no_flow = true;
   p.single_cursor_overlap = true;
+  p.comm_wait_least_wait_plane = true;
   p.float_us_sums = true;
   p.screen_quirks = true;
   p.attach_kernels_by_start_ts = true;

@@ -216,11 +216,12 @@ class OverallRowsBuilder {
     Categories("\tSDMA (Tensor Move)", RowFill::kLightBlue, {KC::kSdmaTensorMove});
   }
 
-  // One group's rows: wait + transmit, wait, transmit (a missing side is absent).
+  // One group's rows: uncovered (wait + transmit, and idle in the exact split), wait, transmit (a
+  // missing side is absent).
   void GroupRowsFor(const std::string& desc, const GroupCommunication* bg, const GroupCommunication* cg) {
     auto cell = [&](const SideView& v, const GroupCommunication* g, int64_t GroupCommunication::*part, double e2e) {
       if (g == nullptr) return Absent();
-      const int64_t ns = part == nullptr ? g->wait_ns + g->transmit_ns : g->*part;
+      const int64_t ns = part == nullptr ? g->uncovered_ns : g->*part;
       return Cell(v.Ms(ns), e2e, kSlash);
     };
     out_.Add(desc, RowFill::kLightBlue, cell(b_, bg, nullptr, be_), cell(c_, cg, nullptr, ce_));
@@ -412,6 +413,8 @@ SideSummary Summarize(const SideMetrics& m) {
   s.free_ns = s.e2e_ns - s.computing_ns - s.uncovered_communication_ns;
   s.wait_ns = m.wait_ns();
   s.sdma_ns = m.sdma_stream.Ns();
+  if (m.device == DeviceKind::kNpu)
+    for (const GroupCommunication& g : m.groups) s.communication_groups.push_back(g.split);
   const auto& c = m.categories;
   auto ns = [&](std::initializer_list<KC> cs) {
     int64_t t = 0;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "launch_flows.h"
 #include "profdiff/base/ascii.h"
@@ -65,6 +67,21 @@ std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, co
   }
   int64_t wait = IntersectionLength(u, waits);
   return {wait, IntersectionLength(u, ops) - wait};
+}
+
+CommunicationGroupSplit SplitUncoveredCommunication(const std::vector<Interval>& u, const std::vector<Interval>& ops,
+                                                    const std::vector<Interval>& transmit_tasks,
+                                                    const std::vector<Interval>& wait_tasks) {
+  const std::vector<Interval> uncovered = IntersectMerged(MergeIntervals(u), MergeIntervals(ops));
+  const std::vector<Interval> transmit = MergeIntervals(transmit_tasks);
+  const std::vector<Interval> waiting = IntersectMerged(uncovered, MergeIntervals(wait_tasks));
+  CommunicationGroupSplit split;
+  split.uncovered_ns = TotalLength(uncovered);
+  split.transmit_ns = TotalLength(IntersectMerged(uncovered, transmit));
+  // A Notify_Wait that runs while another plane transmits is transmit time, not wait time.
+  split.wait_ns = TotalLength(waiting) - TotalLength(IntersectMerged(waiting, transmit));
+  split.idle_ns = split.uncovered_ns - split.transmit_ns - split.wait_ns;
+  return split;
 }
 
 std::vector<Interval> UncoveredWithinOps(const std::vector<Interval>& u, const std::vector<Interval>& ops) {
@@ -284,10 +301,13 @@ std::vector<Interval> ReadDeviceLanes(const Profile& profile, const ReferencePol
   return not_overlapped;
 }
 
-// One HCCL group's op intervals and plane tasks, both in start order.
+// One HCCL group's op intervals and plane tasks, both in start order, and the intervals of its
+// planes' data-moving and Notify_Wait tasks (Timeline::hccl's task kinds).
 struct GroupEvents {
   std::vector<Interval> ops;
   std::vector<HcclTask> tasks;
+  std::vector<Interval> transmit;
+  std::vector<Interval> wait;
 };
 
 GroupEvents EventsOf(const Profile& profile, const HcclGroup& g) {
@@ -297,6 +317,12 @@ GroupEvents EventsOf(const Profile& profile, const HcclGroup& g) {
     for (SliceId id : g.planes[plane].tasks) {
       const Slice& t = profile.slices[id];
       e.tasks.push_back({t.ts_ns, t.end_ns(), profile.str(t.name), plane});
+    }
+    const HcclPlane& p = g.planes[plane];
+    for (size_t i = 0; i < p.tasks.size() && i < p.kinds.size(); ++i) {
+      const Slice& t = profile.slices[p.tasks[i]];
+      if (p.kinds[i] == HcclTaskKind::kTransmit) e.transmit.push_back({t.ts_ns, t.end_ns()});
+      if (p.kinds[i] == HcclTaskKind::kWait) e.wait.push_back({t.ts_ns, t.end_ns()});
     }
   }
   SortByStart(e.ops);
@@ -314,9 +340,21 @@ void MeasureGroups(const Timeline& timeline, const ReferencePolicy& policy, cons
   events.reserve(groups.size());
   for (const HcclGroup& g : groups) {
     events.push_back(EventsOf(timeline.p(), g));
-    auto waits = SelectWaitTasks(events.back().tasks, static_cast<uint32_t>(g.planes.size()));
-    auto [wait, transmit] = GroupWaitTransmit(u, events.back().ops, waits, policy);
-    m.groups.push_back({g.name, wait, transmit});
+    const GroupEvents& e = events.back();
+    GroupCommunication gc;
+    gc.name = g.name;
+    gc.split = SplitUncoveredCommunication(u, e.ops, e.transmit, e.wait);
+    gc.split.group = g.name;
+    if (policy.comm_wait_least_wait_plane) {
+      auto waits = SelectWaitTasks(e.tasks, static_cast<uint32_t>(g.planes.size()));
+      std::tie(gc.wait_ns, gc.transmit_ns) = GroupWaitTransmit(u, e.ops, waits, policy);
+      gc.uncovered_ns = gc.wait_ns + gc.transmit_ns;
+    } else {
+      gc.wait_ns = gc.split.wait_ns;
+      gc.transmit_ns = gc.split.transmit_ns;
+      gc.uncovered_ns = gc.split.uncovered_ns;
+    }
+    m.groups.push_back(std::move(gc));
     if (g.pg_name) m.pg_names[g.name] = *g.pg_name;
   }
   // The single-cursor walk measures U clipped to each group's ops; the exact measure is

@@ -1,6 +1,8 @@
 #include "profdiff/analysis/timeline/hccl_groups.h"
 
 #include <algorithm>
+#include <array>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -33,6 +35,21 @@ std::optional<std::string> PgNameOf(const Profile& profile, std::string_view gro
 
 }  // namespace
 
+HcclTaskKind ClassifyHcclTask(std::string_view name) {
+  std::string key;
+  key.reserve(name.size());
+  for (char c : name) key.push_back(c == ' ' ? '_' : (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c);
+  if (key == "notify_wait") return HcclTaskKind::kWait;
+  // The task types of the CANN HCCL task lanes that carry payload bytes (their "size(Byte)" is
+  // non-zero in the corpus: Memcpy and Reduce_Inline over SDMA), RDMA sends, and the TBE reduction
+  // and generic SDMA copy task types.
+  static constexpr std::array<std::string_view, 5> kTransmit = {"memcpy", "reduce_inline", "reduce_tbe", "rdmasend",
+                                                                "sdma"};
+  for (std::string_view t : kTransmit)
+    if (key == t) return HcclTaskKind::kTransmit;
+  return HcclTaskKind::kOther;
+}
+
 HcclGroups FindHcclGroups(const Profile& profile) {
   HcclGroups out;
   struct Role {
@@ -52,7 +69,7 @@ HcclGroups FindHcclGroups(const Profile& profile) {
     } else if (!name.empty() && !out.groups.empty()) {
       HcclGroup& g = out.groups.back();
       role[t] = {static_cast<uint32_t>(out.groups.size() - 1), static_cast<int64_t>(g.planes.size())};
-      g.planes.push_back({t, {}});
+      g.planes.push_back({t, {}, {}});
     }
   }
   if (role.empty()) return out;
@@ -65,7 +82,9 @@ HcclGroups FindHcclGroups(const Profile& profile) {
     if (it->second.plane < 0) {
       g.ops.push_back(s);
     } else {
-      g.planes[static_cast<size_t>(it->second.plane)].tasks.push_back(s);
+      HcclPlane& plane = g.planes[static_cast<size_t>(it->second.plane)];
+      plane.tasks.push_back(s);
+      plane.kinds.push_back(ClassifyHcclTask(profile.str(sl.name)));
     }
   }
   return out;

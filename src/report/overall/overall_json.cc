@@ -42,6 +42,20 @@ json ComputingSplit(const analysis::SideSummary& s) {
   return split;
 }
 
+// NPU: each communication group's uncovered communication, split exactly (docs/deviations.md
+// row 12): transmit + wait + idle = uncovered.
+json CommunicationGroups(const analysis::SideSummary& s) {
+  json groups = json::array();
+  for (const analysis::CommunicationGroupSplit& g : s.communication_groups) {
+    groups.push_back({{"group", g.group},
+                      {"uncovered_ns", g.uncovered_ns},
+                      {"transmit_ns", g.transmit_ns},
+                      {"wait_ns", g.wait_ns},
+                      {"idle_ns", g.idle_ns}});
+  }
+  return groups;
+}
+
 json Side(const analysis::SideSummary& s) {
   json j;
   j["device"] = std::string(Name(s.device));
@@ -59,6 +73,7 @@ json Side(const analysis::SideSummary& s) {
   put("free", s.free_ns);
   put("sdma", s.sdma_ns);
   j["computing_split"] = ComputingSplit(s);
+  if (s.device == DeviceKind::kNpu) j["communication_groups"] = CommunicationGroups(s);
   j["memory_used_gib"] = JsonNumber(s.memory_used_gib);
   j["rdma_bandwidth_gb_s"] =
       s.rdma_bandwidth_gb_s ? JsonNumber(*s.rdma_bandwidth_gb_s) : json(nullptr);

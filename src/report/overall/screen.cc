@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "profdiff/report/screen.h"
 
 namespace profdiff::report {
@@ -17,6 +19,34 @@ std::string RenderScreenTable(const analysis::OverallComparison& cmp, bool color
     comparison.push_back(c.comparison_cell);
   }
   return RenderPrettyTable(cmp.screen_title, header, {base, comparison}, color);
+}
+
+namespace {
+
+std::string SplitLine(const analysis::SideSummary& side, const char* role) {
+  analysis::CommunicationGroupSplit total;
+  for (const analysis::CommunicationGroupSplit& g : side.communication_groups) {
+    total.uncovered_ns += g.uncovered_ns;
+    total.transmit_ns += g.transmit_ns;
+    total.wait_ns += g.wait_ns;
+    total.idle_ns += g.idle_ns;
+  }
+  if (total.uncovered_ns <= 0) return {};
+  auto ms = [](int64_t ns) { return static_cast<double>(ns) / 1e6; };
+  std::string line = fmt::format("{} ({}): uncovered communication {:.1f} ms: {:.1f} ms waiting for peers, {:.1f} ms "
+                                 "transfer, {:.1f} ms idle",
+                                 side.label, role, ms(total.uncovered_ns), ms(total.wait_ns), ms(total.transmit_ns),
+                                 ms(total.idle_ns));
+  if (side.communication_groups.size() > 1)
+    line += fmt::format(" (over {} communication groups)", side.communication_groups.size());
+  return line + "\n";
+}
+
+}  // namespace
+
+std::string RenderCommunicationSplitLines(const analysis::OverallComparison& cmp) {
+  if (cmp.policy.comm_wait_least_wait_plane || cmp.screen.empty()) return {};
+  return SplitLine(cmp.base, "base") + SplitLine(cmp.comparison, "comparison");
 }
 
 }  // namespace profdiff::report

@@ -14,7 +14,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
   EXPECT_FALSE(p.gpu_integer_us_grid || p.gpu_e2e_ignores_stream0 || p.gpu_compute_stream_nonzero_only ||
                p.npu_sdma_ignores_stream0 ||
                p.gpu_flow_links_by_ts_only || p.zero_flow_start_is_no_flow ||
-               p.single_cursor_overlap || p.float_us_sums || p.screen_quirks ||
+               p.single_cursor_overlap || p.comm_wait_least_wait_plane || p.float_us_sums || p.screen_quirks ||
                p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel ||
                p.kernel_keys_concatenated || p.memory_drops_mismatched_free ||
                p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order);
@@ -40,6 +40,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
     EXPECT_TRUE(p.gpu_integer_us_grid && p.gpu_e2e_ignores_stream0 && p.gpu_compute_stream_nonzero_only &&
                 p.npu_sdma_ignores_stream0 &&
                 p.gpu_flow_links_by_ts_only && p.zero_flow_start_is_no_flow && p.single_cursor_overlap &&
+                p.comm_wait_least_wait_plane &&
                 p.float_us_sums && p.screen_quirks && p.attach_kernels_by_start_ts &&
                 p.hccl_ops_attach_only_with_comm && p.old_memcpy_not_kernel && p.kernel_keys_concatenated &&
                 p.memory_drops_mismatched_free &&

@@ -425,6 +425,98 @@ TEST(OverallNpu, FusedInferAttentionCountsAsFlashAttentionExceptOnThe8Point2Line
 // ---- Rows, screen, summary ----------------------------------------------------------------------
 // See docs/reference/overall.md#overallmetrics-sheet; docs/reference/overall.md#screen-table.
 
+// ---- Exact communication split (docs/deviations.md row 12) ----------------------------------------
+
+TEST(OverallNpu, ExactCommunicationSplitOnHandMadeIntervals) {
+  // U ∩ ops = [10, 90] (80). Transmit tasks overlap each other ([20, 40], 20) and one is empty;
+  // the waits of two planes overlap ([10, 70]) and overlap the transmit, which wins.
+  CommunicationGroupSplit s =
+      SplitUncoveredCommunication({{0, 100}}, {{10, 90}}, {{25, 40}, {20, 30}, {50, 50}}, {{30, 70}, {10, 60}});
+  EXPECT_EQ(s.uncovered_ns, 80);
+  EXPECT_EQ(s.transmit_ns, 20);
+  EXPECT_EQ(s.wait_ns, 40);  // [10, 20] + [40, 70]
+  EXPECT_EQ(s.idle_ns, 20);  // [70, 90]
+  EXPECT_TRUE(s.group.empty());
+  // Only the uncovered part of a wait counts; tasks outside the ops or U count nothing.
+  s = SplitUncoveredCommunication({{0, 50}, {60, 100}}, {{0, 100}}, {{200, 300}}, {{40, 70}, {150, 160}});
+  EXPECT_EQ(s.uncovered_ns, 90);
+  EXPECT_EQ(s.transmit_ns, 0);
+  EXPECT_EQ(s.wait_ns, 20);  // [40, 50] + [60, 70]
+  EXPECT_EQ(s.idle_ns, 70);
+  // Overlapping ops are one stretch of communication; zero-length tasks are nothing.
+  s = SplitUncoveredCommunication({{0, 100}}, {{0, 60}, {40, 100}}, {{10, 10}}, {{20, 20}});
+  EXPECT_EQ(s.uncovered_ns, 100);
+  EXPECT_EQ(s.transmit_ns + s.wait_ns, 0);
+  EXPECT_EQ(s.idle_ns, 100);
+  s = SplitUncoveredCommunication({}, {{0, 10}}, {{0, 10}}, {{0, 10}});
+  EXPECT_EQ(s.uncovered_ns + s.transmit_ns + s.wait_ns + s.idle_ns, 0);
+}
+
+// A group whose Plane 0 never waits (as on the 910B profiles): the reference's rule picks it, so
+// its Wait is 0 and everything is Transmit; the exact split reads every plane.
+Profile MakeWaitingNpuProfile() {
+  ProfileBuilder b(DeviceKind::kNpu);
+  TrackId hw = b.Track("2", "4", "Stream 4", 0);
+  TrackId g0 = b.Track("3", "10", "Group 0 Communication", 1);
+  TrackId p0 = b.Track("3", "11", "Plane 0", 2);
+  TrackId p1 = b.Track("3", "12", "Plane 1", 3);
+  TrackId p2 = b.Track("3", "13", "Plane 2", 4);
+  TrackId ov = b.Track("4", "1");
+  b.Add(ov, SliceKind::kOverlap, "Computing", "", 0, us(20));
+  b.Add(ov, SliceKind::kOverlap, "Communication(Not Overlapped)", "", us(20), us(100));
+  b.Add(g0, SliceKind::kHcclOp, "hcom_allReduce_1", "", us(20), us(100));
+  b.Add(p0, SliceKind::kHcclTask, "Memcpy", "", us(20), us(5));
+  b.Add(p1, SliceKind::kHcclTask, "Notify_Wait", "", us(25), us(55));
+  b.Add(p1, SliceKind::kHcclTask, "Memcpy", "", us(80), us(10));
+  b.Add(p1, SliceKind::kHcclTask, "Notify_Record", "", us(90), us(1));
+  b.Add(p2, SliceKind::kHcclTask, "Notify Wait", "", us(30), us(40));  // the same instants, other spelling
+  b.Add(p2, SliceKind::kHcclTask, "Reduce_Inline", "", us(85), us(15));
+  // The hardware view of a wait is not on a plane of the group: not counted.
+  b.Add(hw, SliceKind::kNpuTask, "Notify Wait", "", us(100), us(15), {{ArgKey::kStreamId, 4}},
+        {{ArgKey::kTaskType, "Notify Wait"}});
+  return std::move(b.p);
+}
+
+TEST(OverallNpu, ExactCommunicationSplitByDefaultTheReferenceRuleUnderCompat) {
+  Profile p = MakeWaitingNpuProfile();
+  SideMetrics e = NpuSide(p, Exact());
+  ASSERT_EQ(e.groups.size(), 1u);
+  const CommunicationGroupSplit& s = e.groups[0].split;
+  EXPECT_EQ(s.group, "Group 0 Communication");
+  EXPECT_EQ(s.uncovered_ns, us(100));
+  EXPECT_EQ(s.transmit_ns, us(25));  // [20, 25] + [80, 100]
+  EXPECT_EQ(s.wait_ns, us(55));      // [25, 80]
+  EXPECT_EQ(s.idle_ns, us(20));      // [100, 120]
+  EXPECT_EQ(e.groups[0].wait_ns, us(55));
+  EXPECT_EQ(e.groups[0].transmit_ns, us(25));
+  EXPECT_EQ(e.groups[0].uncovered_ns, us(100));
+  EXPECT_EQ(e.wait_ns(), us(55));
+
+  for (const ReferencePolicy& compat : {Compat(), MakeReferencePolicy(ReferenceLine::k26_1)}) {
+    SideMetrics c = NpuSide(p, compat);
+    ASSERT_EQ(c.groups.size(), 1u);
+    EXPECT_EQ(c.groups[0].wait_ns, 0);  // Plane 0 has the least Notify_Wait time: none
+    EXPECT_EQ(c.groups[0].transmit_ns, us(100));
+    EXPECT_EQ(c.groups[0].uncovered_ns, us(100));
+    EXPECT_EQ(c.groups[0].split.wait_ns, us(55));  // the split is kept in every mode
+  }
+
+  // Rows: the group row is the uncovered communication in both modes; Wait and Transmit follow
+  // the mode. The summary carries the split.
+  OverallComparison d = Compare(p, p, Exact());
+  EXPECT_DOUBLE_EQ(FindRow(d, "\tGroup 0 Communication")->base.duration_ms, 0.1);
+  EXPECT_DOUBLE_EQ(FindRow(d, "\t\tWait")->base.duration_ms, 0.055);
+  EXPECT_DOUBLE_EQ(FindRow(d, "\t\tTransmit")->base.duration_ms, 0.025);
+  ASSERT_EQ(d.base.communication_groups.size(), 1u);
+  EXPECT_EQ(d.base.communication_groups[0].idle_ns, us(20));
+  EXPECT_EQ(d.base.wait_ns, us(55));
+  OverallComparison r = Compare(p, p, Compat());
+  EXPECT_DOUBLE_EQ(FindRow(r, "\tGroup 0 Communication")->base.duration_ms, 0.1);
+  EXPECT_EQ(FindRow(r, "\t\tWait"), nullptr);  // 0 on both sides: no row
+  EXPECT_DOUBLE_EQ(FindRow(r, "\t\tTransmit")->base.duration_ms, 0.1);
+  EXPECT_EQ(r.base.communication_groups.size(), 1u);
+}
+
 std::vector<std::string> Labels(const OverallComparison& c) {
   std::vector<std::string> out;
   for (const auto& r : c.rows) out.push_back(r.label);

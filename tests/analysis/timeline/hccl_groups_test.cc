@@ -52,6 +52,7 @@ TEST(HcclGroups, GroupsOpenAtCommunicationThreadsInSortOrderAndOwnTheNamedThread
   ASSERT_EQ(a.planes.size(), 1u);
   EXPECT_EQ(a.planes[0].track, p0);
   EXPECT_EQ(Names(b.p, a.planes[0].tasks), (std::vector<std::string>{"Notify_Wait", "Memcpy"}));
+  EXPECT_EQ(a.planes[0].kinds, (std::vector<HcclTaskKind>{HcclTaskKind::kWait, HcclTaskKind::kTransmit}));
   const HcclGroup& c = h.groups[1];
   EXPECT_EQ(c.name, "Group 1 Communication");
   EXPECT_FALSE(c.pg_name.has_value());
@@ -59,11 +60,22 @@ TEST(HcclGroups, GroupsOpenAtCommunicationThreadsInSortOrderAndOwnTheNamedThread
   EXPECT_EQ(c.planes[0].track, p1);
   EXPECT_EQ(c.planes[1].track, p0b);
   EXPECT_EQ(Names(b.p, c.planes[1].tasks), std::vector<std::string>{"RDMASend"});
+  EXPECT_EQ(c.planes[1].kinds, std::vector<HcclTaskKind>{HcclTaskKind::kTransmit});
+  EXPECT_EQ(c.planes[0].kinds, std::vector<HcclTaskKind>{HcclTaskKind::kOther});  // "Memcpy_p1"
 
   // The Timeline derives them once.
   Timeline t = BuildTimeline(b.p, {});
   ASSERT_EQ(t.hccl.groups.size(), 2u);
   EXPECT_EQ(t.hccl.groups[1].planes.size(), 2u);
+}
+
+TEST(HcclGroups, TasksAreClassifiedByNameWhateverTheSpelling) {
+  for (const char* wait : {"Notify_Wait", "Notify Wait", "notify_wait", "NOTIFY WAIT"})
+    EXPECT_EQ(ClassifyHcclTask(wait), HcclTaskKind::kWait) << wait;
+  for (const char* transmit : {"Memcpy", "MEMCPY", "Reduce_Inline", "Reduce Inline", "Reduce_TBE", "RDMASend", "SDMA"})
+    EXPECT_EQ(ClassifyHcclTask(transmit), HcclTaskKind::kTransmit) << transmit;
+  for (const char* other : {"Notify_Record", "Notify Record", "", "Notify_Wait2", "Memcpy_p1", "hcom_allReduce_1"})
+    EXPECT_EQ(ClassifyHcclTask(other), HcclTaskKind::kOther) << other;
 }
 
 TEST(HcclGroups, NoneOnAProfileWithoutHcclEvents) {

@@ -45,6 +45,12 @@ struct ReferencePolicy {
   bool zero_flow_start_is_no_flow = false;
   // Communication wait/transmit and group overlap by the reference's single-cursor walk (deviation 5).
   bool single_cursor_overlap = false;
+  // NPU communication: a group's uncovered communication is split into Wait (the Notify_Wait tasks,
+  // not part of an RDMA transfer, of its plane with the least Notify_Wait time) and Transmit (the
+  // rest), as the reference does (deviation 12). Default: the exact split of uncovered communication
+  // into transmit (a data-moving task of any of the group's planes runs), wait (a Notify_Wait runs
+  // and nothing transmits) and idle (neither); the rows show transmit and wait.
+  bool comm_wait_least_wait_plane = false;
   // Durations shown as the reference's float µs sums in its order of additions, not exact int64 sums
   // converted once (overall deviation 6, operator deviation 5).
   bool float_us_sums = false;

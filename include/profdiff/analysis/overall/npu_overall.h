@@ -6,7 +6,8 @@
 
 namespace profdiff::analysis {
 
-// Policy fields read: npu_sdma_ignores_stream0, single_cursor_overlap, zero_flow_start_is_no_flow.
+// Policy fields read: npu_sdma_ignores_stream0, single_cursor_overlap, comm_wait_least_wait_plane,
+// zero_flow_start_is_no_flow.
 SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy);
 
 // Building blocks of docs/reference/overall.md#communication-wait-transmit (exposed for tests).
@@ -25,6 +26,13 @@ std::vector<std::vector<Interval>> SelectWaitTasks(const std::vector<HcclTask>& 
 std::pair<int64_t, int64_t> GroupWaitTransmit(const std::vector<Interval>& u, const std::vector<Interval>& ops,
                                               const std::vector<std::vector<Interval>>& plane_waits,
                                               const ReferencePolicy& policy);
+// The exact split of one group's uncovered communication (docs/deviations.md row 12): U = the
+// not-overlapped communication intervals, ops = the group's op intervals, transmit_tasks and
+// wait_tasks = the data-moving and Notify_Wait tasks of all its planes (any order, overlaps and
+// empty intervals allowed). Returns |U ∩ ops| split into transmit, wait and idle (group left empty).
+CommunicationGroupSplit SplitUncoveredCommunication(const std::vector<Interval>& u, const std::vector<Interval>& ops,
+                                                    const std::vector<Interval>& transmit_tasks,
+                                                    const std::vector<Interval>& wait_tasks);
 // U clipped to a group's ops (docs/reference/overall.md#communication-wait-transmit
 // "uncovered(g)").
 std::vector<Interval> UncoveredWithinOps(const std::vector<Interval>& u, const std::vector<Interval>& ops);

@@ -53,6 +53,18 @@ struct ScreenColumn {
 // Headline categories of one side, in ns (for JSON and gates). Categories sum to e2e:
 // e2e = computing + uncovered_communication + free. `computing_ns` includes LCCL kernel time (the
 // reference subtracts LCCL from free time but shows it under neither computing nor communication).
+// One NPU communication group's uncovered communication (the overlap lane's "Communication(Not
+// Overlapped)" within the group's ops), split exactly over the group's HCCL planes, every instant
+// counted once (docs/deviations.md row 12): transmit while a data-moving task runs, wait while a
+// Notify_Wait runs and nothing transmits, idle otherwise. transmit + wait + idle = uncovered.
+struct CommunicationGroupSplit {
+  std::string group;  // HCCL thread name, e.g. "Group 0 Communication"
+  int64_t uncovered_ns = 0;
+  int64_t transmit_ns = 0;
+  int64_t wait_ns = 0;
+  int64_t idle_ns = 0;
+};
+
 struct SideSummary {
   DeviceKind device = DeviceKind::kUnknown;
   std::string label;  // "GPU" / "NPU"
@@ -72,6 +84,8 @@ struct SideSummary {
   std::optional<double> rdma_bandwidth_gb_s;
   std::optional<double> sdma_bandwidth_gb_s;
   bool hide_op_details = false;  // no usable kernel details: computing split unknown
+  // NPU: the exact split of each communication group (thread-sort order), in every mode.
+  std::vector<CommunicationGroupSplit> communication_groups;
   std::vector<std::string> warnings;
 };
 

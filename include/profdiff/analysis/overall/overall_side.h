@@ -28,8 +28,13 @@ struct Mc2Kernel {
 
 struct GroupCommunication {
   std::string name;  // HCCL thread name, e.g. "Group 0 Communication"
+  // The OverallMetrics rows: the group row (uncovered), its Wait and Transmit rows. By the
+  // reference's rule under ReferencePolicy::comm_wait_least_wait_plane (uncovered = wait +
+  // transmit), else from `split` (uncovered = wait + transmit + idle).
   int64_t wait_ns = 0;
   int64_t transmit_ns = 0;
+  int64_t uncovered_ns = 0;
+  CommunicationGroupSplit split;  // the exact split, in every mode
 };
 
 struct GroupOverlap {

@@ -13,4 +13,11 @@ namespace profdiff::report {
 // header bold.
 std::string RenderScreenTable(const analysis::OverallComparison& cmp, bool color = false);
 
+// The line printed under the table for each NPU side with uncovered communication, in the exact
+// mode only (empty under the reference's wait/transmit rule, so --reference-compat prints exactly
+// the reference's screen): "NPU (base): uncovered communication 102.0 ms: 98.0 ms waiting for
+// peers, 3.9 ms transfer, 0.1 ms idle", the sums of its groups' exact split
+// (docs/deviations.md row 12).
+std::string RenderCommunicationSplitLines(const analysis::OverallComparison& cmp);
+
 }  // namespace profdiff::report
