@@ -77,6 +77,10 @@ struct ReferencePolicy {
   // address without emitting the allocation, so the record vanishes (memory deviation 1).
   // Default: the allocation is emitted, released at the free's timestamp.
   bool memory_drops_mismatched_free = false;
+  // NPU operator_memory.csv: a "cann::" row whose allocation time lies in no dequeue event is
+  // dropped, and one whose dequeue has no enqueue is placed at time 0 (under the root, never shown)
+  // (memory deviation 2). Default: such a row is placed at its own allocation time.
+  bool memory_drops_unqueued_cann_rows = false;
   // ---- Communication comparison -----------------------------------------------------------------
   // NPU text: one forward cursor over all HCCL tasks (every group's planes, sorted by start) gives
   // each op (all groups, sorted by start) the tasks starting within it, so concurrent ops of different
