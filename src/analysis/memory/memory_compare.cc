@@ -96,9 +96,10 @@ std::vector<MemoryRecord> RecordsOf(const Profile& p, const ReferencePolicy& pol
 // Why a side has no memory records (empty when it has some).
 std::string NoRecordsReason(const Profile& p, const char* side) {
   const std::string who = std::string(side) + " (" + p.meta.input_path + ")";
-  if (p.meta.device != DeviceKind::kNpu) return who + ": no [memory] events with a device id, so no memory records";
+  if (p.meta.device != DeviceKind::kNpu)
+    return who + ": no device [memory] events (profiled without profile_memory=True?), so no memory records";
   if (p.meta.path_level == "trace")
-    return who + ": a trace_view.json file has no operator_memory.csv beside it (give the profile directory)";
+    return who + ": an Ascend trace file alone has no operator_memory.csv; give the profile directory for memory records";
   if (!p.npu.has_operator_memory) return who + ": operator_memory.csv is missing or unreadable";
   return who + ": operator_memory.csv has no row with an allocation time that can be placed";
 }
@@ -170,8 +171,8 @@ MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison,
   out.comparison_tree = std::move(pairing.comparison_tree);
   out.base_memory = PlaceMemoryRecords(out.base_tree, base.p(), RecordsOf(base.p(), policy));
   out.comparison_memory = PlaceMemoryRecords(out.comparison_tree, comparison.p(), RecordsOf(comparison.p(), policy));
-  if (out.base_memory.records.empty()) out.warnings.push_back(NoRecordsReason(base.p(), "base"));
-  if (out.comparison_memory.records.empty()) out.warnings.push_back(NoRecordsReason(comparison.p(), "comparison"));
+  if (out.base_memory.records.empty()) out.no_records.push_back(NoRecordsReason(base.p(), "base"));
+  if (out.comparison_memory.records.empty()) out.no_records.push_back(NoRecordsReason(comparison.p(), "comparison"));
 
   out.rows.reserve(pairing.pairs.size());
   for (const NodePair& np : pairing.pairs) {

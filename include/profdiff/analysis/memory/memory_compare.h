@@ -98,7 +98,8 @@ struct MemoryComparison {
   std::vector<MemoryStatRow> stats;   // sorted by diff_mb descending (stable)
   MemorySideSummary base_summary;
   MemorySideSummary comparison_summary;
-  std::vector<std::string> warnings;  // why a side has no records; a step without operators
+  std::vector<std::string> warnings;    // the pairing's (a step without operators)
+  std::vector<std::string> no_records;  // why a side has no memory records
 };
 
 // The timelines' profiles must outlive the result.
