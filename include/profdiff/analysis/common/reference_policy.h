@@ -81,6 +81,10 @@ struct ReferencePolicy {
   // dropped, and one whose dequeue has no enqueue is placed at time 0 (under the root, never shown)
   // (memory deviation 2). Default: such a row is placed at its own allocation time.
   bool memory_drops_unqueued_cann_rows = false;
+  // GPU memory record times are the trace's µs as binary doubles: the Allocated Details print their
+  // exact value ("88437691101.718994140625") and a duration is the difference of the two doubles
+  // (memory deviation 3). Default: the µs as written (the exact decimal of the int64 ns), exact durations.
+  bool memory_gpu_times_as_floats = false;
   // ---- Communication comparison -----------------------------------------------------------------
   // NPU text: one forward cursor over all HCCL tasks (every group's planes, sorted by start) gives
   // each op (all groups, sorted by start) the tasks starting within it, so concurrent ops of different
