@@ -109,6 +109,17 @@ TEST(DualSum, ExactNsWithTheReferenceDigits) {
   EXPECT_EQ(s.Us(ReferenceCompatPolicy(ReferenceLine::k8_2)), 53.84109375);
 }
 
+TEST(DualSum, ExactNsWithAReferenceUsValue) {
+  // A GPU memory duration from 88437691101.719 to 88437691101.938 µs: 219 ns exactly, the
+  // difference of the two floats for the reference.
+  DualSum s;
+  s.AddNsRefUs(219, 88437691101.938 - 88437691101.719);
+  EXPECT_EQ(s.Ns(), 219);
+  EXPECT_EQ(s.Us(ExactPolicy()), 0.219);
+  EXPECT_EQ(s.Us(ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.2190093994140625);
+  EXPECT_EQ(s.Ms(ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.2190093994140625 / 1000);
+}
+
 TEST(DualSum, TheReferenceConversionsToMsAndSeconds) {
   const ReferencePolicy exact = ExactPolicy();
   const ReferencePolicy ref = ReferenceCompatPolicy(ReferenceLine::k8_2);
