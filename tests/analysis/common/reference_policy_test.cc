@@ -17,6 +17,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel ||
                p.kernel_keys_concatenated || p.memory_drops_mismatched_free ||
                p.memory_drops_unqueued_cann_rows || p.memory_gpu_times_as_floats ||
+               p.memory_zero_allocation_no_duration ||
                p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
@@ -42,7 +43,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.float_us_sums && p.screen_quirks && p.attach_kernels_by_start_ts &&
                 p.hccl_ops_attach_only_with_comm && p.old_memcpy_not_kernel && p.kernel_keys_concatenated &&
                 p.memory_drops_mismatched_free && p.memory_drops_unqueued_cann_rows &&
-                p.memory_gpu_times_as_floats &&
+                p.memory_gpu_times_as_floats && p.memory_zero_allocation_no_duration &&
                 p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order);
   }
   EXPECT_EQ(PolicyModeName(current), "reference-compat");

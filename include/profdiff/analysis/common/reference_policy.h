@@ -85,6 +85,9 @@ struct ReferencePolicy {
   // exact value ("88437691101.718994140625") and a duration is the difference of the two doubles
   // (memory deviation 3). Default: the µs as written (the exact decimal of the int64 ns), exact durations.
   bool memory_gpu_times_as_floats = false;
+  // A memory record allocated at time 0 has duration 0: the reference tests the time for truth
+  // (memory deviation 4). Default: release − allocation.
+  bool memory_zero_allocation_no_duration = false;
   // ---- Communication comparison -----------------------------------------------------------------
   // NPU text: one forward cursor over all HCCL tasks (every group's planes, sorted by start) gives
   // each op (all groups, sorted by start) the tasks starting within it, so concurrent ops of different
