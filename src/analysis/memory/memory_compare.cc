@@ -3,11 +3,13 @@
 #include "profdiff/analysis/memory/memory_compare.h"
 
 #include <algorithm>
+#include <charconv>
 #include <deque>
 #include <numeric>
 
 #include "profdiff/analysis/common/ordered_join.h"
 #include "profdiff/analysis/common/python_numbers.h"
+#include "profdiff/base/time.h"
 
 namespace profdiff::analysis {
 namespace {
@@ -36,7 +38,8 @@ NodeId OwnerAt(const OpTree& tree, const Profile& p, int64_t ts_ns) {
   return id;
 }
 
-MemorySide MakeSide(const Profile& p, const OpTree& tree, const PlacedMemory& placed, NodeId id) {
+MemorySide MakeSide(const Profile& p, const OpTree& tree, const PlacedMemory& placed, NodeId id,
+                    const ReferencePolicy& policy) {
   MemorySide side;
   if (id == kNoNode) return side;
   side.present = true;
@@ -45,7 +48,8 @@ MemorySide MakeSide(const Profile& p, const OpTree& tree, const PlacedMemory& pl
   side.records = SubtreeMemory(tree, placed, id);
   for (uint32_t r : side.records) {
     side.size_kb += placed.records[r].size_kb;
-    side.duration.AddNs(MemoryDurationNs(placed.records[r]));
+    const MemoryRecord& rec = placed.records[r];
+    side.duration.AddNsRefUs(MemoryDurationNs(rec), MemoryDurationUs(rec, p.meta.device, policy));
   }
   return side;
 }
@@ -126,6 +130,20 @@ int64_t MemoryDurationNs(const MemoryRecord& r) {
   return r.release_ns - r.allocation_ns;
 }
 
+double GpuTimeAsFloatUs(int64_t ns) {
+  const std::string text = FormatNsAsMicrosShortest(ns);
+  double v = 0;
+  std::from_chars(text.data(), text.data() + text.size(), v);
+  return v;
+}
+
+double MemoryDurationUs(const MemoryRecord& r, DeviceKind device, const ReferencePolicy& policy) {
+  const int64_t ns = MemoryDurationNs(r);
+  if (policy.memory_zero_allocation_no_duration && r.allocation_ns == 0) return 0.0;
+  if (ns == 0 || device != DeviceKind::kGpu || !policy.memory_gpu_times_as_floats) return NsToUs(ns);
+  return GpuTimeAsFloatUs(r.release_ns) - GpuTimeAsFloatUs(r.allocation_ns);
+}
+
 PlacedMemory PlaceMemoryRecords(const OpTree& tree, const Profile& profile, std::vector<MemoryRecord> records) {
   PlacedMemory out;
   out.records = std::move(records);
@@ -177,8 +195,8 @@ MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison,
   out.rows.reserve(pairing.pairs.size());
   for (const NodePair& np : pairing.pairs) {
     MemoryRow row;
-    row.base = MakeSide(base.p(), out.base_tree, out.base_memory, np.base);
-    row.comparison = MakeSide(comparison.p(), out.comparison_tree, out.comparison_memory, np.comparison);
+    row.base = MakeSide(base.p(), out.base_tree, out.base_memory, np.base, policy);
+    row.comparison = MakeSide(comparison.p(), out.comparison_tree, out.comparison_memory, np.comparison, policy);
     row.diff_kb = DiffMs(row.base.size_kb, row.comparison.size_kb);
     row.ratio = DiffRatio(row.base.size_kb, row.comparison.size_kb);
     out.rows.push_back(std::move(row));

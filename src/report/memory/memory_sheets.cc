@@ -1,5 +1,8 @@
 #include "profdiff/report/memory/memory_sheets.h"
 
+#include <cstdio>
+#include <vector>
+
 #include "profdiff/base/time.h"
 #include "profdiff/report/operators/operator_sheets.h"
 
@@ -10,10 +13,12 @@ Cell Str(std::string_view s) { return s.empty() ? Cell::Blank() : Cell::String(s
 Cell Num(double v) { return Cell::Number(v); }
 Cell Int(int64_t v) { return Cell::Number(static_cast<double>(v)); }
 
-std::string TimeText(const Profile& p, int64_t ns, bool release) {
+std::string TimeText(const Profile& p, int64_t ns, bool release, const analysis::ReferencePolicy& policy) {
   const bool npu = p.meta.device == DeviceKind::kNpu;
   if (ns == kAbsentNs) return release ? (npu ? "0" : "None") : "0";
-  return npu ? FormatNsAsMicros(ns) : FormatNsAsMicrosShortest(ns);
+  if (npu) return FormatNsAsMicros(ns);
+  return policy.memory_gpu_times_as_floats ? ExactDecimalOfDouble(analysis::GpuTimeAsFloatUs(ns))
+                                           : FormatNsAsMicrosShortest(ns);
 }
 
 SheetSpec MemoryCompareSheet(const analysis::MemoryComparison& cmp, const analysis::OpTree& bt,
@@ -45,7 +50,7 @@ SheetSpec MemoryCompareSheet(const analysis::MemoryComparison& cmp, const analys
         return;
       }
       std::string details;
-      for (uint32_t rec : ms.records) details += AllocatedDetailsLine(p, tree, placed, rec);
+      for (uint32_t rec : ms.records) details += AllocatedDetailsLine(p, tree, placed, rec, cmp.policy);
       row.cells.push_back(Str(ms.name));
       row.cells.push_back(Str(OpArgText(p, ms.slice, ArgKey::kInputDims)));
       row.cells.push_back(Str(OpArgText(p, ms.slice, ArgKey::kInputType)));
@@ -98,15 +103,29 @@ SheetSpec MemoryStatisticSheet(const analysis::MemoryComparison& cmp, std::strin
 
 }  // namespace
 
+std::string ExactDecimalOfDouble(double v) {
+  // glibc prints every digit of a double exactly; 1100 decimals cover the smallest ones.
+  std::vector<char> buf(1500);
+  const int n = std::snprintf(buf.data(), buf.size(), "%.1100f", v);
+  std::string s(buf.data(), n > 0 ? static_cast<size_t>(n) : 0);
+  const size_t dot = s.find('.');
+  if (dot == std::string::npos) return s;
+  size_t end = s.find_last_not_of('0');
+  if (end == dot) --end;  // an integer: no decimal point, as Decimal prints it
+  s.erase(end + 1);
+  return s;
+}
+
 std::string AllocatedDetailsLine(const Profile& p, const analysis::OpTree& tree, const analysis::PlacedMemory& placed,
-                                 uint32_t record) {
+                                 uint32_t record, const analysis::ReferencePolicy& policy) {
   const analysis::MemoryRecord& r = placed.records[record];
   std::string_view name = p.str(r.name);
   const analysis::NodeId owner = placed.owner[record];
   if (name.empty() && owner != analysis::kRootNode) name = p.str(p.slices[tree.node(owner).slice].name);
   std::string line(name);
-  line += ", (" + TimeText(p, r.allocation_ns, false) + ", " + TimeText(p, r.release_ns, true) + "), [duration: ";
-  line += PyFloatRepr(NsToUs(analysis::MemoryDurationNs(r))) + "], [size: " + PyFloatRepr(r.size_kb) + "]\n";
+  line += ", (" + TimeText(p, r.allocation_ns, false, policy) + ", " + TimeText(p, r.release_ns, true, policy);
+  line += "), [duration: " + PyFloatRepr(analysis::MemoryDurationUs(r, p.meta.device, policy));
+  line += "], [size: " + PyFloatRepr(r.size_kb) + "]\n";
   return line;
 }
 

@@ -154,5 +154,16 @@ TEST(MemoryCompare, SaysWhyASideHasNoRecords) {
   EXPECT_FALSE(cmp.comparison_summary.has_data);
 }
 
+TEST(MemoryCompare, ZeroAllocationDurationOnlyUnderReferenceCompat) {
+  MemoryRecord r;
+  r.allocation_ns = 0;
+  r.release_ns = 1500;
+  EXPECT_EQ(MemoryDurationNs(r), 1500);
+  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ExactPolicy()), 1.5);
+  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.0);
+  r.allocation_ns = 1000;
+  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.5);
+}
+
 }  // namespace
 }  // namespace profdiff::analysis

@@ -43,9 +43,9 @@ TEST(MemorySheets, AllocatedDetailsAsTheReferencePrintsThem) {
   const std::vector<uint32_t>& recs = cmp.rows[0].base.records;
   ASSERT_EQ(recs.size(), 2u);
   // A record without its own name takes its op's; an absent NPU release prints 0.
-  EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree, cmp.base_memory, recs[0]),
+  EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree, cmp.base_memory, recs[0], cmp.policy),
             "aten::to, (1736408883694624.810, 0), [duration: 0.0], [size: 18816.5]\n");
-  EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree, cmp.base_memory, recs[1]),
+  EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree, cmp.base_memory, recs[1], cmp.policy),
             "cann::Cast, (1736408883694624.820, 1736408883728683.060), [duration: 34058.24], [size: 0.5]\n");
 
   std::vector<SheetSpec> sheets = BuildMemorySheets(cmp, "b_dir", "c_dir");
@@ -92,11 +92,40 @@ TEST(MemorySheets, GpuTimesAndDisableDetails) {
   analysis::OperatorCompareOptions o;
   o.disable_details = true;
   const analysis::MemoryComparison cmp = analysis::CompareMemory(t, t, analysis::ExactPolicy(), o);
-  EXPECT_EQ(AllocatedDetailsLine(g.p, cmp.base_tree, cmp.base_memory, 0),
+  EXPECT_EQ(AllocatedDetailsLine(g.p, cmp.base_tree, cmp.base_memory, 0, cmp.policy),
             "aten::add, (1, 2.5), [duration: 1.5], [size: 0.5]\n");
   std::vector<SheetSpec> sheets = BuildMemorySheets(cmp, "b", "c");
   ASSERT_EQ(sheets.size(), 1u);  // no MemoryCompare under --disable_details
   EXPECT_EQ(sheets[0].rows.size(), 1u);  // one name, both sides unmatched but grouped
+}
+
+// A modern Kineto trace writes ns-precise µs (88437691101.719): printed as written by default, as
+// the exact value of its double (and subtracted as doubles) under --reference-compat.
+TEST(MemorySheets, GpuFloatTimesOnlyUnderReferenceCompat) {
+  ProfileBuilder g(DeviceKind::kGpu);
+  g.Add(g.Track("1", "1"), SliceKind::kCpuOp, "aten::add", "cpu_op", 88437691101000, 10000);
+  MemoryEvent alloc, free;
+  alloc.ts_ns = 88437691101719;
+  alloc.bytes = 1024;
+  alloc.device_id = 0;
+  free = alloc;
+  free.ts_ns = 88437691101938;
+  free.bytes = -1024;
+  g.p.memory_events = {alloc, free};
+  const analysis::Timeline t = analysis::BuildTimeline(g.p, {});
+  const analysis::MemoryComparison exact = analysis::CompareMemory(t, t, analysis::ExactPolicy(), {});
+  EXPECT_EQ(AllocatedDetailsLine(g.p, exact.base_tree, exact.base_memory, 0, exact.policy),
+            "aten::add, (88437691101.719, 88437691101.938), [duration: 0.219], [size: 1.0]\n");
+  const analysis::ReferencePolicy compat = analysis::ReferenceCompatPolicy(analysis::ReferenceLine::k26_1);
+  const analysis::MemoryComparison ref = analysis::CompareMemory(t, t, compat, {});
+  EXPECT_EQ(AllocatedDetailsLine(g.p, ref.base_tree, ref.base_memory, 0, ref.policy),
+            "aten::add, (88437691101.718994140625, 88437691101.9380035400390625), "
+            "[duration: 0.2190093994140625], [size: 1.0]\n");
+  ASSERT_EQ(ref.stats.size(), 1u);
+  EXPECT_EQ(ref.stats[0].base.duration.Ms(compat), 0.2190093994140625 / 1000);
+  EXPECT_EQ(exact.stats[0].base.duration.Ms(exact.policy), 0.000219);
+  EXPECT_EQ(ExactDecimalOfDouble(1000.0), "1000");
+  EXPECT_EQ(ExactDecimalOfDouble(0.5), "0.5");
 }
 
 }  // namespace

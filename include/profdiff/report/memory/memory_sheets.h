@@ -19,8 +19,14 @@ std::vector<SheetSpec> BuildMemorySheets(const analysis::MemoryComparison& cmp, 
 // One line of an "Allocated Details" cell, ending in "\n" (docs/reference/memory.md#memory-record-fields):
 // "{name}, ({allocation}, {release}), [duration: {µs}], [size: {KB}]". The name is the record's own or
 // that of the op it is attached to; times are µs as the input writes them (NPU: three decimals, an
-// absent release "0"; GPU: the shortest exact decimal, an absent release "None").
+// absent release "0"; GPU: the shortest exact decimal, or with policy.memory_gpu_times_as_floats the
+// exact value of the time's double; an absent release "None").
 std::string AllocatedDetailsLine(const Profile& profile, const analysis::OpTree& tree,
-                                 const analysis::PlacedMemory& placed, uint32_t record);
+                                 const analysis::PlacedMemory& placed, uint32_t record,
+                                 const analysis::ReferencePolicy& policy);
+
+// The exact decimal value of a finite double, as Python's str(Decimal(x)) prints a float of ordinary
+// size ("88437691101.718994140625", "1000", "0.5").
+std::string ExactDecimalOfDouble(double v);
 
 }  // namespace profdiff::report
