@@ -19,9 +19,10 @@ namespace {
 bool AfterEnd(const OpTree& tree, const Profile& p, NodeId id, int64_t ts_ns) {
   const OpNode& n = tree.node(id);
   const int64_t after_start_ns = ts_ns - n.start_ns;
-  if (after_start_ns <= 0) return false;
-  if (n.slice == kNoSlice) return ts_ns > n.end_ns;
-  return after_start_ns * Slice::kE5PerNs > p.slices[n.slice].dur_e5();
+  const int64_t dur_ns = n.end_ns - n.start_ns;  // the duration rounded to the ns
+  if (after_start_ns < dur_ns) return false;
+  if (after_start_ns > dur_ns || n.slice == kNoSlice) return after_start_ns > dur_ns;
+  return after_start_ns * Slice::kE5PerNs > p.slices[n.slice].dur_e5();  // at the rounded end: exactly
 }
 
 // The op a record at `ts_ns` is attached to: the last op (in start order, ops first on ties) that

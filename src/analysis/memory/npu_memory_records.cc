@@ -19,8 +19,8 @@ struct Dequeue {
 // sub-ns digits).
 bool AtOrBeforeEnd(int64_t ts_ns, const Slice& s) {
   const int64_t after_start_ns = ts_ns - s.ts_ns;
-  if (after_start_ns <= s.dur_ns - 1) return true;  // avoids the multiplication for most cases
-  return after_start_ns * Slice::kE5PerNs <= s.dur_e5();
+  if (after_start_ns != s.dur_ns) return after_start_ns < s.dur_ns;
+  return after_start_ns * Slice::kE5PerNs <= s.dur_e5();  // at the rounded end: exactly
 }
 
 class QueueIndex {
