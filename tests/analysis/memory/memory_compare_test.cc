@@ -154,6 +154,47 @@ TEST(MemoryCompare, SaysWhyASideHasNoRecords) {
   EXPECT_FALSE(cmp.comparison_summary.has_data);
 }
 
+// The rows follow the operator pairing's options: --op_name_map pairs differently named ops,
+// --disable_details pairs nothing, an NPU step keeps that step's operators.
+TEST(MemoryCompare, FollowsTheOperatorPairingOptions) {
+  ProfileBuilder b(DeviceKind::kNpu), c(DeviceKind::kNpu);
+  const TrackId bt = b.Track("1", "1"), ct = c.Track("1", "1");
+  b.Add(bt, SliceKind::kStepMarker, "ProfilerStep#7", "cpu_op", 0, 100 * kUs);
+  b.Add(bt, SliceKind::kCpuOp, "aten::relu", "cpu_op", 10 * kUs, 10 * kUs);
+  b.Add(bt, SliceKind::kStepMarker, "ProfilerStep#8", "cpu_op", 200 * kUs, 100 * kUs);
+  b.Add(bt, SliceKind::kCpuOp, "aten::tanh", "cpu_op", 210 * kUs, 10 * kUs);
+  c.Add(ct, SliceKind::kStepMarker, "ProfilerStep#7", "cpu_op", 0, 100 * kUs);
+  c.Add(ct, SliceKind::kCpuOp, "aten::gelu", "cpu_op", 10 * kUs, 10 * kUs);
+  AddRow(b.p, "x", 4, 12 * kUs, 13 * kUs);
+  AddRow(b.p, "x", 8, 212 * kUs, 213 * kUs);
+  AddRow(c.p, "x", 2, 12 * kUs, 13 * kUs);
+  const Timeline btl = BuildTimeline(b.p, {}), ctl = BuildTimeline(c.p, {});
+
+  OperatorCompareOptions o;
+  o.base_step = 7;
+  o.comparison_step = 7;
+  o.op_name_map = {{"aten::gelu", "aten::relu"}};
+  MemoryComparison cmp = CompareMemory(btl, ctl, ExactPolicy(), o);
+  ASSERT_EQ(cmp.rows.size(), 1u);  // step 7 only; relu paired with gelu through the map
+  EXPECT_EQ(cmp.rows[0].base.name, "aten::relu");
+  EXPECT_EQ(cmp.rows[0].comparison.name, "aten::gelu");
+  EXPECT_DOUBLE_EQ(cmp.rows[0].diff_kb, -2);
+  ASSERT_EQ(cmp.stats.size(), 2u);  // the statistic groups by raw names
+
+  o.disable_details = true;
+  cmp = CompareMemory(btl, ctl, ExactPolicy(), o);
+  EXPECT_FALSE(cmp.details);
+  ASSERT_EQ(cmp.rows.size(), 2u);  // no matching: base items, then comparison items
+  EXPECT_FALSE(cmp.rows[0].comparison.present);
+  EXPECT_FALSE(cmp.rows[1].base.present);
+
+  o = {};
+  o.base_step = 9;  // a step the base does not have
+  cmp = CompareMemory(btl, ctl, ExactPolicy(), o);
+  ASSERT_EQ(cmp.warnings.size(), 1u);
+  EXPECT_NE(cmp.warnings[0].find("step 9"), std::string::npos);
+}
+
 TEST(MemoryCompare, ZeroAllocationDurationOnlyUnderReferenceCompat) {
   MemoryRecord r;
   r.allocation_ns = 0;
