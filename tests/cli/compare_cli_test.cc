@@ -311,19 +311,17 @@ TEST(CompareCli, UnknownReferenceLineIsAUsageError) {
 }
 
 TEST(CompareCli, ComparisonsNotAvailableYet) {
-  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "--enable_memory_compare"});
+  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "--enable_api_compare"});
   EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.err.find("--enable_memory_compare: the MemoryCompare/MemoryCompareStatistic sheet(s) are not "
+  EXPECT_NE(r.err.find("--enable_api_compare: the ApiCompare sheet(s) are not "
                        "available yet in profdiff; only --enable_profiling_compare, "
-                       "--enable_operator_compare, --enable_communication_compare and --enable_kernel_compare are"),
+                       "--enable_operator_compare, --enable_memory_compare, --enable_communication_compare and "
+                       "--enable_kernel_compare are"),
             std::string::npos)
       << r.err;
   r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx"});
   EXPECT_EQ(r.rc, 0);
-  EXPECT_NE(r.err.find("profdiff: note: not available yet: MemoryCompare/MemoryCompareStatistic, "
-                       "ApiCompare\n"),
-            std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("profdiff: note: not available yet: ApiCompare\n"), std::string::npos) << r.err;
   EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "-q"}).err, "");
 }
 

@@ -215,7 +215,8 @@ def check_sheets_case(label, oracle_case_dir, flags, base, comparison, extra, sh
         if sheet not in wb:
             errors.append(f"{label}/{sheet}: missing (the reference wrote {len(theirs)} rows)")
             continue
-        errors += check_sheet(f"{label}/{sheet}", wb[sheet], theirs, layout)
+        sheet_layout = layout[sheet] if isinstance(layout, dict) else layout  # a dict: one layout per sheet
+        errors += check_sheet(f"{label}/{sheet}", wb[sheet], theirs, sheet_layout)
     if found == 0:
         print(f"{label}: no {what} sheet, as in the reference")
     return errors

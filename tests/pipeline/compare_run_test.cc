@@ -75,7 +75,7 @@ TEST(RunComparison, ComparisonNotAvailableYetIsAUsageErrorWhenAskedForAndANoteWh
   ASSERT_TRUE(RunComparison(r, messages).ok());
   ASSERT_FALSE(messages.notes.empty());
   EXPECT_EQ(messages.notes.front(),
-            "note: not available yet: MemoryCompare/MemoryCompareStatistic, ApiCompare");
+            "note: not available yet: ApiCompare");
 }
 
 TEST(RunComparison, InputFailuresAreNeverUsageErrors) {

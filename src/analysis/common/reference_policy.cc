@@ -37,6 +37,9 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.old_memcpy_not_kernel = true;
   p.kernel_keys_concatenated = true;
   p.memory_drops_mismatched_free = true;
+  p.memory_drops_unqueued_cann_rows = true;
+  p.memory_gpu_times_as_floats = true;
+  p.memory_zero_allocation_no_duration = true;
   p.comm_tasks_single_cursor = true;
   p.comm_tasks_paired_by_order = true;
   switch (line) {

@@ -17,6 +17,8 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.single_cursor_overlap || p.comm_wait_least_wait_plane || p.float_us_sums || p.screen_quirks ||
                p.attach_kernels_by_start_ts || p.hccl_ops_attach_only_with_comm || p.old_memcpy_not_kernel ||
                p.kernel_keys_concatenated || p.memory_drops_mismatched_free ||
+               p.memory_drops_unqueued_cann_rows || p.memory_gpu_times_as_floats ||
+               p.memory_zero_allocation_no_duration ||
                p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
@@ -43,7 +45,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.comm_wait_least_wait_plane &&
                 p.float_us_sums && p.screen_quirks && p.attach_kernels_by_start_ts &&
                 p.hccl_ops_attach_only_with_comm && p.old_memcpy_not_kernel && p.kernel_keys_concatenated &&
-                p.memory_drops_mismatched_free &&
+                p.memory_drops_mismatched_free && p.memory_drops_unqueued_cann_rows &&
+                p.memory_gpu_times_as_floats && p.memory_zero_allocation_no_duration &&
                 p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order);
   }
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
@@ -108,6 +111,17 @@ TEST(DualSum, ExactNsWithTheReferenceDigits) {
   EXPECT_EQ(s.Ns(), 53841);
   EXPECT_EQ(s.Us(ExactPolicy()), 53.841);
   EXPECT_EQ(s.Us(ReferenceCompatPolicy(ReferenceLine::k8_2)), 53.84109375);
+}
+
+TEST(DualSum, ExactNsWithAReferenceUsValue) {
+  // A GPU memory duration from 88437691101.719 to 88437691101.938 µs: 219 ns exactly, the
+  // difference of the two floats for the reference.
+  DualSum s;
+  s.AddNsRefUs(219, 88437691101.938 - 88437691101.719);
+  EXPECT_EQ(s.Ns(), 219);
+  EXPECT_EQ(s.Us(ExactPolicy()), 0.219);
+  EXPECT_EQ(s.Us(ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.2190093994140625);
+  EXPECT_EQ(s.Ms(ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.2190093994140625 / 1000);
 }
 
 TEST(DualSum, TheReferenceConversionsToMsAndSeconds) {

@@ -49,6 +49,14 @@ struct DualSum {
     ref_us += us;
     ref_ms += us / 1000;
   }
+  // Adds a duration that the exact sum counts in whole ns while the reference's float sums add
+  // `ref_us`, a µs value the reference computed otherwise (e.g. as a difference of two floats).
+  void AddNsRefUs(int64_t dur_ns, double ref_us_value) {
+    e5 += dur_ns * kE5PerNs;
+    ++count;
+    ref_us += ref_us_value;
+    ref_ms += ref_us_value / 1000;
+  }
   // Adds another sum (the reference adds its partial float sums the same way).
   DualSum& operator+=(const DualSum& o) {
     e5 += o.e5;

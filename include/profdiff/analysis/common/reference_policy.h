@@ -87,6 +87,17 @@ struct ReferencePolicy {
   // address without emitting the allocation, so the record vanishes (memory deviation 1).
   // Default: the allocation is emitted, released at the free's timestamp.
   bool memory_drops_mismatched_free = false;
+  // NPU operator_memory.csv: a "cann::" row whose allocation time lies in no dequeue event is
+  // dropped, and one whose dequeue has no enqueue is placed at time 0 (under the root, never shown)
+  // (memory deviation 2). Default: such a row is placed at its own allocation time.
+  bool memory_drops_unqueued_cann_rows = false;
+  // GPU memory record times are the trace's µs as binary doubles: the Allocated Details print their
+  // exact value ("88437691101.718994140625") and a duration is the difference of the two doubles
+  // (memory deviation 3). Default: the µs as written (the exact decimal of the int64 ns), exact durations.
+  bool memory_gpu_times_as_floats = false;
+  // A memory record allocated at time 0 has duration 0: the reference tests the time for truth
+  // (memory deviation 4). Default: release − allocation.
+  bool memory_zero_allocation_no_duration = false;
   // ---- Communication comparison -----------------------------------------------------------------
   // NPU text: one forward cursor over all HCCL tasks (every group's planes, sorted by start) gives
   // each op (all groups, sorted by start) the tasks starting within it, so concurrent ops of different

@@ -26,4 +26,13 @@ struct MemoryRecord {
 std::vector<MemoryRecord> BuildGpuMemoryRecords(const std::vector<MemoryEvent>& events,
                                                 const ReferencePolicy& policy);
 
+// NPU text export: the operator_memory.csv rows (profile.npu.operator_memory, file order) with an
+// allocation time. A row whose Name contains "cann::" was allocated on the dequeue thread: its record
+// takes its own name and lands at the start of the enqueue event of the dequeue event that holds the
+// allocation (the dequeue with the greatest start <= allocation, which must end at or after it; the
+// enqueue with the same correlation_id). Other rows land at their allocation time, unnamed. What
+// happens to a "cann::" row without such a dequeue or enqueue is memory_drops_unqueued_cann_rows.
+// Empty at "trace" path level (no side files are read there).
+std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const ReferencePolicy& policy);
+
 }  // namespace profdiff::analysis

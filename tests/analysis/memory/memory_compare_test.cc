@@ -1,0 +1,210 @@
+// NPU memory records and the memory comparison on hand-built profiles
+// (docs/reference/memory.md#building-memory-records, #memory-sheets).
+#include "profdiff/analysis/memory/memory_compare.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "../../common/profile_builder.h"
+
+namespace profdiff::analysis {
+namespace {
+
+using testing::ProfileBuilder;
+
+constexpr int64_t kUs = 1000;
+
+void AddRow(Profile& p, std::string_view name, double size_kb, int64_t allocation_ns, int64_t release_ns) {
+  OperatorMemoryRow r;
+  r.name = p.strings.Intern(name);
+  r.size_kb = size_kb;
+  r.allocation_ns = allocation_ns;
+  r.release_ns = release_ns;
+  p.npu.operator_memory.push_back(r);
+  p.npu.has_operator_memory = true;
+}
+
+// An Ascend profile with an enqueue (correlation 7) at 100 µs whose task is dequeued over
+// [200, 300] µs, and a dequeue [500, 600] µs whose enqueue is missing (correlation 8).
+Profile NpuWithQueues() {
+  ProfileBuilder b(DeviceKind::kNpu);
+  const TrackId main = b.Track("1", "1"), queue = b.Track("1", "2");
+  b.Add(main, SliceKind::kEnqueue, "Enqueue", "enqueue", 100 * kUs, 10 * kUs, {{ArgKey::kCorrelationId, 7}});
+  b.Add(queue, SliceKind::kDequeue, "Dequeue@x", "dequeue", 200 * kUs, 100 * kUs, {{ArgKey::kCorrelationId, 7}});
+  b.Add(queue, SliceKind::kDequeue, "Dequeue@y", "dequeue", 500 * kUs, 100 * kUs, {{ArgKey::kCorrelationId, 8}});
+  return std::move(b.p);
+}
+
+TEST(NpuMemoryRecords, CannRowsLandAtTheirEnqueueOthersAtTheirAllocation) {
+  Profile p = NpuWithQueues();
+  AddRow(p, "aten::empty", 2.5, 50 * kUs, 80 * kUs);
+  AddRow(p, "cann::Conv2D", 4, 300 * kUs, kAbsentNs);  // at the dequeue's end: still inside
+  AddRow(p, "aten::skipped", 1, kAbsentNs, 90 * kUs);  // no allocation time: not a record
+  for (const ReferencePolicy& policy : {ExactPolicy(), ReferenceCompatPolicy(ReferenceLine::k8_2)}) {
+    const std::vector<MemoryRecord> r = BuildNpuMemoryRecords(p, policy);
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0].ts_ns, 50 * kUs);
+    EXPECT_EQ(r[0].name, kEmptyString);
+    EXPECT_EQ(MemoryDurationNs(r[0]), 30 * kUs);
+    EXPECT_EQ(r[1].ts_ns, 100 * kUs);  // the enqueue's start
+    EXPECT_EQ(p.str(r[1].name), "cann::Conv2D");
+    EXPECT_EQ(MemoryDurationNs(r[1]), 0);  // never released
+  }
+  p.meta.path_level = "trace";  // a trace_view.json given alone has no side files
+  EXPECT_TRUE(BuildNpuMemoryRecords(p, ExactPolicy()).empty());
+}
+
+TEST(NpuMemoryRecords, UnqueuedCannRowsDropOnlyUnderReferenceCompat) {
+  Profile p = NpuWithQueues();
+  AddRow(p, "cann::NoDequeue", 1, 400 * kUs, kAbsentNs);  // between the two dequeues
+  AddRow(p, "cann::NoEnqueue", 2, 550 * kUs, kAbsentNs);  // its dequeue has no enqueue
+  const std::vector<MemoryRecord> exact = BuildNpuMemoryRecords(p, ExactPolicy());
+  ASSERT_EQ(exact.size(), 2u);
+  EXPECT_EQ(exact[0].ts_ns, 400 * kUs);  // placed at its own allocation time
+  EXPECT_EQ(exact[1].ts_ns, 550 * kUs);
+  const std::vector<MemoryRecord> compat = BuildNpuMemoryRecords(p, ReferenceCompatPolicy(ReferenceLine::k26_1));
+  ASSERT_EQ(compat.size(), 1u);  // the first is dropped
+  EXPECT_EQ(compat[0].ts_ns, 0);   // the second lands at time 0, under the root
+}
+
+// Base: A [0, 1000] µs with child B [100, 200] µs; comparison: A [0, 1000] µs alone. Records are
+// allocated by non-cann rows at their own time.
+struct Pair {
+  Profile base;
+  Profile comparison;
+};
+Pair TwoTrees() {
+  ProfileBuilder b(DeviceKind::kNpu), c(DeviceKind::kNpu);
+  const TrackId bt = b.Track("1", "1"), ct = c.Track("1", "1");
+  b.Add(bt, SliceKind::kCpuOp, "A", "cpu_op", 0, 1000 * kUs);
+  b.Add(bt, SliceKind::kCpuOp, "B", "cpu_op", 100 * kUs, 100 * kUs);
+  c.Add(ct, SliceKind::kCpuOp, "A", "cpu_op", 0, 1000 * kUs);
+  AddRow(b.p, "m1", 1024, 500 * kUs, 700 * kUs);  // after B's end: back up to A
+  AddRow(b.p, "m2", 512, 150 * kUs, 160 * kUs);   // inside B
+  AddRow(b.p, "m3", 256, 2000 * kUs, 2100 * kUs); // after every op: the root, never shown
+  AddRow(c.p, "m4", 2048, 1000 * kUs, 1001 * kUs);  // at A's end: still A's
+  return {std::move(b.p), std::move(c.p)};
+}
+
+TEST(MemoryCompare, PlacesRecordsUnderTheCursorOpAndShowsSubtreesBreadthFirst) {
+  const Pair pr = TwoTrees();
+  const Timeline bt = BuildTimeline(pr.base, {}), ct = BuildTimeline(pr.comparison, {});
+  const MemoryComparison cmp = CompareMemory(bt, ct, ExactPolicy(), {});
+  ASSERT_EQ(cmp.rows.size(), 1u);
+  const MemoryRow& r = cmp.rows[0];
+  ASSERT_TRUE(r.base.present && r.comparison.present);
+  // A's own record (m1, at 500 µs) first, then B's (m2) — not in timestamp order.
+  ASSERT_EQ(r.base.records.size(), 2u);
+  EXPECT_EQ(cmp.base_memory.records[r.base.records[0]].allocation_ns, 500 * kUs);
+  EXPECT_EQ(cmp.base_memory.records[r.base.records[1]].allocation_ns, 150 * kUs);
+  EXPECT_EQ(cmp.base_memory.owner[2], kRootNode);
+  EXPECT_DOUBLE_EQ(r.base.size_kb, 1536);
+  EXPECT_DOUBLE_EQ(r.comparison.size_kb, 2048);
+  EXPECT_DOUBLE_EQ(r.diff_kb, 512);
+  EXPECT_DOUBLE_EQ(r.ratio, 1.3333);
+  EXPECT_EQ(r.base.duration.Ns(), 210 * kUs);
+  EXPECT_EQ(cmp.base_summary.records, 3u);
+  EXPECT_EQ(cmp.base_summary.placed, 2u);
+  EXPECT_EQ(cmp.base_summary.shown, 2u);
+  EXPECT_TRUE(cmp.warnings.empty() && cmp.no_records.empty());
+}
+
+// The reference's statistic example: two ops with two records of 10240 KB / 2000 µs each against one
+// such op -> [name, 8.0, 40.0, 2, 4.0, 20.0, 1, -20.0, 0.5].
+TEST(MemoryCompare, StatisticGroupsByNameAndSortsByMemoryDiff) {
+  ProfileBuilder b(DeviceKind::kNpu), c(DeviceKind::kNpu);
+  const TrackId bt = b.Track("1", "1"), ct = c.Track("1", "1");
+  for (int64_t start : {0, 10000}) {
+    b.Add(bt, SliceKind::kCpuOp, "op", "cpu_op", start * kUs, 5000 * kUs);
+    for (int i = 0; i < 2; ++i) AddRow(b.p, "x", 10240, (start + 1 + i) * kUs, (start + 2001 + i) * kUs);
+  }
+  c.Add(ct, SliceKind::kCpuOp, "op", "cpu_op", 0, 5000 * kUs);
+  c.Add(ct, SliceKind::kCpuOp, "other", "cpu_op", 6000 * kUs, 10 * kUs);
+  for (int i = 0; i < 2; ++i) AddRow(c.p, "x", 10240, (1 + i) * kUs, (2001 + i) * kUs);
+  AddRow(c.p, "y", 1024, 6001 * kUs, 6002 * kUs);
+  const Timeline btl = BuildTimeline(b.p, {}), ctl = BuildTimeline(c.p, {});
+  for (const ReferencePolicy& policy : {ExactPolicy(), ReferenceCompatPolicy(ReferenceLine::k8_2)}) {
+    const MemoryComparison cmp = CompareMemory(btl, ctl, policy, {});
+    ASSERT_EQ(cmp.stats.size(), 2u);
+    EXPECT_EQ(cmp.stats[0].name, "other");  // +1 MB sorts before -20 MB
+    const MemoryStatRow& s = cmp.stats[1];
+    EXPECT_EQ(s.name, "op");
+    EXPECT_DOUBLE_EQ(s.base.duration.Ms(policy), 8.0);
+    EXPECT_DOUBLE_EQ(s.base.size_mb, 40.0);
+    EXPECT_EQ(s.base.count, 2);
+    EXPECT_DOUBLE_EQ(s.comparison.duration.Ms(policy), 4.0);
+    EXPECT_DOUBLE_EQ(s.comparison.size_mb, 20.0);
+    EXPECT_EQ(s.comparison.count, 1);
+    EXPECT_DOUBLE_EQ(s.diff_mb, -20.0);
+    EXPECT_DOUBLE_EQ(s.ratio, 0.5);
+  }
+}
+
+TEST(MemoryCompare, SaysWhyASideHasNoRecords) {
+  Pair pr = TwoTrees();
+  pr.comparison.npu.operator_memory.clear();
+  pr.comparison.npu.has_operator_memory = false;
+  pr.comparison.meta.input_path = "cmp_ascend_pt";
+  const Timeline bt = BuildTimeline(pr.base, {}), ct = BuildTimeline(pr.comparison, {});
+  const MemoryComparison cmp = CompareMemory(bt, ct, ExactPolicy(), {});
+  ASSERT_EQ(cmp.no_records.size(), 1u);
+  EXPECT_EQ(cmp.no_records[0], "comparison (cmp_ascend_pt): operator_memory.csv is missing or unreadable");
+  EXPECT_FALSE(cmp.comparison_summary.has_data);
+}
+
+// The rows follow the operator pairing's options: --op_name_map pairs differently named ops,
+// --disable_details pairs nothing, an NPU step keeps that step's operators.
+TEST(MemoryCompare, FollowsTheOperatorPairingOptions) {
+  ProfileBuilder b(DeviceKind::kNpu), c(DeviceKind::kNpu);
+  const TrackId bt = b.Track("1", "1"), ct = c.Track("1", "1");
+  b.Add(bt, SliceKind::kStepMarker, "ProfilerStep#7", "cpu_op", 0, 100 * kUs);
+  b.Add(bt, SliceKind::kCpuOp, "aten::relu", "cpu_op", 10 * kUs, 10 * kUs);
+  b.Add(bt, SliceKind::kStepMarker, "ProfilerStep#8", "cpu_op", 200 * kUs, 100 * kUs);
+  b.Add(bt, SliceKind::kCpuOp, "aten::tanh", "cpu_op", 210 * kUs, 10 * kUs);
+  c.Add(ct, SliceKind::kStepMarker, "ProfilerStep#7", "cpu_op", 0, 100 * kUs);
+  c.Add(ct, SliceKind::kCpuOp, "aten::gelu", "cpu_op", 10 * kUs, 10 * kUs);
+  AddRow(b.p, "x", 4, 12 * kUs, 13 * kUs);
+  AddRow(b.p, "x", 8, 212 * kUs, 213 * kUs);
+  AddRow(c.p, "x", 2, 12 * kUs, 13 * kUs);
+  const Timeline btl = BuildTimeline(b.p, {}), ctl = BuildTimeline(c.p, {});
+
+  OperatorCompareOptions o;
+  o.base_step = 7;
+  o.comparison_step = 7;
+  o.op_name_map = {{"aten::gelu", "aten::relu"}};
+  MemoryComparison cmp = CompareMemory(btl, ctl, ExactPolicy(), o);
+  ASSERT_EQ(cmp.rows.size(), 1u);  // step 7 only; relu paired with gelu through the map
+  EXPECT_EQ(cmp.rows[0].base.name, "aten::relu");
+  EXPECT_EQ(cmp.rows[0].comparison.name, "aten::gelu");
+  EXPECT_DOUBLE_EQ(cmp.rows[0].diff_kb, -2);
+  ASSERT_EQ(cmp.stats.size(), 2u);  // the statistic groups by raw names
+
+  o.disable_details = true;
+  cmp = CompareMemory(btl, ctl, ExactPolicy(), o);
+  EXPECT_FALSE(cmp.details);
+  ASSERT_EQ(cmp.rows.size(), 2u);  // no matching: base items, then comparison items
+  EXPECT_FALSE(cmp.rows[0].comparison.present);
+  EXPECT_FALSE(cmp.rows[1].base.present);
+
+  o = {};
+  o.base_step = 9;  // a step the base does not have
+  cmp = CompareMemory(btl, ctl, ExactPolicy(), o);
+  ASSERT_EQ(cmp.warnings.size(), 1u);
+  EXPECT_NE(cmp.warnings[0].find("step 9"), std::string::npos);
+}
+
+TEST(MemoryCompare, ZeroAllocationDurationOnlyUnderReferenceCompat) {
+  MemoryRecord r;
+  r.allocation_ns = 0;
+  r.release_ns = 1500;
+  EXPECT_EQ(MemoryDurationNs(r), 1500);
+  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ExactPolicy()), 1.5);
+  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.0);
+  r.allocation_ns = 1000;
+  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.5);
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
