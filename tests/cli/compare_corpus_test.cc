@@ -63,5 +63,34 @@ TEST(CompareCorpusCli, H100VersusMi300HasAnOverallComparison) {
   EXPECT_EQ(pairs, 5);
 }
 
+// Failed matching is never silent: AlexNet on an A100 against a 910B profile pairs no operator, a
+// V100 ResNet50 with old autograd names pairs few; both warn with the match rate and the heaviest
+// unmatched names, and the second suggests --op_name_map pairs.
+TEST(CompareCorpusCli, LowOperatorMatchWarns) {
+  const fs::path alexnet = fs::path(kCorpus) / "hta_critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz";
+  const fs::path resnet = fs::path(kCorpus) / "kineto_resnet50_v100_2020_bare_list/resnet50_num_workers_0/worker0.pt.trace.json.gz";
+  const fs::path npu = fs::path(kCorpus) / "msinsight_pt_text_2025_level1/rank0_ascend_pt";
+  if (!fs::exists(alexnet) || !fs::exists(resnet) || !fs::exists(npu)) GTEST_SKIP() << "shared corpus not found";
+  Result r = RunCli({"compare", "-bp", alexnet.string(), "-d", npu.string(), "--no-xlsx", "--format", "json",
+                     "--enable_operator_compare"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: operator matching: only 0 of 2 base and 0 of 115 comparison operators matched"),
+            std::string::npos)
+      << r.err;
+  json q = json::parse(r.out)["operators"]["match_quality"];
+  EXPECT_TRUE(q["low"].get<bool>());
+  EXPECT_EQ(q["base_unmatched"][0]["name"], "[param|cuda]");
+
+  r = RunCli({"compare", "-bp", resnet.string(), "-d", npu.string(), "--no-xlsx", "--format", "json",
+              "--enable_operator_compare"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("Try --op_name_map \"{'CudnnConvolutionBackward':'autograd::engine::evaluate_function: "
+                       "ConvolutionBackward0'"),
+            std::string::npos)
+      << r.err;
+  q = json::parse(r.out)["operators"]["match_quality"];
+  EXPECT_GE(q["op_name_map_suggestions"].size(), 3u);
+}
+
 }  // namespace
 }  // namespace profdiff::cli

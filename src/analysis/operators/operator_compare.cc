@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "profdiff/analysis/common/ordered_join.h"
+#include "profdiff/analysis/operators/match_quality.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/time.h"
 
@@ -141,6 +142,7 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
   out.operator_stats = OperatorStatistics(out.operator_rows, policy);
   std::stable_sort(out.operator_stats.begin(), out.operator_stats.end(),
                    [](const OperatorStatRow& a, const OperatorStatRow& b) { return a.diff_ms > b.diff_ms; });
+  if (std::string w = MatchQualityWarning(AssessMatchQuality(out)); !w.empty()) out.warnings.push_back(std::move(w));
   return out;
 }
 

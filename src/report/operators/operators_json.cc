@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "profdiff/analysis/operators/match_quality.h"
 #include "profdiff/report/operators/operator_sheets.h"
 
 namespace profdiff::report {
@@ -163,6 +164,24 @@ json MatchRate(const analysis::OperatorComparison& oc) {
           {"comparison", rate(oc.matched, oc.comparison_items)}};
 }
 
+json MatchQualityJson(const analysis::OperatorComparison& oc) {
+  const analysis::MatchQuality q = analysis::AssessMatchQuality(oc);
+  auto names = [](const std::vector<analysis::UnmatchedName>& v) {
+    json a = json::array();
+    for (const analysis::UnmatchedName& u : v)
+      a.push_back({{"name", u.name}, {"count", u.count}, {"device_ns", u.device_ns}});
+    return a;
+  };
+  json suggestions = json::array();
+  for (const analysis::NameMapSuggestion& s : q.suggestions)
+    suggestions.push_back({{"base", s.base}, {"comparison", s.comparison}});
+  return {{"low", q.low},
+          {"reason", q.low ? json(q.reason) : json(nullptr)},
+          {"base_unmatched", names(q.base_unmatched)},
+          {"comparison_unmatched", names(q.comparison_unmatched)},
+          {"op_name_map_suggestions", std::move(suggestions)}};
+}
+
 }  // namespace
 
 OrderedJson OperatorsJsonSection(const analysis::OperatorComparison& oc) {
@@ -171,6 +190,7 @@ OrderedJson OperatorsJsonSection(const analysis::OperatorComparison& oc) {
   j["matching"] = std::string(AlgorithmName(oc.algorithm));
   j["details"] = oc.details;
   j["match_rate"] = MatchRate(oc);
+  j["match_quality"] = MatchQualityJson(oc);
   json top = json::array();
   if (oc.kind == analysis::OperatorCompareKind::kOperator) {
     PutOperatorRows(oc, j, top);
