@@ -83,8 +83,10 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_flag("--use_kernel_type", o.use_kernel_type,
              "Kernel comparison by (op type, core type) from op_statistic.csv");
   // profdiff additions.
-  c.add_option("--format", r.format, "stdout format: text (screen table) or json (the JSON result)")
-      ->check(CLI::IsMember({"text", "json"}));
+  c.add_option("--format", r.format,
+               "stdout format: text (the screen table, then a summary in the default mode), json (the JSON "
+               "result) or md (the summary as Markdown, for a pull-request comment)")
+      ->check(CLI::IsMember({"text", "json", "md"}));
   c.add_option("--json", o.json_path,
                "Also write the machine-readable result (JSON, schema profdiff.compare/1) to FILE")
       ->type_name("FILE");
@@ -126,7 +128,7 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   o.output_path = PreprocessPathArg(o.output_path);
   o.config_path = PreprocessPathArg(o.config_path);
   if (r.max_kernel_opt->count() > 0) o.max_kernel_num = r.max_kernel_num;
-  o.format = r.format == "json" ? OutputFormat::kJson : OutputFormat::kText;
+  o.format = r.format == "json" ? OutputFormat::kJson : r.format == "md" ? OutputFormat::kMarkdown : OutputFormat::kText;
   o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;
   std::optional<double>* gates[4] = {&o.gate_e2e_pct, &o.gate_compute_pct, &o.gate_comm_pct,
                                      &o.gate_free_pct};

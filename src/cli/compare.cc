@@ -13,6 +13,7 @@
 #include "profdiff/pipeline/compare_run.h"
 #include "profdiff/report/overall/screen.h"
 #include "profdiff/report/screen.h"
+#include "profdiff/report/summary.h"
 
 namespace profdiff::cli {
 namespace {
@@ -21,7 +22,11 @@ namespace {
 class StderrMessages : public pipeline::RunMessages {
  public:
   StderrMessages(std::ostream& err, bool quiet) : err_(err), quiet_(quiet) {}
-  void Warning(std::string_view text) override { err_ << "profdiff: warning: " << text << "\n"; }
+  void Warning(std::string_view text) override {
+    err_ << "profdiff: warning: " << text << "\n";
+    ++warnings_;
+  }
+  int64_t warnings() const { return warnings_; }
   void Note(std::string_view text) override {
     if (!quiet_) err_ << "profdiff: " << text << "\n";
   }
@@ -29,6 +34,7 @@ class StderrMessages : public pipeline::RunMessages {
  private:
   std::ostream& err_;
   bool quiet_;
+  int64_t warnings_ = 0;
 };
 
 bool UseColor(ColorMode mode, const std::ostream& out) {
@@ -39,9 +45,23 @@ bool UseColor(ColorMode mode, const std::ostream& out) {
   return report::ResolveColor(report_mode, tty, std::getenv("NO_COLOR"));
 }
 
-// The screen table (with --enable_profiling_compare or by default) and the gate's verdict.
+report::SummaryInput SummaryFor(const CompareOptions& options, const pipeline::CompareRunResult& result,
+                                int64_t warnings) {
+  report::SummaryInput in;
+  in.base_path = options.base_path;
+  in.comparison_path = options.comparison_path;
+  in.overall = &result.overall;
+  in.base_steps = result.base_steps;
+  in.comparison_steps = result.comparison_steps;
+  in.parts = result.summary_parts;
+  in.warnings = warnings;
+  return in;
+}
+
+// The screen table (with --enable_profiling_compare or by default), the summary (default mode, not
+// with -q) and the gate's verdict.
 void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult& result,
-                 std::ostream& out, pipeline::RunMessages& messages) {
+                 std::ostream& out, StderrMessages& messages) {
   const bool color = UseColor(options.color, out);
   if (options.enabled.profiling) {
     out << report::RenderScreenTable(result.overall, color);
@@ -51,6 +71,8 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
           "no OverallMetrics sheet: a side has no end-to-end time (no kernels or device tasks were "
           "found)");
   }
+  if (!options.quiet && !options.reference_line)
+    out << "\n" << report::RenderSummaryText(SummaryFor(options, result, messages.warnings()));
   out << report::RenderVerdict(result.gate, color);
 }
 
@@ -65,6 +87,9 @@ int RunCompare(const CompareOptions& options, std::ostream& out, std::ostream& e
   }
   if (options.format == OutputFormat::kJson) {
     out << run->json_text;
+  } else if (options.format == OutputFormat::kMarkdown) {
+    out << report::RenderSummaryMarkdown(SummaryFor(options, *run, messages.warnings()));
+    if (run->gate.ran) out << "\n```\n" << report::RenderVerdict(run->gate, false) << "```\n";
   } else {
     PrintScreen(options, *run, out, messages);
   }

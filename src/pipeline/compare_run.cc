@@ -231,6 +231,7 @@ struct TableOutput {
   std::vector<report::SheetSpec> sheets;      // in workbook order
   std::vector<report::JsonSection> sections;  // one per available row with a JSON key, table order
   std::string empty_reason;                   // for the explanatory sheet
+  std::vector<report::SummaryPart> summary;   // the rows' parts of the summary, table order
 };
 
 TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
@@ -244,6 +245,7 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
     if (enabled) {
       out = e.run(inputs);
       for (const std::string& w : out.warnings) messages.Warning(w);
+      if (out.summary) table.summary.push_back(std::move(*out.summary));
       sheet_groups.emplace_back(e.sheet_order, std::move(out.sheets));
       if (!e.empty_reason.empty()) why += (why.empty() ? "" : "; ") + std::string(e.empty_reason);
     }
@@ -345,6 +347,9 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   result.gate = RunGate(request, result.overall, base, comparison, messages);
   TableOutput table =
       RunTable(ComparisonInputs{base, comparison, policy, request, result.overall}, messages);
+  result.summary_parts = std::move(table.summary);
+  result.base_steps = analysis::CountProfilerSteps(base).value_or(0);
+  result.comparison_steps = analysis::CountProfilerSteps(comparison).value_or(0);
   PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, workbook, reserved, table, outputs));
   PD_RETURN_IF_ERROR(WriteJson(request, sides, policy, table, result));
   outputs.Commit();

@@ -43,6 +43,28 @@ ComparisonOutput RunOverallRow(const ComparisonInputs& in) {
   return out;
 }
 
+// The operator comparison's part of the summary: the operators (or modules, by self time) that
+// moved most, exactly, and the match rate.
+report::SummaryPart OperatorsSummary(const analysis::OperatorComparison& cmp) {
+  report::SummaryPart part;
+  std::vector<report::SummaryItem> items;
+  if (cmp.kind == analysis::OperatorCompareKind::kModule) {
+    part.what = "modules";
+    for (const analysis::ModuleStatBlock& b : cmp.module_stats)
+      items.push_back({b.display_name, b.comparison.self.Ns() - b.base.self.Ns()});
+  } else {
+    part.what = "operators";
+    for (const analysis::OperatorStatRow& r : cmp.operator_stats)
+      items.push_back({std::string(r.name), r.comparison.Ns() - r.base.Ns()});
+  }
+  report::PickLargestMoves(std::move(items), part);
+  if (cmp.details && cmp.base_items > 0)
+    part.base_match = static_cast<double>(cmp.matched) / static_cast<double>(cmp.base_items);
+  if (cmp.details && cmp.comparison_items > 0)
+    part.comparison_match = static_cast<double>(cmp.matched) / static_cast<double>(cmp.comparison_items);
+  return part;
+}
+
 // Operators and modules (docs/reference/operators.md, #module-comparison).
 ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
   analysis::OperatorComparison cmp =
@@ -53,6 +75,7 @@ ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
   // operator sheets themselves (docs/performance.md, "House restructure").
   if (in.request.wants_json()) out.json = report::OperatorsJsonSection(cmp);
   out.warnings = cmp.warnings;
+  if (cmp.kind != analysis::OperatorCompareKind::kNone) out.summary = OperatorsSummary(cmp);
   return out;
 }
 

@@ -12,8 +12,9 @@
 
 namespace profdiff::pipeline {
 
-// Which result goes to stdout: the screen table or the JSON result.
-enum class OutputFormat { kText, kJson };
+// Which result goes to stdout: the screen table (and summary), the JSON result, or the summary as
+// Markdown (for a pull-request comment).
+enum class OutputFormat { kText, kJson, kMarkdown };
 
 // The comparisons of the reference (docs/reference/command-line.md#default-comparison-set), one
 // member per row of the table of comparisons (comparisons.h). When none is requested explicitly,

@@ -12,6 +12,7 @@
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/base/status.h"
 #include "profdiff/pipeline/compare_request.h"
+#include "profdiff/report/summary.h"
 
 namespace profdiff::pipeline {
 
@@ -30,6 +31,9 @@ struct CompareRunResult {
   std::vector<std::string> written;  // absolute paths of the workbook and the CSV files
   std::string json_file;             // absolute path of --json FILE, when given
   std::string json_text;             // the JSON result, when --json or --format json
+  std::vector<report::SummaryPart> summary_parts;  // for the summary after the table
+  int64_t base_steps = 0;            // ProfilerStep markers per side
+  int64_t comparison_steps = 0;
 };
 
 // Every failure is a Status whose code says what kind it is: kInvalidArgument (a usage error: a

@@ -21,6 +21,7 @@
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/pipeline/compare_request.h"
 #include "profdiff/report/json_values.h"
+#include "profdiff/report/summary.h"
 #include "profdiff/report/sheet.h"
 
 namespace profdiff::pipeline {
@@ -40,6 +41,7 @@ struct ComparisonOutput {
   std::vector<report::SheetSpec> sheets;  // workbook order; a sheet without rows is not written
   report::OrderedJson json;  // the value of the row's JSON key (only when request.wants_json())
   std::vector<std::string> warnings;      // shown on stderr as "profdiff: warning: ..."
+  std::optional<report::SummaryPart> summary;  // what the row adds to the summary after the table
 };
 
 using RunComparisonFn = ComparisonOutput (*)(const ComparisonInputs& inputs);

@@ -1,0 +1,153 @@
+#include "profdiff/report/summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+namespace profdiff::report {
+namespace {
+
+constexpr size_t kWidth = 100;
+
+// Characters (UTF-8 code points) of `s`.
+size_t Width(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// `s` cut to `max` characters with a leading "…" (the end of a path or name says most).
+std::string FitLeft(std::string_view s, size_t max) {
+  if (Width(s) <= max) return std::string(s);
+  size_t keep = max - 1, i = s.size();
+  while (keep > 0 && i > 0) {
+    --i;
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) --keep;
+  }
+  while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
+  return "…" + std::string(s.substr(i));
+}
+
+// A duration in the unit that shows it (a small model's step is µs, an LLM's seconds): s, ms or µs
+// with three decimals, or whole ns.
+std::string Ms(int64_t ns) {
+  const double a = std::abs(static_cast<double>(ns));
+  if (a >= 1e9) return fmt::format("{:.3f} s", static_cast<double>(ns) / 1e9);
+  if (a >= 1e6) return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
+  if (a >= 1e3) return fmt::format("{:.3f} µs", static_cast<double>(ns) / 1e3);
+  return fmt::format("{} ns", ns);
+}
+std::string SignedMs(int64_t ns) {
+  const std::string magnitude = Ms(ns < 0 ? -ns : ns);
+  return (ns > 0 ? "+" : ns < 0 ? "-" : "±") + magnitude;
+}
+std::string Pct(int64_t delta, int64_t base) {
+  if (base == 0) return "n/a";
+  return fmt::format("{:+.1f} %", 100.0 * static_cast<double>(delta) / static_cast<double>(base));
+}
+std::string Rate(const std::optional<double>& r) { return r ? fmt::format("{:.1f} %", 100.0 * *r) : "n/a"; }
+
+struct Category {
+  const char* name;
+  int64_t base_ns, comparison_ns;
+};
+
+std::vector<Category> Categories(const analysis::OverallComparison& o) {
+  return {{"computing", o.base.computing_ns, o.comparison.computing_ns},
+          {"uncovered communication", o.base.uncovered_communication_ns, o.comparison.uncovered_communication_ns},
+          {"free", o.base.free_ns, o.comparison.free_ns}};
+}
+
+std::string StepsNote(const SummaryInput& in) {
+  if (in.base_steps == 0 && in.comparison_steps == 0) return "whole captures, no step markers";
+  return fmt::format("captures of {} and {} step(s)", in.base_steps, in.comparison_steps);
+}
+
+void ItemLines(const char* title, const std::vector<SummaryItem>& items, std::string& out) {
+  if (items.empty()) return;
+  out += fmt::format("  {}:\n", title);
+  for (const SummaryItem& i : items) {
+    const std::string diff = SignedMs(i.diff_ns);
+    out += fmt::format("    {:>14}  {}\n", diff, FitLeft(i.name, kWidth - 4 - 14 - 2));
+  }
+}
+
+// Text inside a Markdown code span: no backtick (it would end the span) and no line break.
+std::string CodeSpan(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c == '`') c = '\'';
+    else if (c == '\n' || c == '\r') c = ' ';
+  return out;
+}
+
+}  // namespace
+
+void PickLargestMoves(std::vector<SummaryItem> items, SummaryPart& part) {
+  std::stable_sort(items.begin(), items.end(),
+                   [](const SummaryItem& a, const SummaryItem& b) { return a.diff_ns > b.diff_ns; });
+  for (const SummaryItem& i : items)
+    if (i.diff_ns > 0 && part.regressed.size() < kSummaryItems) part.regressed.push_back(i);
+  for (auto it = items.rbegin(); it != items.rend(); ++it)
+    if (it->diff_ns < 0 && part.improved.size() < kSummaryItems) part.improved.push_back(*it);
+}
+
+std::string RenderSummaryText(const SummaryInput& in) {
+  std::string out = "Summary\n";
+  out += "  base:       " + FitLeft(in.base_path, kWidth - 14) + "\n";
+  out += "  comparison: " + FitLeft(in.comparison_path, kWidth - 14) + "\n";
+  const analysis::OverallComparison& o = *in.overall;
+  if (!o.base.has_overall || !o.comparison.has_overall) {
+    out += "  E2E: not comparable (a side has no kernels or device tasks)\n";
+  } else {
+    const int64_t d = o.comparison.e2e_ns - o.base.e2e_ns;
+    out += fmt::format("  E2E: {} -> {}: {} ({}); {}\n", Ms(o.base.e2e_ns), Ms(o.comparison.e2e_ns), SignedMs(d),
+                       Pct(d, o.base.e2e_ns), StepsNote(in));
+    for (const Category& c : Categories(o))
+      out += fmt::format("    {:<24}{:>14}  ({} -> {})\n", c.name, SignedMs(c.comparison_ns - c.base_ns),
+                         Ms(c.base_ns), Ms(c.comparison_ns));
+  }
+  for (const SummaryPart& p : in.parts) {
+    ItemLines(fmt::format("most regressed {}", p.what).c_str(), p.regressed, out);
+    ItemLines(fmt::format("most improved {}", p.what).c_str(), p.improved, out);
+    out += fmt::format("  {} matched: {} of base, {} of comparison\n", p.what, Rate(p.base_match),
+                       Rate(p.comparison_match));
+  }
+  if (in.warnings > 0) out += fmt::format("  {} warning(s) above on stderr\n", in.warnings);
+  return out;
+}
+
+std::string RenderSummaryMarkdown(const SummaryInput& in) {
+  std::string out = "### profdiff: comparison vs base\n\n";
+  out += fmt::format("- base: `{}`\n- comparison: `{}`\n", CodeSpan(in.base_path), CodeSpan(in.comparison_path));
+  const analysis::OverallComparison& o = *in.overall;
+  if (!o.base.has_overall || !o.comparison.has_overall) {
+    out += "\n**E2E: not comparable** (a side has no kernels or device tasks)\n";
+  } else {
+    const int64_t d = o.comparison.e2e_ns - o.base.e2e_ns;
+    out += fmt::format("\n**E2E {} ({})**: {} → {}; {}\n\n", SignedMs(d), Pct(d, o.base.e2e_ns), Ms(o.base.e2e_ns),
+                       Ms(o.comparison.e2e_ns), StepsNote(in));
+    out += "| | base | comparison | change |\n|---|---:|---:|---:|\n";
+    for (const Category& c : Categories(o))
+      out += fmt::format("| {} | {} | {} | {} |\n", c.name, Ms(c.base_ns), Ms(c.comparison_ns),
+                         SignedMs(c.comparison_ns - c.base_ns));
+    out += fmt::format("| **E2E** | {} | {} | {} |\n", Ms(o.base.e2e_ns), Ms(o.comparison.e2e_ns), SignedMs(d));
+  }
+  auto list = [&](const std::string& title, const std::vector<SummaryItem>& items) {
+    if (items.empty()) return;
+    out += "\n" + title + ":\n\n";
+    for (const SummaryItem& i : items) out += fmt::format("- {} `{}`\n", SignedMs(i.diff_ns), CodeSpan(i.name));
+  };
+  for (const SummaryPart& p : in.parts) {
+    list("Most regressed " + p.what, p.regressed);
+    list("Most improved " + p.what, p.improved);
+    out += fmt::format("\n{} matched: {} of base, {} of comparison\n", p.what, Rate(p.base_match),
+                       Rate(p.comparison_match));
+  }
+  if (in.warnings > 0) out += fmt::format("\n{} warning(s) on stderr.\n", in.warnings);
+  return out;
+}
+
+}  // namespace profdiff::report

@@ -1,0 +1,53 @@
+// The summary after the screen table through the CLI: default mode only, not with -q, and as
+// Markdown with --format md.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "profdiff/cli/app.h"
+
+namespace profdiff::cli {
+namespace {
+
+const std::string kData = PROFDIFF_SOURCE_DIR "/tests/data";
+const std::string kBefore = kData + "/kineto_h100_tiny/before_fix_trace.json";
+const std::string kAfter = kData + "/kineto_h100_tiny/after_fix_trace.json";
+
+std::string OutOf(std::vector<std::string> args) {
+  args.insert(args.begin(), "profdiff");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  EXPECT_EQ(Run(static_cast<int>(argv.size()), argv.data(), out, err), 0) << err.str();
+  return out.str();
+}
+
+TEST(SummaryCli, DefaultModeNamesBothInputsAndTheE2eChange) {
+  const std::string out = OutOf({"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx"});
+  const size_t at = out.find("\nSummary\n");
+  ASSERT_NE(at, std::string::npos) << out;
+  EXPECT_GT(at, out.find("Model Profiling Time Distribution"));  // after the table
+  EXPECT_NE(out.find("  base:       " + kBefore.substr(kBefore.size() - 60)), std::string::npos) << out;
+  EXPECT_NE(out.find("after_fix_trace.json\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("  E2E: 20 ns -> 20 ns: ±0 ns (+0.0 %); whole captures, no step markers\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("operators matched: 100.0 % of base, 100.0 % of comparison"), std::string::npos) << out;
+
+  EXPECT_EQ(OutOf({"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "-q"}).find("Summary"), std::string::npos);
+  EXPECT_EQ(OutOf({"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "--reference-compat"}).find("Summary"),
+            std::string::npos);  // the reference's screen, nothing added
+}
+
+TEST(SummaryCli, MarkdownForAPullRequest) {
+  const std::string md = OutOf({"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "--format", "md",
+                                "--gate-e2e", "5"});
+  EXPECT_EQ(md.rfind("### profdiff: comparison vs base\n", 0), 0u) << md;
+  EXPECT_NE(md.find("| computing | 20 ns | 20 ns | ±0 ns |"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n```\ngate: "), std::string::npos) << md;
+  EXPECT_EQ(md.find("Model Profiling Time Distribution"), std::string::npos);  // no screen table
+}
+
+}  // namespace
+}  // namespace profdiff::cli
