@@ -1,8 +1,10 @@
 #include "profdiff/pipeline/comparisons.h"
 
+#include "profdiff/analysis/api/api_compare.h"
 #include "profdiff/analysis/communication/communication_compare.h"
 #include "profdiff/analysis/kernel/kernel_compare.h"
 #include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/report/api/api_report.h"
 #include "profdiff/report/communication/communication_report.h"
 #include "profdiff/report/kernel/kernel_json.h"
 #include "profdiff/report/kernel/kernel_sheets.h"
@@ -81,6 +83,19 @@ ComparisonOutput RunCommunicationRow(const ComparisonInputs& in) {
   return out;
 }
 
+// All-layer torch ops per name (docs/reference/api.md).
+ComparisonOutput RunApiRow(const ComparisonInputs& in) {
+  analysis::ApiCompareOptions options;
+  if (in.request.base_step != kVoidStep) options.base_step = in.request.base_step;
+  if (in.request.comparison_step != kVoidStep) options.comparison_step = in.request.comparison_step;
+  analysis::ApiComparison cmp = analysis::CompareApi(in.base, in.comparison, in.policy, options);
+  ComparisonOutput out;
+  out.sheets = report::BuildApiSheets(cmp, in.request.base_path, in.request.comparison_path);
+  if (in.request.wants_json()) out.json = report::ApiJsonSection(cmp);
+  out.warnings = cmp.warnings;
+  return out;
+}
+
 // ---- The table
 // -----------------------------------------------------------------------------------
 
@@ -110,8 +125,7 @@ const ComparisonEntry kComparisons[] = {
      .json_key = "operators",
      .empty_reason = "the operator comparison found no operators on either side",
      .run = &RunOperatorsRow},
-    // memory and api: not available yet (run == nullptr); each gets its why-empty
-    // text when it lands.
+    // memory: not available yet (run == nullptr); it gets its why-empty text when it lands.
     {.name = "memory", .flag = "--enable_memory_compare",
      .help = "Enable operator memory comparison",
      .enabled = &EnabledComparisons::memory, .sheets = kMemorySheets, .sheet_order = 3,
@@ -126,7 +140,10 @@ const ComparisonEntry kComparisons[] = {
     {.name = "api", .flag = "--enable_api_compare",
      .help = "Enable API performance comparison",
      .enabled = &EnabledComparisons::api, .sheets = kApiSheets, .sheet_order = 4,
-     .json_key = "api", .empty_reason = "", .run = nullptr},
+     .json_key = "api",
+     .empty_reason = "the API comparison needs torch ops on both sides (and, with --base_step/"
+                     "--comparison_step, that step's ops on an NPU side)",
+     .run = &RunApiRow},
     {.name = "kernel", .flag = "--enable_kernel_compare",
      .help = "Enable kernel performance comparison",
      .enabled = &EnabledComparisons::kernel, .sheets = kKernelSheets, .sheet_order = 5,

@@ -63,11 +63,11 @@ TEST(RunComparison, ReturnsTheOverallTheGateAndTheJsonWithTheReferenceLine) {
 TEST(RunComparison, ComparisonNotAvailableYetIsAUsageErrorWhenAskedForAndANoteWhenImplied) {
   Recorder messages;
   CompareRequest r = Request(kH100Before, kH100After);
-  r.requested.api = r.enabled.api = true;
+  r.requested.memory = r.enabled.memory = true;
   auto run = RunComparison(r, messages);
   ASSERT_FALSE(run.ok());
   EXPECT_EQ(run.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(run.status().message().find("--enable_api_compare: the ApiCompare"),
+  EXPECT_NE(run.status().message().find("--enable_memory_compare: the MemoryCompare"),
             std::string::npos);
 
   r = Request(kH100Before, kH100After);
@@ -75,7 +75,7 @@ TEST(RunComparison, ComparisonNotAvailableYetIsAUsageErrorWhenAskedForAndANoteWh
   ASSERT_TRUE(RunComparison(r, messages).ok());
   ASSERT_FALSE(messages.notes.empty());
   EXPECT_EQ(messages.notes.front(),
-            "note: not available yet: MemoryCompare/MemoryCompareStatistic, ApiCompare");
+            "note: not available yet: MemoryCompare/MemoryCompareStatistic");
 }
 
 TEST(RunComparison, InputFailuresAreNeverUsageErrors) {
