@@ -153,5 +153,22 @@ TEST(ApiCompare, StepSelectsThatStepsOpsBreadthFirst) {
   EXPECT_NE(r.warnings[0].find("comparison: there is no operator event data for step 7"), std::string::npos);
 }
 
+// An op of 4999.5 ns: the loader keeps 5000 ns (half to even) and -0.5 ns in dur_sub_e5. The exact
+// default shows round(0.005, 2) = 0.01 ms; the reference's float µs (4.9995) shows 0.0
+// (docs/deviations.md, "Sub-nanosecond digits").
+TEST(ApiCompare, ReferenceSumsSeeTheSubNanosecondDigits) {
+  ProfileBuilder b(DeviceKind::kNpu);
+  TrackId cpu = b.Track("1", "1");
+  SliceId s = b.Add(cpu, SliceKind::kCpuOp, "a", "cpu_op", 0, 5000);
+  b.p.slices[s].dur_sub_e5 = -50000;
+  Timeline t = BuildTimeline(b.p, {});
+  ApiComparison exact = CompareApi(t, t, ExactPolicy(), {});
+  ApiComparison compat = CompareApi(t, t, ReferenceCompatPolicy(ReferenceLine::k26_1), {});
+  ASSERT_EQ(exact.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(exact.rows[0].base.total_ms, 0.01);
+  EXPECT_DOUBLE_EQ(compat.rows[0].base.total_ms, 0.0);
+  EXPECT_DOUBLE_EQ(compat.rows[0].base.self_ms, 0.0);
+}
+
 }  // namespace
 }  // namespace profdiff::analysis
