@@ -63,7 +63,6 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   // One --enable_* flag per row of the table of comparisons.
   for (const pipeline::ComparisonEntry& e : pipeline::Comparisons()) {
     std::string help(e.help);
-    if (!e.available()) help += " (not available yet: exit 2)";
     c.add_flag(std::string(e.flag), o.requested.*e.enabled, help);
   }
   c.add_flag("--disable_details", o.disable_details, "Hide detailed comparison");

@@ -40,34 +40,6 @@ Status AsInputError(const Status& status) {
   return NotFound(status.message());
 }
 
-// "--enable_profiling_compare and --enable_operator_compare": the flags of the available rows.
-std::string AvailableFlags() {
-  std::vector<std::string_view> flags;
-  for (const ComparisonEntry& e : Comparisons())
-    if (e.available()) flags.push_back(e.flag);
-  std::string out;
-  for (size_t i = 0; i < flags.size(); ++i) {
-    if (i > 0) out += i + 1 == flags.size() ? " and " : ", ";
-    out += flags[i];
-  }
-  return out;
-}
-
-// Comparisons not available yet: refused when asked for by name, noted when only implied.
-Status CheckAvailable(const CompareRequest& request, RunMessages& messages) {
-  std::string missing;
-  for (const ComparisonEntry& e : Comparisons()) {
-    if (e.available()) continue;
-    if (request.requested.*e.enabled)
-      return InvalidArgument(
-          fmt::format("{}: the {} sheet(s) are not available yet in profdiff; only {} are", e.flag,
-                      SheetNames(e), AvailableFlags()));
-    if (request.enabled.*e.enabled) missing += (missing.empty() ? "" : ", ") + SheetNames(e);
-  }
-  if (!missing.empty()) messages.Note("note: not available yet: " + missing);
-  return Status::Ok();
-}
-
 // Both inputs resolve to a profile, base first (docs/reference/command-line.md#argument-validation
 // rule 8).
 Status CheckInputs(const CompareRequest& request) {
@@ -229,7 +201,7 @@ analysis::GateResult RunGate(const CompareRequest& request,
 // What the table's enabled comparisons produced.
 struct TableOutput {
   std::vector<report::SheetSpec> sheets;      // in workbook order
-  std::vector<report::JsonSection> sections;  // one per available row with a JSON key, table order
+  std::vector<report::JsonSection> sections;  // one per row with a JSON key, table order
   std::string empty_reason;                   // for the explanatory sheet
   std::vector<report::SummaryPart> summary;   // the rows' parts of the summary, table order
 };
@@ -239,7 +211,6 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
   std::vector<std::pair<int, std::vector<report::SheetSpec>>> sheet_groups;
   std::string why;
   for (const ComparisonEntry& e : Comparisons()) {
-    if (!e.available()) continue;
     const bool enabled = inputs.request.enabled.*e.enabled;
     ComparisonOutput out;
     if (enabled) {
@@ -320,7 +291,6 @@ Status WriteJson(const CompareRequest& request, const LoadedSides& sides,
 
 StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessages& messages) {
   for (const std::string& w : request.warnings) messages.Warning(w);
-  PD_RETURN_IF_ERROR(CheckAvailable(request, messages));
   PD_RETURN_IF_ERROR(CheckInputs(request));
   PD_ASSIGN_OR_RETURN(std::optional<analysis::KernelMasks> masks, LoadMasks(request));
   RunOutputs outputs;

@@ -1,9 +1,11 @@
 #include "profdiff/pipeline/comparisons.h"
 
+#include "profdiff/analysis/api/api_compare.h"
 #include "profdiff/analysis/communication/communication_compare.h"
 #include "profdiff/analysis/kernel/kernel_compare.h"
 #include "profdiff/analysis/memory/memory_compare.h"
 #include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/report/api/api_report.h"
 #include "profdiff/report/communication/communication_report.h"
 #include "profdiff/report/kernel/kernel_json.h"
 #include "profdiff/report/kernel/kernel_sheets.h"
@@ -124,6 +126,19 @@ ComparisonOutput RunCommunicationRow(const ComparisonInputs& in) {
   return out;
 }
 
+// All-layer torch ops per name (docs/reference/api.md).
+ComparisonOutput RunApiRow(const ComparisonInputs& in) {
+  analysis::ApiCompareOptions options;
+  if (in.request.base_step != kVoidStep) options.base_step = in.request.base_step;
+  if (in.request.comparison_step != kVoidStep) options.comparison_step = in.request.comparison_step;
+  analysis::ApiComparison cmp = analysis::CompareApi(in.base, in.comparison, in.policy, options);
+  ComparisonOutput out;
+  out.sheets = report::BuildApiSheets(cmp, in.request.base_path, in.request.comparison_path);
+  if (in.request.wants_json()) out.json = report::ApiJsonSection(cmp);
+  out.warnings = cmp.warnings;
+  return out;
+}
+
 // ---- The table
 // -----------------------------------------------------------------------------------
 
@@ -160,7 +175,6 @@ const ComparisonEntry kComparisons[] = {
      .empty_reason = "the memory comparison found no torch operators on either side (memory records "
                      "are shown under operators)",
      .run = &RunMemoryRow},
-    // api: not available yet (run == nullptr); it gets its why-empty text when it lands.
     {.name = "communication", .flag = "--enable_communication_compare",
      .help = "Enable communication performance comparison",
      .enabled = &EnabledComparisons::communication, .sheets = kCommunicationSheets, .sheet_order = 1,
@@ -171,7 +185,10 @@ const ComparisonEntry kComparisons[] = {
     {.name = "api", .flag = "--enable_api_compare",
      .help = "Enable API performance comparison",
      .enabled = &EnabledComparisons::api, .sheets = kApiSheets, .sheet_order = 4,
-     .json_key = "api", .empty_reason = "", .run = nullptr},
+     .json_key = "api",
+     .empty_reason = "the API comparison needs torch ops on both sides (and, with --base_step/"
+                     "--comparison_step, that step's ops on an NPU side)",
+     .run = &RunApiRow},
     {.name = "kernel", .flag = "--enable_kernel_compare",
      .help = "Enable kernel performance comparison",
      .enabled = &EnabledComparisons::kernel, .sheets = kKernelSheets, .sheet_order = 5,

@@ -280,6 +280,31 @@ TEST(CompareCli, EmptyComparisonWritesAnExplanatorySheet) {
   }
 }
 
+// docs/deviations.md, "API comparison" item 3: Ascend directories without torch ops give no ApiCompare
+// rows; the warnings, the JSON section and the explanatory sheet say why.
+TEST(CompareCli, ApiWithoutTorchOpsSaysWhy) {
+  TempDir d;
+  const std::string npu = PROFDIFF_SOURCE_DIR "/tests/golden/compare/npu_kernel_compare/inputs/base";
+  Result r = RunCli({"compare", "-bp", npu, "-d", npu, "-o", d / "x.xlsx", "--json", d / "r.json",
+                     "--enable_api_compare"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: base: can't find any torch op in " + npu + "; the API comparison has no rows"),
+            std::string::npos)
+      << r.err;
+  std::string text;
+  ASSERT_TRUE(ReadFile(d / "r.json", &text));
+  const json result = json::parse(text);
+  EXPECT_TRUE(result["api"]["rows"].empty());
+  EXPECT_EQ(result["api"]["base"]["ops"], 0);
+  EXPECT_EQ(result["api"]["warnings"].size(), 2u);
+  std::string listing;
+  if (report::testing::RunCommand("unzip -l '" + (d / "x.xlsx") + "' 2>/dev/null", &listing) == 0) {
+    std::string strings;
+    report::testing::RunCommand("unzip -p '" + (d / "x.xlsx") + "' xl/sharedStrings.xml", &strings);
+    EXPECT_NE(strings.find("the API comparison needs torch ops on both sides"), std::string::npos) << strings;
+  }
+}
+
 // docs/deviations.md: the reference exits 0 after logging an error; profdiff never does.
 TEST(CompareCli, NeverExitsZeroOnFailure) {
   TempDir d;
@@ -310,18 +335,16 @@ TEST(CompareCli, UnknownReferenceLineIsAUsageError) {
   EXPECT_NE(r.err.find("valid lines: 26.1"), std::string::npos) << r.err;
 }
 
-TEST(CompareCli, ComparisonsNotAvailableYet) {
-  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "--enable_api_compare"});
-  EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.err.find("--enable_api_compare: the ApiCompare sheet(s) are not "
-                       "available yet in profdiff; only --enable_profiling_compare, "
-                       "--enable_operator_compare, --enable_memory_compare, --enable_communication_compare and "
-                       "--enable_kernel_compare are"),
-            std::string::npos)
-      << r.err;
-  r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx"});
-  EXPECT_EQ(r.rc, 0);
-  EXPECT_NE(r.err.find("profdiff: note: not available yet: ApiCompare\n"), std::string::npos) << r.err;
+TEST(CompareCli, EveryComparisonFlagRunsAndNothingIsNotedAsMissing) {
+  for (const char* flag : {"--enable_profiling_compare", "--enable_operator_compare", "--enable_memory_compare",
+                           "--enable_communication_compare", "--enable_api_compare", "--enable_kernel_compare"}) {
+    const Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", flag});
+    EXPECT_EQ(r.rc, 0) << flag << r.err;
+    EXPECT_EQ(r.err.find("not available"), std::string::npos) << r.err;
+  }
+  const Result all = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx"});
+  EXPECT_EQ(all.rc, 0);
+  EXPECT_EQ(all.err.find("not available"), std::string::npos) << all.err;
   EXPECT_EQ(RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "-q"}).err, "");
 }
 

@@ -36,8 +36,8 @@ struct CompareRunResult {
   int64_t comparison_steps = 0;
 };
 
-// Every failure is a Status whose code says what kind it is: kInvalidArgument (a usage error: a
-// comparison not available yet, an invalid -o or output directory) and kAlreadyExists (an output
+// Every failure is a Status whose code says what kind it is: kInvalidArgument (a usage error: an
+// invalid -o or output directory) and kAlreadyExists (an output
 // exists without --force) are the user's command line; any other code (kNotFound, kParseError,
 // kUnsupported, kIoError) is an input or processing error. An input that cannot be used is never
 // kInvalidArgument (an empty input path and an unknown step id are kNotFound).

@@ -6,7 +6,7 @@
 // Adding a comparison means: one analysis folder (src/analysis/<x>/), one report folder
 // (src/report/<x>/: its sheets and its JSON section), one row here (with its run function) and one
 // golden folder (tests/golden/compare/<case>/). Nothing else names the comparison: the CLI's
-// --enable_* flags, the "not available yet" checks and the explanatory sheet read this table.
+// --enable_* flags and the explanatory sheet read this table.
 #pragma once
 
 #include <optional>
@@ -59,9 +59,8 @@ struct ComparisonEntry {
   std::string_view json_key;
   // Why its sheets can all be empty, for the explanatory sheet written when no sheet has rows.
   std::string_view empty_reason;
-  RunComparisonFn run;  // nullptr: not available yet in profdiff
+  RunComparisonFn run;
 
-  bool available() const { return run != nullptr; }
 };
 
 std::span<const ComparisonEntry> Comparisons();
