@@ -74,6 +74,9 @@ TEST(BadSideFilesCli, WarnNameTheFileAndTheOtherComparisonsRun) {
        "comparison: communication.json could not be read and is left out of the comparisons: parse error: ", ""},
       {"memory_record.csv", "5\n", "memory_record.csv:1: required column 'Total Reserved(MB)' not in the header", ""},
       {"operator_memory.csv", "Size(KB)\n1\n", "operator_memory.csv:1: required column 'Name' not in the header", ""},
+      // Neither the reference nor profdiff reads api_statistic.csv (the API comparison reads the trace's
+      // torch ops): a broken one changes nothing and is not reported.
+      {"api_statistic.csv", "\x01garbage,,\n\"unterminated\n", "", ""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file + (c.bytes ? std::string(" = ") + c.bytes : " missing"));
@@ -93,6 +96,8 @@ TEST(BadSideFilesCli, WarnNameTheFileAndTheOtherComparisonsRun) {
     EXPECT_TRUE(j["overall_metrics"].is_object() || j["overall_metrics"].is_array()) << j["overall_metrics"];
     EXPECT_TRUE(j["operators"].is_object()) << j["operators"];
     EXPECT_TRUE(j["communication"].is_object()) << j["communication"];
+    EXPECT_TRUE(j["memory"].is_object()) << j["memory"];
+    EXPECT_TRUE(j["api"].is_object()) << j["api"];
     const json& kernels = j["kernels"];
     ASSERT_TRUE(kernels.is_object());
     if (!c.kernels_why.empty()) {
