@@ -315,8 +315,11 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   CompareRunResult result;
   result.overall = RunOverallComparison(base, comparison, policy, masks);
   result.gate = RunGate(request, result.overall, base, comparison, messages);
-  TableOutput table =
-      RunTable(ComparisonInputs{base, comparison, policy, request, result.overall}, messages);
+  TableOutput table;
+  {  // the shared operator pairing lives while the rows run, not while the outputs are written
+    analysis::SharedOperatorPairing pairing(base, comparison, policy, OperatorOptionsFor(request));
+    table = RunTable(ComparisonInputs{base, comparison, policy, request, result.overall, pairing}, messages);
+  }
   result.summary_parts = std::move(table.summary);
   result.base_steps = analysis::CountProfilerSteps(base).value_or(0);
   result.comparison_steps = analysis::CountProfilerSteps(comparison).value_or(0);

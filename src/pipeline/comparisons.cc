@@ -16,11 +16,8 @@
 #include "profdiff/report/overall/overall_sheet.h"
 
 namespace profdiff::pipeline {
-namespace {
 
-// The options of the operator comparison from the request (the policy is passed separately).
-analysis::OperatorCompareOptions OperatorOptionsFor(const ComparisonInputs& in) {
-  const CompareRequest& request = in.request;
+analysis::OperatorCompareOptions OperatorOptionsFor(const CompareRequest& request) {
   analysis::OperatorCompareOptions options;
   options.disable_details = request.disable_details;
   options.disable_module = request.disable_module;
@@ -32,6 +29,9 @@ analysis::OperatorCompareOptions OperatorOptionsFor(const ComparisonInputs& in) 
   if (request.comparison_step != kVoidStep) options.comparison_step = request.comparison_step;
   return options;
 }
+
+namespace {
+
 
 // ---- Run functions
 // -------------------------------------------------------------------------------
@@ -69,8 +69,7 @@ report::SummaryPart OperatorsSummary(const analysis::OperatorComparison& cmp) {
 
 // Operators and modules (docs/reference/operators.md, #module-comparison).
 ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
-  analysis::OperatorComparison cmp =
-      analysis::CompareOperators(in.base, in.comparison, in.policy, OperatorOptionsFor(in));
+  analysis::OperatorComparison cmp = analysis::CompareOperators(in.base, in.comparison, in.policy, in.pairing);
   ComparisonOutput out;
   out.sheets = report::BuildOperatorSheets(cmp, in.request.base_path, in.request.comparison_path);
   // Built only for a JSON result: on the ResNet50 pair the section costs about as much as the
@@ -84,8 +83,7 @@ ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
 // Memory records under the operators, paired as the operator comparison pairs them
 // (docs/reference/memory.md).
 ComparisonOutput RunMemoryRow(const ComparisonInputs& in) {
-  analysis::MemoryComparison cmp =
-      analysis::CompareMemory(in.base, in.comparison, in.policy, OperatorOptionsFor(in));
+  analysis::MemoryComparison cmp = analysis::CompareMemory(in.base, in.comparison, in.policy, in.pairing);
   ComparisonOutput out;
   out.sheets = report::BuildMemorySheets(cmp, in.request.base_path, in.request.comparison_path);
   if (in.request.wants_json()) out.json = report::MemoryJsonSection(cmp);
@@ -131,6 +129,9 @@ ComparisonOutput RunApiRow(const ComparisonInputs& in) {
   analysis::ApiCompareOptions options;
   if (in.request.base_step != kVoidStep) options.base_step = in.request.base_step;
   if (in.request.comparison_step != kVoidStep) options.comparison_step = in.request.comparison_step;
+  const analysis::OperatorPairing& pairing = in.pairing.Get();
+  options.base_tree = &pairing.base_tree;
+  options.comparison_tree = &pairing.comparison_tree;
   analysis::ApiComparison cmp = analysis::CompareApi(in.base, in.comparison, in.policy, options);
   ComparisonOutput out;
   out.sheets = report::BuildApiSheets(cmp, in.request.base_path, in.request.comparison_path);

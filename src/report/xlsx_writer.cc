@@ -163,7 +163,13 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
 
 Status WriteWorkbookFile(const std::vector<const SheetSpec*>& sheets, const std::string& file,
                          const std::string& display_path) {
-  lxw_workbook* wb = workbook_new(file.c_str());
+  // Constant-memory mode: each worksheet streams its rows to a temporary file as they are written
+  // (rows are written in order), instead of libxlsxwriter keeping every cell of every sheet in memory
+  // until the workbook closes; strings are stored inline. On the 1 GB pair with every comparison this
+  // is the difference between staying under the inputs' size or not (docs/performance.md).
+  lxw_workbook_options workbook_options{};
+  workbook_options.constant_memory = LXW_TRUE;
+  lxw_workbook* wb = workbook_new_opt(file.c_str(), &workbook_options);
   if (wb == nullptr) return IoError(display_path + ": cannot create the workbook");
   FormatCache formats(wb);
   Status st;

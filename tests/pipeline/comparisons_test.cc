@@ -80,13 +80,16 @@ TEST(ComparisonTable, OperatorsRowBuildsItsJsonSectionOnlyForAJsonResult) {
       RunOverallComparison(base_timeline, comparison_timeline, policy, std::nullopt);
   CompareRequest request;
   request.enabled.operators = true;
-  const ComparisonInputs inputs{base_timeline, comparison_timeline, policy, request, overall};
+  analysis::SharedOperatorPairing pairing(base_timeline, comparison_timeline, policy, OperatorOptionsFor(request));
+  const ComparisonInputs inputs{base_timeline, comparison_timeline, policy, request, overall, pairing};
   const ComparisonEntry* operators = nullptr;
   for (const ComparisonEntry& e : Comparisons())
     if (e.name == "operators") operators = &e;
   ASSERT_NE(operators, nullptr);
 
+  EXPECT_FALSE(pairing.built());
   ComparisonOutput out = operators->run(inputs);  // screen and workbook only
+  EXPECT_TRUE(pairing.built());  // built once, then read by the memory and API rows too
   EXPECT_FALSE(out.sheets.empty());
   EXPECT_TRUE(out.json.is_null());
   request.json_path = "result.json";  // --json FILE

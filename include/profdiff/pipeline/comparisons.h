@@ -17,6 +17,7 @@
 
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/analysis/operators/operator_pairing.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/pipeline/compare_request.h"
@@ -35,7 +36,13 @@ struct ComparisonInputs {
   // The overall comparison is first-class (the screen table and the gate read it): it is computed
   // before the table runs, and its row only renders it.
   const analysis::OverallComparison& overall;
+  // The operator pairing (trees and pairs), built by the first row that needs it and shared by the
+  // operator, memory and API rows.
+  analysis::SharedOperatorPairing& pairing;
 };
+
+// The options of the operator pairing and comparison from the request (the policy is separate).
+analysis::OperatorCompareOptions OperatorOptionsFor(const CompareRequest& request);
 
 struct ComparisonOutput {
   std::vector<report::SheetSpec> sheets;  // workbook order; a sheet without rows is not written

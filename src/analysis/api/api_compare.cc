@@ -5,6 +5,8 @@
 
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,19 +18,53 @@ namespace profdiff::analysis {
 
 namespace {
 
-// Adds one side's ops to the rows, creating a row the first time a name is seen.
-void Accumulate(const std::vector<ApiOp>& ops, bool base_side, std::vector<ApiRow>& rows,
-                std::unordered_map<std::string, size_t>& index) {
-  for (const ApiOp& op : ops) {
-    auto [it, inserted] = index.try_emplace(op.name, rows.size());
-    if (inserted) rows.push_back(ApiRow{.name = op.name, .base = {}, .comparison = {}});
-    ApiSide& side = base_side ? rows[it->second].base : rows[it->second].comparison;
+// One side's ops summed per name, names in first-appearance order (the reference adds each name's
+// float durations in op order, so the order of Add calls is kept per name).
+class SideAggregate {
+ public:
+  void Add(const ApiOp& op) {
+    auto [it, inserted] = index_.try_emplace(op.name, names_.size());
+    if (inserted) names_.push_back({op.name, {}});
+    ApiSide& side = names_[it->second].second;
     side.total_ns += op.dur_ns;
     side.self_ns += op.self_ns;
     side.calls += 1;
     side.ref_total_us += op.ref_dur_us;
     side.ref_self_us += op.ref_self_us;
   }
+  const std::vector<std::pair<std::string_view, ApiSide>>& names() const { return names_; }
+  ApiSideSummary Summary() const {
+    ApiSideSummary s;
+    for (const auto& [name, side] : names_) {
+      s.ops += side.calls;
+      s.total_ns += side.total_ns;
+      s.self_ns += side.self_ns;
+    }
+    s.names = static_cast<int64_t>(names_.size());
+    return s;
+  }
+
+ private:
+  std::vector<std::pair<std::string_view, ApiSide>> names_;
+  std::unordered_map<std::string_view, size_t> index_;
+};
+
+// The rows: base names in first-appearance order, then comparison-only names; none when a side is
+// empty (docs/reference/api.md).
+std::vector<ApiRow> RowsOf(const SideAggregate& base, const SideAggregate& comparison) {
+  std::vector<ApiRow> rows;
+  if (base.names().empty() || comparison.names().empty()) return rows;
+  std::unordered_map<std::string_view, size_t> index;
+  for (const auto& [name, side] : base.names()) {
+    index.emplace(name, rows.size());
+    rows.push_back(ApiRow{.name = std::string(name), .base = side, .comparison = {}});
+  }
+  for (const auto& [name, side] : comparison.names()) {
+    auto [it, inserted] = index.try_emplace(name, rows.size());
+    if (inserted) rows.push_back(ApiRow{.name = std::string(name), .base = {}, .comparison = {}});
+    rows[it->second].comparison = side;
+  }
+  return rows;
 }
 
 // The displayed values of one side: ms rounded to 2 places, the average from the rounded total.
@@ -45,7 +81,7 @@ void Display(ApiSide& s, const ReferencePolicy& policy) {
 // their float µs values (dur − Σ children's dur, the sum taken first, in child order).
 ApiOp MakeOp(const Profile& p, const OpTree& tree, NodeId id) {
   const Slice& s = p.slices[tree.node(id).slice];
-  ApiOp op{.name = std::string(p.str(s.name)),
+  ApiOp op{.name = p.str(s.name),
            .dur_ns = s.dur_ns,
            .self_ns = s.dur_ns,
            .ref_dur_us = E5ToUs(s.dur_e5()),
@@ -60,57 +96,51 @@ ApiOp MakeOp(const Profile& p, const OpTree& tree, NodeId id) {
   return op;
 }
 
-ApiSideSummary Summarize(const std::vector<ApiOp>& ops) {
-  ApiSideSummary s;
-  std::unordered_map<std::string_view, bool> names;
-  for (const ApiOp& op : ops) {
-    ++s.ops;
-    s.total_ns += op.dur_ns;
-    s.self_ns += op.self_ns;
-    names.try_emplace(op.name, true);
-  }
-  s.names = static_cast<int64_t>(names.size());
-  return s;
-}
-
 // A directory input (its side files were looked for): the reference's "no torch op" warning is
 // only logged for these (docs/reference/messages.md#messages).
 bool IsDirectoryInput(const Profile& p) {
   return p.meta.format == SourceFormat::kAscendProfileDir || p.meta.format == SourceFormat::kAscendOutputDir;
 }
 
-// One side's ops; a warning when the step is missing or (directory inputs) there is no torch op.
-std::vector<ApiOp> SideOps(const Timeline& t, const ReferencePolicy& policy, std::optional<int64_t> step,
-                           std::string_view side, std::vector<std::string>& warnings) {
+// One side's all-layer ops summed per name, streamed from the tree (a 1 GB trace has millions of
+// ops: no list of them is kept); a warning when the step is missing or (directory inputs) there is
+// no torch op.
+SideAggregate AggregateSide(const Timeline& t, const ReferencePolicy& policy, std::optional<int64_t> step,
+                            const OpTree* given, std::string_view side, std::vector<std::string>& warnings) {
   const Profile& p = t.p();
   if (p.meta.device != DeviceKind::kNpu) step.reset();  // the reference filters NPU sides only
-  std::optional<std::vector<ApiOp>> ops = AllLayerApiOps(t, policy, step);
-  if (!ops) {
+  std::optional<OpTree> built;
+  if (given == nullptr) built = BuildOpTree(t, policy);
+  const OpTree& tree = given != nullptr ? *given : *built;
+  const std::vector<NodeId> ids = tree.AllLayerOps(step);
+  SideAggregate agg;
+  if (step && ids.empty()) {
     warnings.push_back(fmt::format("{}: there is no operator event data for step {} in {}; the API "
                                    "comparison has no rows",
                                    side, *step, p.meta.input_path));
-    return {};
+    return agg;
   }
-  if (ops->empty() && IsDirectoryInput(p))
+  for (NodeId id : ids) agg.Add(MakeOp(p, tree, id));
+  if (ids.empty() && IsDirectoryInput(p))
     warnings.push_back(fmt::format("{}: can't find any torch op in {}; the API comparison has no rows", side,
                                    p.meta.input_path));
-  return std::move(*ops);
+  return agg;
 }
 
 }  // namespace
 
 std::vector<ApiRow> CompareApis(const std::vector<ApiOp>& base, const std::vector<ApiOp>& comparison) {
-  std::vector<ApiRow> rows;
-  if (base.empty() || comparison.empty()) return rows;
-  std::unordered_map<std::string, size_t> index;
-  Accumulate(base, true, rows, index);
-  Accumulate(comparison, false, rows, index);
-  return rows;
+  SideAggregate b, c;
+  for (const ApiOp& op : base) b.Add(op);
+  for (const ApiOp& op : comparison) c.Add(op);
+  return RowsOf(b, c);
 }
 
 std::optional<std::vector<ApiOp>> AllLayerApiOps(const Timeline& timeline, const ReferencePolicy& policy,
-                                                 std::optional<int64_t> step) {
-  const OpTree tree = BuildOpTree(timeline, policy);
+                                                 std::optional<int64_t> step, const OpTree* given) {
+  std::optional<OpTree> built;
+  if (given == nullptr) built = BuildOpTree(timeline, policy);
+  const OpTree& tree = given != nullptr ? *given : *built;
   const std::vector<NodeId> ids = tree.AllLayerOps(step);
   if (step && ids.empty()) return std::nullopt;
   std::vector<ApiOp> ops;
@@ -122,11 +152,13 @@ std::optional<std::vector<ApiOp>> AllLayerApiOps(const Timeline& timeline, const
 ApiComparison CompareApi(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                          const ApiCompareOptions& options) {
   ApiComparison out;
-  const std::vector<ApiOp> b = SideOps(base, policy, options.base_step, "base", out.warnings);
-  const std::vector<ApiOp> c = SideOps(comparison, policy, options.comparison_step, "comparison", out.warnings);
-  out.base = Summarize(b);
-  out.comparison = Summarize(c);
-  out.rows = CompareApis(b, c);
+  const SideAggregate b =
+      AggregateSide(base, policy, options.base_step, options.base_tree, "base", out.warnings);
+  const SideAggregate c =
+      AggregateSide(comparison, policy, options.comparison_step, options.comparison_tree, "comparison", out.warnings);
+  out.base = b.Summary();
+  out.comparison = c.Summary();
+  out.rows = RowsOf(b, c);
   for (ApiRow& r : out.rows) {
     Display(r.base, policy);
     Display(r.comparison, policy);

@@ -177,27 +177,52 @@ std::vector<uint32_t> SubtreeMemory(const OpTree& tree, const PlacedMemory& plac
   return out;
 }
 
+namespace {
+
+// The comparison over `pairing`, whose trees `out` already points at.
+void CompareOnPairing(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                      const OperatorPairing& pairing, MemoryComparison& out);
+
+}  // namespace
+
 MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                const OperatorCompareOptions& options) {
   MemoryComparison out;
   out.details = !options.disable_details;
+  auto owned = std::make_shared<const OperatorPairing>(PairOperators(base, comparison, policy, options));
+  out.owned = owned;
+  CompareOnPairing(base, comparison, policy, *owned, out);
+  return out;
+}
+
+MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                               SharedOperatorPairing& shared) {
+  MemoryComparison out;
+  out.details = !shared.options().disable_details;
+  CompareOnPairing(base, comparison, policy, shared.Get(), out);
+  return out;
+}
+
+namespace {
+
+void CompareOnPairing(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                      const OperatorPairing& pairing, MemoryComparison& out) {
   out.policy = policy;
   out.base = &base.p();
   out.comparison = &comparison.p();
-  OperatorPairing pairing = PairOperators(base, comparison, policy, options);
   out.warnings = pairing.warnings;
-  out.base_tree = std::move(pairing.base_tree);
-  out.comparison_tree = std::move(pairing.comparison_tree);
-  out.base_memory = PlaceMemoryRecords(out.base_tree, base.p(), RecordsOf(base.p(), policy));
-  out.comparison_memory = PlaceMemoryRecords(out.comparison_tree, comparison.p(), RecordsOf(comparison.p(), policy));
+  out.base_tree_ = &pairing.base_tree;
+  out.comparison_tree_ = &pairing.comparison_tree;
+  out.base_memory = PlaceMemoryRecords(out.base_tree(), base.p(), RecordsOf(base.p(), policy));
+  out.comparison_memory = PlaceMemoryRecords(out.comparison_tree(), comparison.p(), RecordsOf(comparison.p(), policy));
   if (out.base_memory.records.empty()) out.no_records.push_back(NoRecordsReason(base.p(), "base"));
   if (out.comparison_memory.records.empty()) out.no_records.push_back(NoRecordsReason(comparison.p(), "comparison"));
 
   out.rows.reserve(pairing.pairs.size());
   for (const NodePair& np : pairing.pairs) {
     MemoryRow row;
-    row.base = MakeSide(base.p(), out.base_tree, out.base_memory, np.base, policy);
-    row.comparison = MakeSide(comparison.p(), out.comparison_tree, out.comparison_memory, np.comparison, policy);
+    row.base = MakeSide(base.p(), out.base_tree(), out.base_memory, np.base, policy);
+    row.comparison = MakeSide(comparison.p(), out.comparison_tree(), out.comparison_memory, np.comparison, policy);
     row.diff_kb = DiffMs(row.base.size_kb, row.comparison.size_kb);
     row.ratio = DiffRatio(row.base.size_kb, row.comparison.size_kb);
     out.rows.push_back(std::move(row));
@@ -207,7 +232,8 @@ MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison,
                    [](const MemoryStatRow& a, const MemoryStatRow& b) { return a.diff_mb > b.diff_mb; });
   Summarise(out, true, out.base_summary);
   Summarise(out, false, out.comparison_summary);
-  return out;
 }
+
+}  // namespace
 
 }  // namespace profdiff::analysis

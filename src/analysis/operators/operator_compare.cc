@@ -100,6 +100,13 @@ std::string ModuleClassOf(std::string_view name) {
 
 OperatorComparison CompareOperators(const Timeline& base_timeline, const Timeline& comparison_timeline,
                                     const ReferencePolicy& policy, const OperatorCompareOptions& options) {
+  SharedOperatorPairing pairing(base_timeline, comparison_timeline, policy, options);
+  return CompareOperators(base_timeline, comparison_timeline, policy, pairing);
+}
+
+OperatorComparison CompareOperators(const Timeline& base_timeline, const Timeline& comparison_timeline,
+                                    const ReferencePolicy& policy, SharedOperatorPairing& shared) {
+  const OperatorCompareOptions& options = shared.options();
   const Profile& base = base_timeline.p();
   const Profile& comparison = comparison_timeline.p();
   OperatorComparison out;
@@ -116,7 +123,7 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
     return out;
 
   out.kind = OperatorCompareKind::kOperator;
-  const OperatorPairing pairing = PairOperators(base_timeline, comparison_timeline, policy, options);
+  const OperatorPairing& pairing = shared.Get();
   out.base_tree_stats = pairing.base_tree.stats();
   out.comparison_tree_stats = pairing.comparison_tree.stats();
   out.warnings.insert(out.warnings.end(), pairing.warnings.begin(), pairing.warnings.end());

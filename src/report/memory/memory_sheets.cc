@@ -134,7 +134,7 @@ std::vector<SheetSpec> BuildMemorySheets(const analysis::MemoryComparison& cmp, 
   std::vector<SheetSpec> sheets;
   sheets.push_back(MemoryStatisticSheet(cmp, base_path_arg, comparison_path_arg));
   if (cmp.details)
-    sheets.push_back(MemoryCompareSheet(cmp, cmp.base_tree, cmp.comparison_tree, base_path_arg, comparison_path_arg));
+    sheets.push_back(MemoryCompareSheet(cmp, cmp.base_tree(), cmp.comparison_tree(), base_path_arg, comparison_path_arg));
   return sheets;
 }
 

@@ -14,8 +14,8 @@ namespace {
 
 using testing::ProfileBuilder;
 
-ApiOp Op(std::string name, int64_t dur_ns, int64_t self_ns) {
-  return ApiOp{.name = std::move(name), .dur_ns = dur_ns, .self_ns = self_ns, .ref_dur_us = 0, .ref_self_us = 0};
+ApiOp Op(std::string_view name, int64_t dur_ns, int64_t self_ns) {
+  return ApiOp{.name = name, .dur_ns = dur_ns, .self_ns = self_ns, .ref_dur_us = 0, .ref_self_us = 0};
 }
 
 TEST(ApiCompare, GroupsByNameBaseOrderThenComparisonOnly) {

@@ -43,9 +43,9 @@ TEST(MemorySheets, AllocatedDetailsAsTheReferencePrintsThem) {
   const std::vector<uint32_t>& recs = cmp.rows[0].base.records;
   ASSERT_EQ(recs.size(), 2u);
   // A record without its own name takes its op's; an absent NPU release prints 0.
-  EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree, cmp.base_memory, recs[0], cmp.policy),
+  EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree(), cmp.base_memory, recs[0], cmp.policy),
             "aten::to, (1736408883694624.810, 0), [duration: 0.0], [size: 18816.5]\n");
-  EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree, cmp.base_memory, recs[1], cmp.policy),
+  EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree(), cmp.base_memory, recs[1], cmp.policy),
             "cann::Cast, (1736408883694624.820, 1736408883728683.060), [duration: 34058.24], [size: 0.5]\n");
 
   std::vector<SheetSpec> sheets = BuildMemorySheets(cmp, "b_dir", "c_dir");
@@ -92,7 +92,7 @@ TEST(MemorySheets, GpuTimesAndDisableDetails) {
   analysis::OperatorCompareOptions o;
   o.disable_details = true;
   const analysis::MemoryComparison cmp = analysis::CompareMemory(t, t, analysis::ExactPolicy(), o);
-  EXPECT_EQ(AllocatedDetailsLine(g.p, cmp.base_tree, cmp.base_memory, 0, cmp.policy),
+  EXPECT_EQ(AllocatedDetailsLine(g.p, cmp.base_tree(), cmp.base_memory, 0, cmp.policy),
             "aten::add, (1, 2.5), [duration: 1.5], [size: 0.5]\n");
   std::vector<SheetSpec> sheets = BuildMemorySheets(cmp, "b", "c");
   ASSERT_EQ(sheets.size(), 1u);  // no MemoryCompare under --disable_details
@@ -114,11 +114,11 @@ TEST(MemorySheets, GpuFloatTimesOnlyUnderReferenceCompat) {
   g.p.memory_events = {alloc, free};
   const analysis::Timeline t = analysis::BuildTimeline(g.p, {});
   const analysis::MemoryComparison exact = analysis::CompareMemory(t, t, analysis::ExactPolicy(), {});
-  EXPECT_EQ(AllocatedDetailsLine(g.p, exact.base_tree, exact.base_memory, 0, exact.policy),
+  EXPECT_EQ(AllocatedDetailsLine(g.p, exact.base_tree(), exact.base_memory, 0, exact.policy),
             "aten::add, (88437691101.719, 88437691101.938), [duration: 0.219], [size: 1.0]\n");
   const analysis::ReferencePolicy compat = analysis::ReferenceCompatPolicy(analysis::ReferenceLine::k26_1);
   const analysis::MemoryComparison ref = analysis::CompareMemory(t, t, compat, {});
-  EXPECT_EQ(AllocatedDetailsLine(g.p, ref.base_tree, ref.base_memory, 0, ref.policy),
+  EXPECT_EQ(AllocatedDetailsLine(g.p, ref.base_tree(), ref.base_memory, 0, ref.policy),
             "aten::add, (88437691101.718994140625, 88437691101.9380035400390625), "
             "[duration: 0.2190093994140625], [size: 1.0]\n");
   ASSERT_EQ(ref.stats.size(), 1u);

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/analysis/timeline/op_tree.h"
 #include "profdiff/analysis/timeline/timeline.h"
 
 namespace profdiff::analysis {
@@ -17,7 +19,7 @@ namespace profdiff::analysis {
 // reference computes them (float µs: dur, and dur minus its children's float durations summed in
 // order), for ReferencePolicy::float_us_sums.
 struct ApiOp {
-  std::string name;
+  std::string_view name;  // a view into the profile's string pool (a 1 GB trace has millions of ops)
   int64_t dur_ns = 0;
   int64_t self_ns = 0;
   double ref_dur_us = 0;
@@ -63,6 +65,10 @@ struct ApiSideSummary {
 struct ApiCompareOptions {
   std::optional<int64_t> base_step;        // --base_step (NPU sides only, as the reference)
   std::optional<int64_t> comparison_step;  // --comparison_step
+  // The sides' operator trees when the run already built them (the pipeline's shared operator
+  // pairing); nullptr: built here. Which kernels a tree attaches does not matter to this comparison.
+  const OpTree* base_tree = nullptr;
+  const OpTree* comparison_tree = nullptr;
 };
 
 struct ApiComparison {
@@ -75,7 +81,7 @@ struct ApiComparison {
 // torch-op node but the step nodes, in start order; with a step (NPU only) breadth-first from that
 // step's top-layer ops. nullopt when the step is not in the profile.
 std::optional<std::vector<ApiOp>> AllLayerApiOps(const Timeline& timeline, const ReferencePolicy& policy,
-                                                 std::optional<int64_t> step);
+                                                 std::optional<int64_t> step, const OpTree* tree = nullptr);
 
 ApiComparison CompareApi(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                          const ApiCompareOptions& options);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,8 +98,13 @@ struct MemoryComparison {
   ReferencePolicy policy;
   const Profile* base = nullptr;
   const Profile* comparison = nullptr;
-  OpTree base_tree;  // the operator trees of the pairing (the records' owners index them)
-  OpTree comparison_tree;
+  // The operator trees of the pairing (the records' owners index them): the run's shared pairing's,
+  // or `owned`'s when the comparison built its own.
+  const OpTree& base_tree() const { return *base_tree_; }
+  const OpTree& comparison_tree() const { return *comparison_tree_; }
+  const OpTree* base_tree_ = nullptr;
+  const OpTree* comparison_tree_ = nullptr;
+  std::shared_ptr<const OperatorPairing> owned;
   PlacedMemory base_memory;
   PlacedMemory comparison_memory;
   std::vector<MemoryRow> rows;        // in pairing order
@@ -112,5 +118,8 @@ struct MemoryComparison {
 // The timelines' profiles must outlive the result.
 MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                const OperatorCompareOptions& options);
+// The same on the run's shared pairing (which must outlive the result).
+MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                               SharedOperatorPairing& pairing);
 
 }  // namespace profdiff::analysis

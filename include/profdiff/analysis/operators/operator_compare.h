@@ -181,6 +181,10 @@ struct OperatorComparison {
 // views into their strings); the timelines themselves need not.
 OperatorComparison CompareOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                     const OperatorCompareOptions& options);
+// The same with the run's shared pairing (its options are the comparison's): the pairing is built
+// only if the operators are compared (not the modules).
+OperatorComparison CompareOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                                    SharedOperatorPairing& pairing);
 
 // The module comparison alone (docs/reference/operators.md#module-comparison): fills kind =
 // kModule, module_blocks, module_stats and the match rate, and returns true, when both sides have
