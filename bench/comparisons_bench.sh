@@ -8,7 +8,8 @@
 # (so that every case sees the same machine load):
 #   "overall+operator": --enable_profiling_compare --enable_operator_compare (what ran before the
 #                       memory, communication, API and kernel comparisons existed),
-#   "every comparison": no --enable_* flag, with the JSON result too (every section built),
+#   "every comparison": no --enable_* flag (the workbook), then the same with the JSON result too
+#                       (every section built),
 # in the exact mode and with --reference-compat, and prints the medians of wall, CPU and peak RSS
 # (/usr/bin/time -v) and the every/overall+operator ratios. With --baseline BIN (an older profdiff)
 # its overall+operator run is measured too, interleaved, as "today".
@@ -64,15 +65,17 @@ pair_cases() {
   local name="$1" x="$2" y="$3"; shift 3
   local common=(compare -bp "$x" -d "$y" -o "$work/out.xlsx" --force -q "$@")
   local two=(--enable_profiling_compare --enable_operator_compare)
-  local olds=() twos=() alls=()
+  local olds=() twos=() alls=() jsons=()
   for ((i = 0; i < runs; i++)); do
     [[ -z "$baseline" ]] || olds+=("$(run_once "$baseline" "${common[@]}" "${two[@]}")")
     twos+=("$(run_once "$bin" "${common[@]}" "${two[@]}")")
-    alls+=("$(run_once "$bin" "${common[@]}" --json "$work/out.json")")
+    alls+=("$(run_once "$bin" "${common[@]}")")
+    jsons+=("$(run_once "$bin" "${common[@]}" --json "$work/out.json" --force)")
   done
-  local tw tc tr aw ac ar
+  local tw tc tr aw ac ar jw jc jr
   read -r tw tc tr <<< "$(median_of "${twos[@]}")"
   read -r aw ac ar <<< "$(median_of "${alls[@]}")"
+  read -r jw jc jr <<< "$(median_of "${jsons[@]}")"
   local label="$name ${*:-(exact)}"
   if [[ -n "$baseline" ]]; then
     local ow oc or
@@ -82,10 +85,13 @@ pair_cases() {
   fi
   printf '%-44s overall+operator                  wall %6.2f s  cpu %6.2f s  peak RSS %7.1f MiB\n' \
     "$label" "$tw" "$tc" "$tr"
-  printf '%-44s every comparison + JSON           wall %6.2f s  cpu %6.2f s  peak RSS %7.1f MiB\n' \
+  printf '%-44s every comparison (workbook)       wall %6.2f s  cpu %6.2f s  peak RSS %7.1f MiB\n' \
     "$label" "$aw" "$ac" "$ar"
-  printf '%-44s every / overall+operator          wall x%.2f  cpu x%.2f\n' "$label" \
-    "$(awk -v p="$aw" -v q="$tw" 'BEGIN { print p / q }')" "$(awk -v p="$ac" -v q="$tc" 'BEGIN { print p / q }')"
+  printf '%-44s every comparison + JSON           wall %6.2f s  cpu %6.2f s  peak RSS %7.1f MiB\n' \
+    "$label" "$jw" "$jc" "$jr"
+  printf '%-44s every / overall+operator          wall x%.2f  cpu x%.2f  (with JSON: wall x%.2f  cpu x%.2f)\n' \
+    "$label" "$(awk -v p="$aw" -v q="$tw" 'BEGIN { print p / q }')" "$(awk -v p="$ac" -v q="$tc" 'BEGIN { print p / q }')" \
+    "$(awk -v p="$jw" -v q="$tw" 'BEGIN { print p / q }')" "$(awk -v p="$jc" -v q="$tc" 'BEGIN { print p / q }')"
 }
 
 echo "profdiff $("$bin" --version | awk '{print $2}'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
