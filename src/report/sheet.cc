@@ -20,6 +20,9 @@ Cell RatioCell(double ratio) {
 }
 
 bool TruncateCellText(std::string& s) {
+  // A UTF-8 string never has more UTF-16 units than bytes (a 4-byte sequence is 2 units): most cells
+  // need no counting at all.
+  if (s.size() <= kMaxCellChars) return false;
   // Count UTF-8 code points (what Excel counts, near enough: it counts UTF-16 units; a code point
   // outside the BMP is two units, so count those twice to stay under the limit).
   size_t units = 0;

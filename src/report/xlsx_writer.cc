@@ -69,11 +69,17 @@ Status LxwError(lxw_error e, const std::string& where) {
   return IoError(where + ": " + lxw_strerror(e));
 }
 
-Status WriteString(lxw_worksheet* ws, int row, int col, std::string text, lxw_format* f,
+Status WriteString(lxw_worksheet* ws, int row, int col, const std::string& text, lxw_format* f,
                    const std::string& where) {
-  TruncateCellText(text);
+  const std::string* out = &text;
+  std::string cut;
+  if (text.size() > kMaxCellChars) {  // only then can it exceed Excel's limit (copy to cut it)
+    cut = text;
+    TruncateCellText(cut);
+    out = &cut;
+  }
   lxw_error e = worksheet_write_string(ws, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col),
-                                       text.c_str(), f);
+                                       out->c_str(), f);
   if (e != LXW_NO_ERROR) return LxwError(e, where);
   return Status::Ok();
 }
