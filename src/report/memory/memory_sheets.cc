@@ -1,5 +1,7 @@
 #include "profdiff/report/memory/memory_sheets.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -103,8 +105,22 @@ SheetSpec MemoryStatisticSheet(const analysis::MemoryComparison& cmp, std::strin
 
 }  // namespace
 
-std::string ExactDecimalOfDouble(double v) {
-  // glibc prints every digit of a double exactly; 1100 decimals cover the smallest ones.
+namespace {
+
+__extension__ typedef unsigned __int128 U128;  // GCC/Clang; -Wpedantic needs the __extension__
+
+std::string U128ToString(U128 v) {
+  if (v == 0) return "0";
+  std::string s;
+  while (v > 0) {
+    s.push_back(static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  }
+  return std::string(s.rbegin(), s.rend());
+}
+
+// The exact decimal of `v` through glibc (every digit; 1100 decimals cover the smallest doubles).
+std::string ExactDecimalViaPrintf(double v) {
   std::vector<char> buf(1500);
   const int n = std::snprintf(buf.data(), buf.size(), "%.1100f", v);
   std::string s(buf.data(), n > 0 ? static_cast<size_t>(n) : 0);
@@ -114,6 +130,34 @@ std::string ExactDecimalOfDouble(double v) {
   if (end == dot) --end;  // an integer: no decimal point, as Decimal prints it
   s.erase(end + 1);
   return s;
+}
+
+}  // namespace
+
+std::string ExactDecimalOfDouble(double v) {
+  // v = mant * 2^e exactly (mant < 2^53). With 0 < -e <= 38 (every time a trace holds), the
+  // fraction's -e binary digits are exactly frac * 5^-e / 10^-e: integer arithmetic in 128 bits,
+  // about 50 times faster than printing 1100 digits. Other values go through printf.
+  if (std::isfinite(v) && v != 0) {
+    int exp2 = 0;
+    const double m = std::frexp(std::fabs(v), &exp2);
+    const auto mant = static_cast<uint64_t>(std::ldexp(m, 53));
+    const int e = exp2 - 53;
+    if (e < 0 && e >= -38) {
+      const int k = -e;
+      const U128 whole = static_cast<U128>(mant) >> k;
+      const U128 frac = static_cast<U128>(mant) & ((static_cast<U128>(1) << k) - 1);
+      U128 five = 1;
+      for (int i = 0; i < k; ++i) five *= 5;
+      std::string digits = U128ToString(frac * five);  // < 10^k
+      digits.insert(0, static_cast<size_t>(k) - digits.size(), '0');
+      const size_t last = digits.find_last_not_of('0');
+      std::string out = (v < 0 ? "-" : "") + U128ToString(whole);
+      if (last != std::string::npos) out += "." + digits.substr(0, last + 1);
+      return out;
+    }
+  }
+  return ExactDecimalViaPrintf(v);
 }
 
 std::string AllocatedDetailsLine(const Profile& p, const analysis::OpTree& tree, const analysis::PlacedMemory& placed,

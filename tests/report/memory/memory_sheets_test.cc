@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
+#include <cstdio>
+
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -126,6 +132,21 @@ TEST(MemorySheets, GpuFloatTimesOnlyUnderReferenceCompat) {
   EXPECT_EQ(exact.stats[0].base.duration.Ms(exact.policy), 0.000219);
   EXPECT_EQ(ExactDecimalOfDouble(1000.0), "1000");
   EXPECT_EQ(ExactDecimalOfDouble(0.5), "0.5");
+  EXPECT_EQ(ExactDecimalOfDouble(88437691101.719), "88437691101.718994140625");
+  EXPECT_EQ(ExactDecimalOfDouble(-0.1), "-0.1000000000000000055511151231257827021181583404541015625");
+  EXPECT_EQ(ExactDecimalOfDouble(0.0), "0");
+  // The fast path equals glibc's exact printing on many doubles of every magnitude.
+  uint64_t seed = 42;
+  for (int i = 0; i < 20000; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double v = std::ldexp(static_cast<double>(seed >> 11), static_cast<int>(seed % 100) - 60);
+    std::vector<char> buf(1500);
+    const int n = std::snprintf(buf.data(), buf.size(), "%.1100f", v);
+    std::string want(buf.data(), static_cast<size_t>(n));
+    const size_t end = want.find_last_not_of('0');
+    want.erase(want[end] == '.' ? end : end + 1);
+    ASSERT_EQ(ExactDecimalOfDouble(v), want) << v;
+  }
 }
 
 }  // namespace
