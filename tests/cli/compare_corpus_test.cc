@@ -92,5 +92,32 @@ TEST(CompareCorpusCli, LowOperatorMatchWarns) {
   EXPECT_GE(q["op_name_map_suggestions"].size(), 3u);
 }
 
+// A bare trace_view.json (trace level) against a full profile: what the trace level cannot know
+// (memory, bandwidth, the computing split) is said and shown as unknown, never as 0, in the default
+// mode; --reference-compat prints the reference's zeros.
+TEST(CompareCorpusCli, TraceLevelSideShowsUnknownNotZero) {
+  const fs::path npu = fs::path(kCorpus) / "msinsight_pt_text_2025_level1/rank0_ascend_pt";
+  if (!fs::exists(npu)) GTEST_SKIP() << "shared corpus not found";
+  const std::string trace = PROFDIFF_SOURCE_DIR "/tests/data/ascend_trace_view/trace_view.json";
+  Result r = RunCli({"compare", "-bp", trace, "-d", npu.string(), "--no-xlsx", "--enable_profiling_compare"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: base: a trace_view.json alone (trace level)"), std::string::npos) << r.err;
+  const size_t mem = r.out.find("| Mem Usage |");
+  ASSERT_NE(mem, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("|    n/a    |"), std::string::npos) << r.out;   // base memory
+  EXPECT_NE(r.out.find("|      n/a       |"), std::string::npos) << r.out;  // base SDMA bandwidth
+  r = RunCli({"compare", "-bp", trace, "-d", npu.string(), "--no-xlsx", "--enable_profiling_compare",
+              "--reference-compat"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out.find("n/a"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0.00G"), std::string::npos) << r.out;
+  r = RunCli({"compare", "-bp", trace, "-d", npu.string(), "--no-xlsx", "--format", "json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_TRUE(j["sides"]["base"]["memory_used_gib"].is_null());
+  EXPECT_TRUE(j["sides"]["base"]["sdma_bandwidth_gb_s"].is_null());
+  EXPECT_GT(j["sides"]["comparison"]["memory_used_gib"].get<double>(), 2.0);
+}
+
 }  // namespace
 }  // namespace profdiff::cli

@@ -317,6 +317,7 @@ struct ScreenValues {
   int64_t cube_n = 0, vec_n = 0, conv_fwd_n = 0, conv_bwd_n = 0, fa_fwd_n = 0, fa_bwd_n = 0, pa_n = 0, lccl_n = 0;
   double other_s = 0, compute_s = 0, mem_gib = 0, uncovered_s = 0, wait_s = 0, rdma = 0, sdma_bw = 0, sdma_s = 0,
          free_s = 0, e2e_s = 0;
+  bool mem_known = false, rdma_known = false, sdma_bw_known = false;  // else unknown, not 0
   int64_t sdma_n = 0;
 };
 
@@ -343,6 +344,9 @@ ScreenValues Screen(const SideView& v) {
   s.other_s = m.device == DeviceKind::kNpu ? v.OtherMs() / 1e3 : 0;
   s.compute_s = v.ComputeMs() / 1e3;
   s.mem_gib = m.memory_gib;
+  s.mem_known = m.memory_known;
+  s.rdma_known = m.rdma_bandwidth_gb_s.has_value();
+  s.sdma_bw_known = m.sdma_bandwidth_gb_s.has_value();
   s.uncovered_s = v.UncoveredMs() / 1e3;
   s.wait_s = v.Ms(m.wait_ns()) / 1e3;
   s.rdma = m.rdma_bandwidth_gb_s.value_or(0);
@@ -386,7 +390,10 @@ void BuildScreen(const SideView& bv, const SideView& cv, const ReferencePolicy& 
   either_tn("Lccl Time(Num)", &ScreenValues::lccl_s, &ScreenValues::lccl_n);
   if (b.other_s != 0 || c.other_s != 0) add("Other Time", Fmt("%.3fs", b.other_s), Fmt("%.3fs", c.other_s));
   add("Computing Time", Fmt("%.3fs", b.compute_s), Fmt("%.3fs", c.compute_s));
-  if (b.mem_gib != 0 || c.mem_gib != 0) add("Mem Usage", Fmt("%.2fG", b.mem_gib), Fmt("%.2fG", c.mem_gib));
+  // An unknown value shows as 0 in the reference's screen (policy.screen_quirks), as n/a by default.
+  auto known = [&](bool is_known, std::string text) { return is_known || policy.screen_quirks ? text : "n/a"; };
+  if (b.mem_gib != 0 || c.mem_gib != 0)
+    add("Mem Usage", known(b.mem_known, Fmt("%.2fG", b.mem_gib)), known(c.mem_known, Fmt("%.2fG", c.mem_gib)));
   auto uncovered = [&](const ScreenValues& v, bool is_base) {
     if (!policy.screen_quirks) return Fmt("%.3fs", v.uncovered_s) + Fmt("(%.3fs)", v.wait_s);
     // Reference quirks: space flag, and "( / )" only on the base side when its wait is 0.
@@ -394,8 +401,11 @@ void BuildScreen(const SideView& bv, const SideView& cv, const ReferencePolicy& 
     return Fmt("% .3fs", v.uncovered_s) + Fmt("(%.3fs)", v.wait_s);
   };
   add("Uncovered Communication Time(Wait Time)", uncovered(b, true), uncovered(c, false));
-  if (b.rdma != 0 || c.rdma != 0) add("RDMA Bandwidth", Fmt("%.3fGB/s", b.rdma), Fmt("%.3fGB/s", c.rdma));
-  if (b.sdma_bw != 0 || c.sdma_bw != 0) add("SDMA Bandwidth", Fmt("%.3fGB/s", b.sdma_bw), Fmt("%.3fGB/s", c.sdma_bw));
+  if (b.rdma != 0 || c.rdma != 0)
+    add("RDMA Bandwidth", known(b.rdma_known, Fmt("%.3fGB/s", b.rdma)), known(c.rdma_known, Fmt("%.3fGB/s", c.rdma)));
+  if (b.sdma_bw != 0 || c.sdma_bw != 0)
+    add("SDMA Bandwidth", known(b.sdma_bw_known, Fmt("%.3fGB/s", b.sdma_bw)),
+        known(c.sdma_bw_known, Fmt("%.3fGB/s", c.sdma_bw)));
   either_tn("SDMA Time(Num)", &ScreenValues::sdma_s, &ScreenValues::sdma_n);
   add("Free Time", Fmt("%.3fs", b.free_s), Fmt("%.3fs", c.free_s));
   bool npu = bv.m->device == DeviceKind::kNpu || cv.m->device == DeviceKind::kNpu;
@@ -446,6 +456,7 @@ SideSummary Summarize(const SideMetrics& m) {
   s.computing_split_ns.emplace_back("other", OtherComputing(m).Ns());
   s.computing_split_count.emplace_back("other", 0);
   s.memory_used_gib = m.memory_gib;
+  s.memory_known = m.memory_known;
   s.rdma_bandwidth_gb_s = m.rdma_bandwidth_gb_s;
   s.sdma_bandwidth_gb_s = m.sdma_bandwidth_gb_s;
   s.hide_op_details = m.hide_op_details;

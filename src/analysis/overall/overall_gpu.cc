@@ -228,13 +228,15 @@ void Categorize(const Timeline& timeline, const KernelMasks& masks, const Refere
 }
 
 // Memory peak: the largest Total Reserved of the device memory events, GiB (0 without any).
-double MemoryPeakGib(const Profile& profile) {
+// The peak of Total Reserved over device [memory] events, in GiB; nullopt when there is none.
+std::optional<double> MemoryPeakGib(const Profile& profile) {
   int64_t peak = kNoNumber;
   for (const MemoryEvent& e : profile.memory_events) {
     if (e.device_id < 0 || e.total_reserved == kNoNumber) continue;
     peak = std::max(peak, e.total_reserved);
   }
-  return peak == kNoNumber ? 0.0 : static_cast<double>(peak) / (1024.0 * 1024.0 * 1024.0);
+  if (peak == kNoNumber) return std::nullopt;
+  return static_cast<double>(peak) / (1024.0 * 1024.0 * 1024.0);
 }
 
 }  // namespace
@@ -257,7 +259,9 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   m.compute.AddNs(compute);
   m.comm_not_overlapped.AddNs(comm);
   Categorize(timeline, masks, policy, kernels, facts, m);
-  m.memory_gib = MemoryPeakGib(profile);
+  const std::optional<double> memory = MemoryPeakGib(profile);
+  m.memory_gib = memory.value_or(0);
+  m.memory_known = memory.has_value();
   return m;
 }
 

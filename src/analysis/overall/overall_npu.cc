@@ -401,7 +401,16 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   SideMetrics m;
   m.device = DeviceKind::kNpu;
   m.trace_level = IsTraceLevel(profile.meta);
-  if (!m.trace_level && npu.has_memory_record) m.memory_gib = MemoryPeakGib(npu);
+  if (!m.trace_level && npu.has_memory_record) {
+    m.memory_gib = MemoryPeakGib(npu);
+    m.memory_known = true;
+  }
+  if (m.trace_level) {
+    m.warnings.push_back(
+        "a trace_view.json alone (trace level): no kernel_details.csv, memory_record.csv or "
+        "communication.json is read, so its computing split (all under Other Time), memory usage and "
+        "bandwidths are unknown (n/a), not 0; give the *_ascend_pt directory to have them");
+  }
   if (!m.trace_level) CategorizeKernelDetails(timeline, masks, policy, m);
   const std::vector<Interval> not_overlapped = ReadDeviceLanes(profile, policy, m);
   MeasureGroups(timeline, policy, not_overlapped, m);

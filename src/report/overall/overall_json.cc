@@ -74,7 +74,7 @@ json Side(const analysis::SideSummary& s) {
   put("sdma", s.sdma_ns);
   j["computing_split"] = ComputingSplit(s);
   if (s.device == DeviceKind::kNpu) j["communication_groups"] = CommunicationGroups(s);
-  j["memory_used_gib"] = JsonNumber(s.memory_used_gib);
+  j["memory_used_gib"] = s.memory_known ? JsonNumber(s.memory_used_gib) : json(nullptr);
   j["rdma_bandwidth_gb_s"] =
       s.rdma_bandwidth_gb_s ? JsonNumber(*s.rdma_bandwidth_gb_s) : json(nullptr);
   j["sdma_bandwidth_gb_s"] =

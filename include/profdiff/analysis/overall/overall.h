@@ -81,6 +81,7 @@ struct SideSummary {
   std::vector<std::pair<std::string, int64_t>> computing_split_ns;
   std::vector<std::pair<std::string, int64_t>> computing_split_count;
   double memory_used_gib = 0;
+  bool memory_known = false;  // memory_used_gib is a measurement (else unknown, not 0)
   std::optional<double> rdma_bandwidth_gb_s;
   std::optional<double> sdma_bandwidth_gb_s;
   bool hide_op_details = false;  // no usable kernel details: computing split unknown

@@ -60,6 +60,7 @@ struct SideMetrics {
   std::vector<GroupOverlap> group_overlaps;  // non-zero only
   std::map<std::string, std::string> pg_names;  // "Group {id} Communication" -> pg name
   double memory_gib = 0;
+  bool memory_known = false;  // the side has memory data (GPU [memory] events, NPU memory_record.csv)
   std::optional<double> rdma_bandwidth_gb_s;
   std::optional<double> sdma_bandwidth_gb_s;
   std::vector<std::string> warnings;
