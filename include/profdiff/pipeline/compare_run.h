@@ -29,7 +29,8 @@ struct CompareRunResult {
   analysis::GateResult gate;         // gate.ran: a --gate-* was given
   std::vector<std::string> written;  // absolute paths of the workbook and the CSV files
   std::string json_file;             // absolute path of --json FILE, when given
-  std::string json_text;             // the JSON result, when --json or --format json
+  std::string json_text;             // the JSON result, when --json, --format json or --html
+  std::string html_file;             // absolute path of --html FILE, when given
 };
 
 // Every failure is a Status whose code says what kind it is: kInvalidArgument (a usage error: a
