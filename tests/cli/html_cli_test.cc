@@ -109,6 +109,24 @@ void ExpectWaterfallsSum(const std::string& page, const json& result) {
   EXPECT_EQ(data["deltas"], result["deltas"]);
 }
 
+// Each side's stacked bar: its segments (data-ns) add up to its E2E (data-total-ns), and the two
+// totals are the JSON result's sides' e2e_ns.
+void ExpectStackedBarsSum(const std::string& page, const json& result) {
+  const std::string open = "<g class=\"bar\" data-total-ns=\"", seg = "class=\"seg\" data-ns=\"";
+  std::vector<int64_t> totals;
+  for (size_t a = page.find(open); a != std::string::npos; a = page.find(open, a + 1)) {
+    const std::string g = page.substr(a, page.find("</g>", a) - a);
+    int64_t sum = 0;
+    for (size_t b = g.find(seg); b != std::string::npos; b = g.find(seg, b + 1))
+      sum += std::stoll(g.substr(b + seg.size()));
+    totals.push_back(std::stoll(g.substr(open.size())));
+    EXPECT_EQ(sum, totals.back()) << "bar " << totals.size();
+  }
+  ASSERT_EQ(totals.size(), 2u);
+  EXPECT_EQ(totals[0], result["sides"]["base"]["e2e_ns"].get<int64_t>());
+  EXPECT_EQ(totals[1], result["sides"]["comparison"]["e2e_ns"].get<int64_t>());
+}
+
 TEST(HtmlCli, BundledGpuVsNpuPageIsSelfContainedWithChartsThatSum) {
   TempDir dir;
   const std::string html = dir / "report.html", js = dir / "result.json";
@@ -118,6 +136,7 @@ TEST(HtmlCli, BundledGpuVsNpuPageIsSelfContainedWithChartsThatSum) {
   const json result = json::parse(ReadAll(js));
   ExpectSelfContained(page);
   ExpectWaterfallsSum(page, result);
+  ExpectStackedBarsSum(page, result);
   EXPECT_GE(Count(page, "<svg class=\"chart"), 2u);  // the step-time bars and a waterfall
   for (const char* id : {"summary", "step-time", "waterfall", "match", "items"})
     EXPECT_NE(page.find(std::string("<section id=\"") + id + "\""), std::string::npos) << id;
@@ -215,7 +234,9 @@ TEST(HtmlCli, CorpusPairsStayUnderFiveMegabytes) {
     const std::string page = ReadAll(html);
     EXPECT_LT(page.size(), 5u * 1024 * 1024) << html;
     ExpectSelfContained(page);
-    ExpectWaterfallsSum(page, json::parse(ReadAll(js)));
+    const json result = json::parse(ReadAll(js));
+    ExpectWaterfallsSum(page, result);
+    ExpectStackedBarsSum(page, result);
     EXPECT_GE(Count(page, "<svg class=\"chart"), 3u);  // bars, ΔE2E waterfall, operator/module waterfall
   }
 }

@@ -92,16 +92,19 @@ std::string StackedBarsSvg(const std::vector<StackedBar>& bars) {
     body += fmt::format("<text x=\"0\" y=\"{}\" class=\"bl\">{}</text>", y + 18,
                         EscapeText(Shorten(b.label, 18)));
     double x = 150;
+    body += fmt::format("<g class=\"bar\" data-total-ns=\"{}\">", b.total_ns);
     for (const BarSegment& s : b.segments) {
       if (s.ns <= 0) continue;
       const double w = static_cast<double>(s.ns) * scale;
       body += fmt::format(
-          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} ms</title></rect>",
-          Px(x), y + 2, Px(w), kRowHeight + 4, PaletteColor(s.color), EscapeText(s.label),
+          "<rect class=\"seg\" data-ns=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+          "fill=\"{}\"><title>{}: {} ms</title></rect>",
+          s.ns, Px(x), y + 2, Px(w), kRowHeight + 4, PaletteColor(s.color), EscapeText(s.label),
           FormatMs(s.ns));
       x += w;
       if (seen.insert(s.label).second) legend.push_back(&s);
     }
+    body += "</g>";
     body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"bv\">{} ms</text>", Px(x + 4), y + 20,
                         FormatMs(b.total_ns));
     y += kRowHeight + 16;
