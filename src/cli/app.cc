@@ -89,6 +89,10 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_option("--json", o.json_path,
                "Also write the machine-readable result (JSON, schema profdiff.compare/1) to FILE")
       ->type_name("FILE");
+  c.add_option("--html", o.html_path,
+               "Also write a self-contained HTML page to FILE (charts, sortable table; opens offline "
+               "in a browser, loads nothing from the network)")
+      ->type_name("FILE");
   c.add_flag("--no-xlsx", o.no_xlsx, "Do not write the workbook");
   c.add_option("--csv", o.csv_dir, "Write one CSV file per sheet into DIR (created if missing)")
       ->type_name("DIR");

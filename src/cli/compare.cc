@@ -97,6 +97,7 @@ int RunCompare(const CompareOptions& options, std::ostream& out, std::ostream& e
   for (const std::string& f : run->written)
     messages.Note("The comparison result file has been generated: " + f);
   if (!run->json_file.empty()) messages.Note("The JSON result has been written: " + run->json_file);
+  if (!run->html_file.empty()) messages.Note("The HTML page has been written: " + run->html_file);
   return ExitCodeFor(run->gate);
 }
 

@@ -23,6 +23,7 @@
 #include "profdiff/loaders/loader.h"
 #include "profdiff/pipeline/comparisons.h"
 #include "profdiff/report/csv_writer.h"
+#include "profdiff/report/html/html_report.h"
 #include "profdiff/report/json_report.h"
 #include "profdiff/report/output_file.h"
 #include "profdiff/report/overall/overall_json.h"
@@ -106,6 +107,10 @@ StatusOr<std::string> CheckOutputs(const CompareRequest& request,
   if (!request.json_path.empty()) {
     PD_RETURN_IF_ERROR(report::CheckOutputPath(request.json_path, request.force));
     PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(request.json_path));
+  }
+  if (!request.html_path.empty()) {
+    PD_RETURN_IF_ERROR(report::CheckOutputPath(request.html_path, request.force));
+    PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(request.html_path));
   }
   if (!request.csv_dir.empty()) {
     PD_RETURN_IF_ERROR(MakeDirs(request.csv_dir));
@@ -258,10 +263,12 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
   return written;
 }
 
-// The JSON result, when --json FILE or --format json asks for it; written to FILE.
-Status WriteJson(const CompareRequest& request, const LoadedSides& sides,
-                 const analysis::ReferencePolicy& policy, TableOutput& table,
-                 CompareRunResult& result) {
+// The JSON result, when --json FILE, --format json or --html FILE asks for it; written to FILE, and
+// the HTML page built from the same document written to its FILE. Each written file is added to
+// `outputs`, so a run that fails later removes it.
+Status WriteJsonAndHtml(const CompareRequest& request, const LoadedSides& sides,
+                        const analysis::ReferencePolicy& policy, TableOutput& table,
+                        CompareRunResult& result, RunOutputs& outputs) {
   if (!request.wants_json()) return Status::Ok();
   report::JsonReportContext context;
   context.tool_version = PROFDIFF_VERSION;
@@ -281,10 +288,27 @@ Status WriteJson(const CompareRequest& request, const LoadedSides& sides,
     result.json_file = fs::absolute(request.json_path).string();
     context.outputs.push_back(result.json_file);
   }
+  if (!request.html_path.empty()) {
+    result.html_file = fs::absolute(request.html_path).string();
+    context.outputs.push_back(result.html_file);
+  }
   context.sections = std::move(table.sections);
-  result.json_text = report::RenderJsonReport(context, result.gate);
-  if (request.json_path.empty()) return Status::Ok();
-  return report::WriteFileAtomically(request.json_path, result.json_text, request.force);
+  const report::OrderedJson document = report::BuildJsonReport(context, result.gate);
+  result.json_text = report::DumpJsonReport(document);
+  if (!request.json_path.empty()) {
+    PD_RETURN_IF_ERROR(
+        report::WriteFileAtomically(request.json_path, result.json_text, request.force));
+    outputs.Add(request.json_path);
+  }
+  if (request.html_path.empty()) return Status::Ok();
+  report::html::HtmlPageContext page;
+  page.document = &document;
+  page.base_step = request.base_step;
+  page.comparison_step = request.comparison_step;
+  PD_RETURN_IF_ERROR(report::WriteFileAtomically(request.html_path, report::html::RenderHtmlPage(page),
+                                                 request.force));
+  outputs.Add(request.html_path);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -324,7 +348,7 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   result.base_steps = analysis::CountProfilerSteps(base).value_or(0);
   result.comparison_steps = analysis::CountProfilerSteps(comparison).value_or(0);
   PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, workbook, reserved, table, outputs));
-  PD_RETURN_IF_ERROR(WriteJson(request, sides, policy, table, result));
+  PD_RETURN_IF_ERROR(WriteJsonAndHtml(request, sides, policy, table, result, outputs));
   outputs.Commit();
   return result;
 }

@@ -71,7 +71,7 @@ JsonInput JsonInputFromProfile(const Profile& profile) {
   return in;
 }
 
-std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate) {
+OrderedJson BuildJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate) {
   json j;
   j["schema"] = kJsonSchema;
   j["tool"] = {{"name", "profdiff"}, {"version", ctx.tool_version}};
@@ -86,8 +86,16 @@ std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateR
                       {"comparison", Diags(ctx.comparison_diagnostics)}};
   j["outputs"] = ctx.outputs;
   for (const JsonSection& s : ctx.sections) j[s.key] = s.value;
+  return j;
+}
+
+std::string DumpJsonReport(const OrderedJson& j) {
   // Invalid UTF-8 in labels or paths is replaced rather than aborting the dump.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate) {
+  return DumpJsonReport(BuildJsonReport(ctx, gate));
 }
 
 }  // namespace profdiff::report

@@ -97,6 +97,19 @@ Status WriteBanner(lxw_worksheet* ws, const Banner& b, lxw_format* f, const std:
   return WriteString(ws, 0, b.first_col, std::move(text), f, where + " banner");
 }
 
+// A sheet people can filter and scroll: an autofilter over the header row and the data rows, and
+// the panes frozen below the header so the column names stay in view. Neither changes a cell value
+// or a column width (both modes; --reference-compat keeps the reference's widths).
+Status AddFilterAndFreeze(lxw_worksheet* ws, const SheetSpec& sheet, const std::string& where) {
+  if (sheet.columns.empty()) return Status::Ok();
+  const auto last_row = static_cast<lxw_row_t>(kHeaderRow + sheet.rows.size());
+  const auto last_col = static_cast<lxw_col_t>(sheet.columns.size() - 1);
+  lxw_error e = worksheet_autofilter(ws, kHeaderRow, 0, last_row, last_col);
+  if (e != LXW_NO_ERROR) return LxwError(e, where + " autofilter");
+  worksheet_freeze_panes(ws, static_cast<lxw_row_t>(kFirstDataRow), 0);
+  return Status::Ok();
+}
+
 Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet,
                   const std::string& path) {
   const std::string where = path + ": sheet '" + sheet.name + "'";
@@ -121,6 +134,7 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
                                    formats.Header(in_comparison ? kFillYellow : kFillGreen),
                                    where + " header"));
   }
+  PD_RETURN_IF_ERROR(AddFilterAndFreeze(ws, sheet, where));
 
   for (size_t r = 0; r < sheet.rows.size(); ++r) {
     const RowSpec& row = sheet.rows[r];

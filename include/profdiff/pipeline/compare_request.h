@@ -54,6 +54,7 @@ struct CompareRequest {
   // profdiff additions (README.md#profdiff-compare).
   OutputFormat format = OutputFormat::kText;
   std::string json_path;  // --json FILE
+  std::string html_path;  // --html FILE: the HTML page, built from the JSON result's document
   bool no_xlsx = false;
   std::string csv_dir;  // --csv DIR
   // --reference-compat[=LINE]: the reference's release line to imitate; nullopt = exact (default).
@@ -75,8 +76,11 @@ struct CompareRequest {
   bool any_gate() const {
     return gate_e2e_pct || gate_compute_pct || gate_comm_pct || gate_free_pct;
   }
-  // A JSON result is rendered (--json FILE or --format json); otherwise no JSON section is built.
-  bool wants_json() const { return !json_path.empty() || format == OutputFormat::kJson; }
+  // A JSON result is rendered (--json FILE, --format json, or --html FILE, whose page is built from
+  // it); otherwise no JSON section is built.
+  bool wants_json() const {
+    return !json_path.empty() || !html_path.empty() || format == OutputFormat::kJson;
+  }
 };
 
 }  // namespace profdiff::pipeline

@@ -52,4 +52,9 @@ struct JsonReportContext {
 // (null when no gate ran) and "comparability_warnings".
 std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate);
 
+// The same document as a value (the HTML page is built from it, so the two never disagree), and its
+// text as RenderJsonReport writes it.
+OrderedJson BuildJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate);
+std::string DumpJsonReport(const OrderedJson& document);
+
 }  // namespace profdiff::report

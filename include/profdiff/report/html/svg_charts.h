@@ -1,0 +1,46 @@
+// The page's charts as inline SVG, written here (docs/html-report.md#charts): no library, no
+// network, the same bytes for the same data. Every label is escaped; long names are shortened on
+// screen and given whole in the bar's <title>.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profdiff/report/html/waterfall.h"
+
+namespace profdiff::report::html {
+
+struct BarSegment {
+  std::string label;  // legend text (a category or a group name: untrusted)
+  int64_t ns = 0;
+  int color = 0;  // index into the page's palette
+};
+
+struct StackedBar {
+  std::string label;  // "base: NPU", ...
+  std::vector<BarSegment> segments;
+  int64_t total_ns = 0;  // the bar's full length (E2E)
+};
+
+// Horizontal stacked bars on one scale (the longest total), with a legend of the segments' labels.
+// Segments of zero length are left out of the bar and the legend.
+std::string StackedBarsSvg(const std::vector<StackedBar>& bars);
+
+// A horizontal waterfall: one floating bar per part from the running sum to the running sum plus its
+// Δ (increase red, decrease green), then the total from zero, each labelled with its Δ in ms.
+std::string WaterfallSvg(const Waterfall& waterfall);
+
+// The colour of a palette index (wraps around).
+std::string PaletteColor(int index);
+
+// `text` cut to at most `max_chars` code points (with "…" when cut), never inside a UTF-8 sequence.
+std::string Shorten(const std::string& text, size_t max_chars);
+
+// Shorten, except that a path ("a/b/c", a module name) keeps its end: "…b/c".
+std::string ShortenLabel(const std::string& text, size_t max_chars);
+
+// ns as milliseconds with three decimals ("-4.668").
+std::string FormatMs(int64_t ns);
+
+}  // namespace profdiff::report::html

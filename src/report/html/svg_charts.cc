@@ -1,0 +1,163 @@
+#include "profdiff/report/html/svg_charts.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "profdiff/report/html/html_escape.h"
+
+namespace profdiff::report::html {
+namespace {
+
+constexpr int kWidth = 900;
+constexpr int kLabelWidth = 300;  // left column of the waterfall / the bars' labels
+constexpr int kRowHeight = 26;
+constexpr const char* kIncrease = "#d9534f";
+constexpr const char* kDecrease = "#3c9a5f";
+constexpr const char* kTotal = "#4a6fa5";
+
+std::string Px(double v) { return fmt::format("{:.1f}", v); }
+
+std::string Legend(const std::vector<const BarSegment*>& items, int y0) {
+  std::string out;
+  int x = 0;
+  int y = y0;
+  for (const BarSegment* s : items) {
+    const std::string text = Shorten(s->label, 40);
+    const int w = 24 + 7 * static_cast<int>(text.size() > 40 ? 40 : text.size());
+    if (x + w > kWidth) {
+      x = 0;
+      y += 20;
+    }
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>", x, y,
+                       PaletteColor(s->color));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{}</text>", x + 16, y + 10,
+                       EscapeText(text));
+    x += w;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string PaletteColor(int index) {
+  static constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+                                             "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+                                             "#9c755f", "#bab0ac", "#1f77b4", "#8c564b",
+                                             "#17becf", "#bcbd22", "#7f7f7f", "#aec7e8"};
+  constexpr int n = static_cast<int>(sizeof kPalette / sizeof kPalette[0]);
+  return kPalette[((index % n) + n) % n];
+}
+
+std::string Shorten(const std::string& text, size_t max_chars) {
+  size_t chars = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;  // continuation byte
+    if (chars == max_chars) return text.substr(0, i) + "\xE2\x80\xA6";
+    ++chars;
+  }
+  return text;
+}
+
+std::string ShortenLabel(const std::string& text, size_t max_chars) {
+  if (text.find('/') == std::string::npos) return Shorten(text, max_chars);
+  // A module path: its end names the module, so keep the end.
+  std::vector<size_t> starts;  // byte offset of each code point
+  for (size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  if (starts.size() <= max_chars) return text;
+  return "\xE2\x80\xA6" + text.substr(starts[starts.size() - max_chars + 1]);
+}
+
+std::string FormatMs(int64_t ns) {
+  const char* sign = ns < 0 ? "-" : "";
+  const uint64_t a = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+  // Rounded half up to the µs, in integers (no double formatting differences between platforms).
+  const uint64_t us = (a + 500) / 1000;
+  return fmt::format("{}{}.{:03}", us == 0 ? "" : sign, us / 1000, us % 1000);
+}
+
+std::string StackedBarsSvg(const std::vector<StackedBar>& bars) {
+  int64_t longest = 1;
+  for (const StackedBar& b : bars) longest = std::max(longest, b.total_ns);
+  const double scale = static_cast<double>(kWidth - 160) / static_cast<double>(longest);
+  std::string body;
+  std::vector<const BarSegment*> legend;
+  std::set<std::string> seen;
+  int y = 0;
+  for (const StackedBar& b : bars) {
+    body += fmt::format("<text x=\"0\" y=\"{}\" class=\"bl\">{}</text>", y + 18,
+                        EscapeText(Shorten(b.label, 18)));
+    double x = 150;
+    body += fmt::format("<g class=\"bar\" data-total-ns=\"{}\">", b.total_ns);
+    for (const BarSegment& s : b.segments) {
+      if (s.ns <= 0) continue;
+      const double w = static_cast<double>(s.ns) * scale;
+      body += fmt::format(
+          "<rect class=\"seg\" data-ns=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+          "fill=\"{}\"><title>{}: {} ms</title></rect>",
+          s.ns, Px(x), y + 2, Px(w), kRowHeight + 4, PaletteColor(s.color), EscapeText(s.label),
+          FormatMs(s.ns));
+      x += w;
+      if (seen.insert(s.label).second) legend.push_back(&s);
+    }
+    body += "</g>";
+    body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"bv\">{} ms</text>", Px(x + 4), y + 20,
+                        FormatMs(b.total_ns));
+    y += kRowHeight + 16;
+  }
+  const std::string legend_svg = Legend(legend, y + 4);
+  const int height = y + 30 + 20 * static_cast<int>(legend.size() / 6);
+  return fmt::format(
+      "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 {} {}\" "
+      "width=\"{}\" height=\"{}\">{}{}</svg>",
+      kWidth, height, kWidth, height, body, legend_svg);
+}
+
+std::string WaterfallSvg(const Waterfall& w) {
+  // The scale spans every running sum and zero.
+  int64_t lo = 0, hi = 0, run = 0;
+  for (const WaterfallPart& p : w.parts) {
+    run += p.delta_ns;
+    lo = std::min(lo, run);
+    hi = std::max(hi, run);
+  }
+  lo = std::min(lo, w.total_ns);
+  hi = std::max(hi, w.total_ns);
+  const double span = static_cast<double>(std::max<int64_t>(hi - lo, 1));
+  const double plot = kWidth - kLabelWidth - 90;
+  auto X = [&](int64_t v) { return kLabelWidth + plot * static_cast<double>(v - lo) / span; };
+  std::string body;
+  int y = 0;
+  auto row = [&](const std::string& label, int64_t from, int64_t to, const char* color, int64_t d) {
+    const double x0 = X(std::min(from, to)), x1 = X(std::max(from, to));
+    body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"wl\">{}</text>", kLabelWidth - 6, y + 16,
+                        EscapeText(ShortenLabel(label, 42)));
+    body += fmt::format(
+        "<rect class=\"wf\" data-delta-ns=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+        "fill=\"{}\"><title>{}: {} ms</title></rect>",
+        d, Px(x0), y + 3, Px(std::max(x1 - x0, 1.0)), kRowHeight - 6, color, EscapeText(label),
+        FormatMs(d));
+    body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"wv\">{} ms</text>", Px(x1 + 4), y + 16,
+                        FormatMs(d));
+    y += kRowHeight;
+  };
+  run = 0;
+  for (const WaterfallPart& p : w.parts) {
+    row(p.label, run, run + p.delta_ns, p.delta_ns > 0 ? kIncrease : kDecrease, p.delta_ns);
+    run += p.delta_ns;
+  }
+  row(w.total_label, 0, w.total_ns, kTotal, w.total_ns);
+  const double zero = X(0);
+  body += fmt::format("<line x1=\"{}\" y1=\"0\" x2=\"{}\" y2=\"{}\" stroke=\"#555\"/>", Px(zero),
+                      Px(zero), y);
+  return fmt::format(
+      "<svg class=\"chart waterfall\" role=\"img\" "
+      "viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">{}</svg>",
+      kWidth, y + 4, kWidth, y + 4, body);
+}
+
+}  // namespace profdiff::report::html

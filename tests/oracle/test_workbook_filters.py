@@ -1,0 +1,83 @@
+"""A workbook that filters (issue 13, part 2): every sheet with a header row (row 3, under the banners)
+has an autofilter over the header and the data rows and its panes frozen below the header, in the
+default mode and under --reference-compat (cell values and column widths are pinned by the other
+oracle tests and stay the reference's). Read back with openpyxl.
+
+Runs on the bundled profiles in tests/data; the NPU-vs-NPU corpus pair (every comparison, many
+sheets) is added when ../shared is present.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import oracle_util as u  # noqa: E402
+
+try:
+    import openpyxl  # noqa: F401  (Debian: python3-openpyxl)
+    from openpyxl.utils import get_column_letter
+except ImportError:
+    print("SKIP: openpyxl is not installed")
+    sys.exit(u.SKIP)
+
+DATA = os.path.join(os.path.abspath(u.SOURCE_DIR), "tests", "data")
+PAIRS = [(os.path.join(DATA, "kineto_h100_tiny/before_fix_trace.json"),
+          os.path.join(DATA, "ascend_trace_view/trace_view.json")),
+         (os.path.join(DATA, "kineto_h100_tiny/before_fix_trace.json"),
+          os.path.join(DATA, "kineto_h100_tiny/after_fix_trace.json"))]
+NPU_PAIR = (os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1/rank0_ascend_pt"),
+            os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1/rank1_ascend_pt"))
+MODES = {"default": [], "compat": ["--reference-compat"]}
+
+
+def header_width(ws):
+    """The number of header cells in row 3, or 0 when the sheet has no header row."""
+    row = [c.value for c in ws[3]] if ws.max_row >= 3 else []
+    while row and row[-1] in (None, ""):
+        row.pop()
+    return len(row)
+
+
+def check_sheet(where, ws, failures):
+    n = header_width(ws)
+    if n == 0:
+        return False
+    want = f"A3:{get_column_letter(n)}{ws.max_row}"
+    if ws.auto_filter.ref != want:
+        failures.append(f"{where}: autofilter {ws.auto_filter.ref!r} != {want!r}")
+    if ws.freeze_panes != "A4":
+        failures.append(f"{where}: frozen panes {ws.freeze_panes!r} != 'A4'")
+    return True
+
+
+def run_pair(base, comp, failures):
+    d = u.tmpdir()
+    books = {}
+    for mode, flags in MODES.items():
+        out = os.path.join(d, f"{mode}.xlsx")
+        rc, _, err = u.run_profdiff(["compare", "-bp", base, "-d", comp, "-o", out, "-q"] + flags)
+        if rc != 0:
+            failures.append(f"{base} vs {comp} ({mode}): exit {rc}: {err}")
+            return 0
+        books[mode] = u.read_xlsx(out)
+    checked = 0
+    for mode, sheets in books.items():
+        for name, ws in sheets.items():
+            if name == "__wb__":
+                continue
+            checked += check_sheet(f"{os.path.basename(comp)} {mode} sheet {name}", ws, failures)
+    return checked
+
+
+def main():
+    failures = []
+    pairs = list(PAIRS)
+    if os.path.isdir(u.CORPUS):
+        pairs.append(NPU_PAIR)
+    checked = sum(run_pair(b, c, failures) for b, c in pairs)
+    if checked < 4:
+        failures.append(f"only {checked} sheets with a header were checked")
+    u.finish(failures, f"OK: {checked} sheets filter and freeze their header")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+// The HTML page's building blocks (src/report/html): escaping for each context, the waterfalls'
+// sums, the charts and the CSP hash.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+
+#include "../../../src/report/html/sha256.h"
+#include "profdiff/report/html/html_escape.h"
+#include "profdiff/report/html/html_report.h"
+#include "profdiff/report/html/svg_charts.h"
+#include "profdiff/report/html/waterfall.h"
+
+namespace profdiff::report::html {
+namespace {
+
+int64_t Sum(const Waterfall& w) {
+  return std::accumulate(w.parts.begin(), w.parts.end(), int64_t{0},
+                         [](int64_t a, const WaterfallPart& p) { return a + p.delta_ns; });
+}
+
+TEST(HtmlEscape, TextAndAttributes) {
+  EXPECT_EQ(EscapeText("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
+  EXPECT_EQ(EscapeAttribute("\"><img src=x onerror=alert(1)>"),
+            "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;");
+  EXPECT_EQ(EscapeText("a&b 'c'"), "a&amp;b &#39;c&#39;");
+  EXPECT_EQ(EscapeText("caf\xC3\xA9 \xE2\x88\x91"), "caf\xC3\xA9 \xE2\x88\x91");  // valid UTF-8 kept
+}
+
+TEST(HtmlEscape, InvalidUtf8AndControlsBecomeReplacementCharacters) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(EscapeText("a\xFF" "b"), "a" + fffd + "b");
+  EXPECT_EQ(EscapeText("\xC0\xBC"), fffd + fffd);          // overlong '<' is not a '<'
+  EXPECT_EQ(EscapeText("\xED\xA0\x80"), fffd + fffd + fffd);  // a surrogate
+  EXPECT_EQ(EscapeText(std::string("x\0y", 3)), "x" + fffd + "y");
+  EXPECT_EQ(EscapeText("\xE2\x82"), fffd + fffd);  // cut sequence
+}
+
+TEST(HtmlEscape, ScriptJsonCannotCloseTheBlock) {
+  OrderedJson j = {{"name", "</script><script>alert(1)</script><!-- & \xE2\x80\xA8\xE2\x80\xA9"}};
+  const std::string out = EscapeScriptJson(j);
+  EXPECT_EQ(out.find('<'), std::string::npos);
+  EXPECT_EQ(out.find('>'), std::string::npos);
+  EXPECT_EQ(out.find('&'), std::string::npos);
+  EXPECT_EQ(out.find("\xE2\x80\xA8"), std::string::npos);
+  EXPECT_NE(out.find("\\u003c/script\\u003e"), std::string::npos);
+  EXPECT_NE(out.find("\\u2028\\u2029"), std::string::npos);
+  // Still the same JSON value.
+  EXPECT_EQ(OrderedJson::parse(out), j);
+}
+
+TEST(HtmlWaterfall, CategoriesSumToTheE2eDelta) {
+  OrderedJson deltas = OrderedJson::parse(R"({"e2e_delta_ns": -100, "categories": [
+      {"category": "computing", "delta_ns": 30}, {"category": "uncovered_communication", "delta_ns": -150},
+      {"category": "free", "delta_ns": 20}, {"category": "unattributed", "delta_ns": 0}]})");
+  Waterfall w = CategoryWaterfall(deltas);
+  EXPECT_EQ(w.total_ns, -100);
+  EXPECT_EQ(Sum(w), -100);
+  ASSERT_EQ(w.parts.size(), 3u);  // a zero "unattributed" is left out
+  EXPECT_EQ(w.parts[1].label, "uncovered communication");
+  // Categories that do not add up get an explicit remainder.
+  deltas["e2e_delta_ns"] = -90;
+  w = CategoryWaterfall(deltas);
+  EXPECT_EQ(Sum(w), -90);
+  EXPECT_EQ(w.parts.back().label, "unattributed");
+  EXPECT_EQ(w.parts.back().delta_ns, 10);
+}
+
+TEST(HtmlWaterfall, TopOperatorsAndOtherSumToTheTotal) {
+  OrderedJson ops = {{"kind", "operator"}, {"operator_statistic", OrderedJson::array()}};
+  // 0.1 ms steps do not add up exactly in binary floating point; the ns parts must.
+  for (int i = 0; i < 25; ++i)
+    ops["operator_statistic"].push_back(
+        {{"name", "op" + std::to_string(i)}, {"base_ms", 0.1 * i}, {"comparison_ms", 0.1 * (24 - i) + 0.0000004}});
+  auto w = ItemWaterfall(ops, 10);
+  ASSERT_TRUE(w.has_value());
+  ASSERT_EQ(w->parts.size(), 11u);
+  EXPECT_EQ(w->parts.back().label, "other (15 operators)");
+  EXPECT_EQ(Sum(*w), w->total_ns);
+  int64_t total = 0;
+  for (int i = 0; i < 25; ++i) total += std::llround((0.1 * (24 - i) + 0.0000004) * 1e6) - std::llround(0.1 * i * 1e6);
+  EXPECT_EQ(w->total_ns, total);
+  // The largest |Δ| first: op0 and op24 (±2.4 ms), in row order.
+  EXPECT_EQ(w->parts[0].label, "op0");
+  EXPECT_EQ(w->parts[1].label, "op24");
+}
+
+TEST(HtmlWaterfall, ModulesBySelfTimeAndNoOtherWhenAllShown) {
+  OrderedJson ops = OrderedJson::parse(R"({"kind": "module", "module_statistic": [
+      {"module_name": "/a", "base_self_ms": 1.0, "comparison_self_ms": 1.5, "base_total_ms": 9, "comparison_total_ms": 1},
+      {"module_name": "/a/b", "base_self_ms": 2.0, "comparison_self_ms": 1.0}]})");
+  auto w = ItemWaterfall(ops, 10);
+  ASSERT_TRUE(w.has_value());
+  ASSERT_EQ(w->parts.size(), 2u);
+  EXPECT_EQ(w->parts[0].label, "/a/b");
+  EXPECT_EQ(w->parts[0].delta_ns, -1000000);
+  EXPECT_EQ(w->total_ns, -500000);
+  EXPECT_FALSE(ItemWaterfall(OrderedJson(), 10).has_value());
+  EXPECT_FALSE(ItemWaterfall(OrderedJson::parse(R"({"kind":"operator","operator_statistic":[]})"), 10));
+}
+
+TEST(HtmlCharts, WaterfallSvgEscapesAndShowsEveryPart) {
+  Waterfall w{"t", "total", {{"<b>x</b>", 5}, {"y", -2}}, 3};
+  const std::string svg = WaterfallSvg(w);
+  EXPECT_EQ(svg.find("<b>"), std::string::npos);
+  EXPECT_NE(svg.find("&lt;b&gt;x&lt;/b&gt;"), std::string::npos);
+  size_t bars = 0;
+  for (size_t p = svg.find("class=\"wf\""); p != std::string::npos; p = svg.find("class=\"wf\"", p + 1)) ++bars;
+  EXPECT_EQ(bars, 3u);
+  EXPECT_NE(svg.find("data-delta-ns=\"-2\""), std::string::npos);
+}
+
+TEST(HtmlCharts, ShortenAndFormat) {
+  EXPECT_EQ(Shorten("abcdef", 3), "abc\xE2\x80\xA6");
+  EXPECT_EQ(Shorten("\xC3\xA9\xC3\xA9\xC3\xA9", 2), "\xC3\xA9\xC3\xA9\xE2\x80\xA6");
+  EXPECT_EQ(ShortenLabel("/root/mid/leaf", 6), "\xE2\x80\xA6/leaf");
+  EXPECT_EQ(FormatMs(-4668393), "-4.668");
+  EXPECT_EQ(FormatMs(1500), "0.002");
+  EXPECT_EQ(FormatMs(-400), "0.000");
+}
+
+TEST(HtmlPage, Sha256AndTheCspHashes) {
+  EXPECT_EQ(CspHashSource("abc"), "'sha256-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0='");
+  EXPECT_EQ(CspHashSource(""), "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='");
+  OrderedJson doc = {{"schema", "profdiff.compare/1"}};
+  HtmlPageContext ctx;
+  ctx.document = &doc;
+  const std::string page = RenderHtmlPage(ctx);
+  EXPECT_NE(page.find("script-src " + CspHashSource(PageScript())), std::string::npos);
+  EXPECT_NE(page.find("style-src " + CspHashSource(PageStyle())), std::string::npos);
+  EXPECT_NE(page.find("<style>" + PageStyle() + "</style>"), std::string::npos);
+  EXPECT_NE(page.find("<script>" + PageScript() + "</script>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace profdiff::report::html
