@@ -72,7 +72,7 @@ Status CheckAvailable(const CompareRequest& request, RunMessages& messages) {
 // rule 8).
 Status CheckInputs(const CompareRequest& request) {
   for (const std::string* path : {&request.base_path, &request.comparison_path}) {
-    auto resolved = ResolveInput(*path);
+    auto resolved = ResolveInput(*path, false, request.input_format);
     if (!resolved.ok()) return AsInputError(resolved.status());
   }
   return Status::Ok();
@@ -165,6 +165,7 @@ struct LoadedSides {
 StatusOr<LoadedSides> LoadSides(const CompareRequest& request) {
   LoadOptions load_options;
   load_options.strict = request.strict;  // LoadProfile is the one place --strict is enforced
+  load_options.input_format = request.input_format;
   using Loaded = StatusOr<std::unique_ptr<Profile>>;
   auto load_comparison = [&] { return LoadProfile(request.comparison_path, load_options); };
   std::future<Loaded> comparison_future;

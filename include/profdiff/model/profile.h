@@ -205,7 +205,28 @@ struct SideFileOutcome {
   std::string error;  // kUnreadable: the load error, naming the file and line or byte
 };
 
+// The Ascend DB export (ascend_pytorch_profiler_<rank>.db): which tables were read and the steps of
+// STEP_TIME, for `inspect` and the step checks.
+struct DbTableUse {
+  std::string name;     // "PYTORCH_API", ...
+  bool present = false;
+  int64_t rows = 0;     // rows in the table (not only those used)
+};
+struct DbStep {
+  int64_t id = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+struct DbInfo {
+  bool present = false;  // the profile was loaded from a DB export
+  std::string file;
+  std::string schema_version;  // META_DATA SCHEMA_VERSION, when present
+  std::vector<DbTableUse> tables;
+  std::vector<DbStep> steps;   // STEP_TIME, in id order
+};
+
 struct NpuTables {
+  DbInfo db;
   // Every side file looked for, in load order.
   std::vector<SideFileOutcome> side_files;
   // The outcome for `name`, or nullptr when it was not looked for (e.g. a bare trace_view.json).
