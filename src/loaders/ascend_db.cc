@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -25,7 +26,7 @@ using db::Statement;
 constexpr std::string_view kTablesUsed[] = {
     "STRING_IDS",    "ENUM_API_TYPE",    "STEP_TIME",        "PYTORCH_API",
     "CONNECTION_IDS", "TASK",            "COMPUTE_TASK_INFO", "COMMUNICATION_OP",
-    "COMMUNICATION_TASK_INFO", "OP_MEMORY", "MEMORY_RECORD", "META_DATA"};
+    "COMMUNICATION_TASK_INFO", "OP_MEMORY", "MEMORY_RECORD", "META_DATA", "TASK_PMU_INFO"};
 
 constexpr std::string_view kHardwarePid = "Ascend Hardware";
 constexpr std::string_view kCommPid = "Communication";
@@ -41,6 +42,7 @@ class DbLoader {
     PD_RETURN_IF_ERROR(LoadSteps());
     PD_RETURN_IF_ERROR(LoadMetaData());
     PD_RETURN_IF_ERROR(LoadConnections());
+    PD_RETURN_IF_ERROR(LoadPmuCube());
     PD_RETURN_IF_ERROR(LoadTorchApi());
     PD_RETURN_IF_ERROR(LoadTasks());
     PD_RETURN_IF_ERROR(LoadCommunicationOps());
@@ -56,6 +58,7 @@ class DbLoader {
   Status LoadSteps();
   Status LoadMetaData();
   Status LoadConnections();
+  Status LoadPmuCube();
   Status LoadTorchApi();
   Status LoadTasks();
   Status LoadCommunicationOps();
@@ -139,6 +142,7 @@ class DbLoader {
   // PYTORCH_API.connectionId -> the CANN connection ids of CONNECTION_IDS (in table order).
   std::unordered_map<int64_t, std::vector<int64_t>> connections_;
   std::unordered_set<int64_t> launched_;  // every CANN connection id some API row holds
+  std::unordered_set<int64_t> pmu_cube_;  // globalTaskIds with a non-zero aic_total_time / aic_mac_time
   StringId async_npu_ = kEmptyString;
 };
 
@@ -227,6 +231,25 @@ Status DbLoader::LoadConnections() {
   return Status::Ok();
 }
 
+// The reference's DB cube test reads two PMU counters per task (docs/reference/overall.md#kernel-categorisation).
+Status DbLoader::LoadPmuCube() {
+  if (!db_.HasTable("TASK_PMU_INFO") || !db_.HasTable("STRING_IDS")) return Status::Ok();  // optional
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("TASK_PMU_INFO",
+                                                "SELECT p.globalTaskId, p.value FROM TASK_PMU_INFO p JOIN STRING_IDS s "
+                                                "ON p.name = s.id WHERE s.value IN ('aic_total_time', 'aic_mac_time')"));
+  PD_ASSIGN_OR_RETURN(Statement any, db_.Prepare("TASK_PMU_INFO", "SELECT 1 FROM TASK_PMU_INFO LIMIT 1"));
+  PD_ASSIGN_OR_RETURN(p_.npu.db.has_pmu, any.Step());
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell id = st.Int(0);
+    const std::optional<std::string_view> value = st.Text(1);
+    // Truthy as Python reads the number: anything but zero (and NULL).
+    if (id.ok() && value && !value->empty() && std::stod(std::string(*value)) != 0) pmu_cube_.insert(id.value);
+  }
+  return Status::Ok();
+}
+
 // Kind and category of a PYTORCH_API row from its ENUM_API_TYPE name (and, for queue rows and step
 // markers, its name).
 std::pair<SliceKind, std::string_view> ApiKind(std::string_view type, std::string_view name) {
@@ -279,9 +302,11 @@ Status DbLoader::LoadTorchApi() {
     if (!conn.ok()) continue;
     auto it = connections_.find(conn.value);
     if (it == connections_.end()) continue;
+    const auto op = static_cast<SliceId>(p_.slices.size() - 1);
     for (int64_t cann : it->second) {
       AddFlow('s', static_cast<uint64_t>(cann), s.ts_ns, s.track);
       launched_.insert(cann);
+      if (kind == SliceKind::kCpuOp || kind == SliceKind::kStepMarker) p_.npu.db.op_launches.push_back({cann, op});
     }
   }
   return Status::Ok();
@@ -337,9 +362,12 @@ Status DbLoader::LoadTasks() {
     if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
     if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
     if (is_compute) AddArgText(ArgKey::kInputDims, Str(st.Int(11), "COMPUTE_TASK_INFO"));
-    AddSlice(s, args_begin);
+    const SliceId id = AddSlice(s, args_begin);
     if (conn.ok() && launched_.count(conn.value) != 0) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
     if (is_compute) {
+      const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
+      p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
+                                         gid.ok() && pmu_cube_.count(gid.value) != 0});
       AddKernelDetail(p_, s, Str(st.Int(9), "COMPUTE_TASK_INFO"), Str(st.Int(11), "COMPUTE_TASK_INFO"), task_type,
                       gid.ok() ? gid.value : kNoNumber, stream_id, StepOf(s.ts_ns));
     }
@@ -392,13 +420,15 @@ Status DbLoader::LoadCommunicationTasks() {
     Slice s;
     s.ts_ns = start.value;
     s.dur_ns = std::max<int64_t>(0, end.value - start.value);
-    s.name = Str(st.Int(0), "COMMUNICATION_TASK_INFO");
+    // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
+    s.name = Str(st.Int(1), "COMMUNICATION_TASK_INFO");
     s.cat = p_.strings.Intern("hccl");
     s.kind = SliceKind::kHcclTask;
     s.track = NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
                          fmt::format("Plane {}", plane_id));
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
-    AddArgText(ArgKey::kTaskType, Str(st.Int(1), "COMMUNICATION_TASK_INFO"));
+    AddArgText(ArgKey::kTaskType, s.name);
+    AddArgText(ArgKey::kCollectiveName, Str(st.Int(0), "COMMUNICATION_TASK_INFO"));
     AddArgText(ArgKey::kGroupName, group);
     if (const IntCell stream = st.Int(6); stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
     if (const IntCell task_id = st.Int(7); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);

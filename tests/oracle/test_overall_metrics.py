@@ -19,10 +19,8 @@ Notes on the cases:
   separately).
 * gpu_vs_npu: the reference read a gunzipped copy of the Kineto trace; profdiff reads the .gz
   directly. Only the banner text differs (".gz").
-* npu_db_r0_r1 / npu_db_step50: DB exports load (issue #9), but the DB overall metrics (the
-  reference's interval arithmetic over TASK and COMMUNICATION_OP) are not computed yet; the test checks
-  that both runs succeed and that the one figure already taken from the DB, the screen's Mem Usage
-  (MEMORY_RECORD peak), equals the reference's. Full DB parity will live in test_db_overall.py.
+* npu_db_r0_r1 / npu_db_step50: DB exports (issue #9); their OverallMetrics and screen are checked
+  by test_db_overall.py. Here only: both runs succeed and the screen's Mem Usage equals the reference's.
 * q_bw (communication.json without a bandwidth block) has no OverallMetrics in the oracle (the
   reference aborts); profdiff's behaviour there is a documented deviation (test_overall_deviations).
 """

@@ -217,12 +217,28 @@ struct DbStep {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
 };
+// A compute task (TASK joined with COMPUTE_TASK_INFO), parallel to npu.kernel_details.rows.
+struct DbComputeTask {
+  SliceId slice = 0;                  // its slice on the "Ascend Hardware" process
+  int64_t connection_id = kNoNumber;  // TASK.connectionId (the CANN id a torch op launched)
+  int64_t global_task_id = kNoNumber;
+  StringId rts_type = kEmptyString;   // TASK.taskType ("KERNEL_AICORE"), not COMPUTE_TASK_INFO's
+  bool pmu_cube = false;              // TASK_PMU_INFO aic_total_time or aic_mac_time is non-zero
+};
+// One CONNECTION_IDS link of a torch op (PYTORCH_API type 'op'): the CANN connection id it launched.
+struct DbLaunch {
+  int64_t connection_id = 0;
+  SliceId op = 0;
+};
 struct DbInfo {
   bool present = false;  // the profile was loaded from a DB export
   std::string file;
   std::string schema_version;  // META_DATA SCHEMA_VERSION, when present
   std::vector<DbTableUse> tables;
   std::vector<DbStep> steps;   // STEP_TIME, in id order
+  std::vector<DbComputeTask> compute_tasks;  // kernel_details.rows[i] is compute_tasks[i]
+  std::vector<DbLaunch> op_launches;         // in PYTORCH_API, then CONNECTION_IDS, order
+  bool has_pmu = false;                      // TASK_PMU_INFO has rows (the cube test reads it)
 };
 
 struct NpuTables {
