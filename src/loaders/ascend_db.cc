@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,7 @@ class DbLoader {
     PD_RETURN_IF_ERROR(LoadPmuCube());
     PD_RETURN_IF_ERROR(LoadTorchApi());
     PD_RETURN_IF_ERROR(LoadTasks());
+    BuildOpStatistic();
     PD_RETURN_IF_ERROR(LoadCommunicationOps());
     PD_RETURN_IF_ERROR(LoadCommunicationTasks());
     PD_RETURN_IF_ERROR(LoadOperatorMemory());
@@ -61,6 +63,7 @@ class DbLoader {
   Status LoadPmuCube();
   Status LoadTorchApi();
   Status LoadTasks();
+  void BuildOpStatistic();
   Status LoadCommunicationOps();
   Status LoadCommunicationTasks();
   Status LoadOperatorMemory();
@@ -373,6 +376,34 @@ Status DbLoader::LoadTasks() {
     }
   }
   return Status::Ok();
+}
+
+// The DB has no op_statistic table: the reference groups the compute tasks by (opType, task type)
+// in first-appearance order (docs/reference/kernel.md), which fills the same table.
+void DbLoader::BuildOpStatistic() {
+  NpuTables& npu = p_.npu;
+  if (!npu.kernel_details.present) return;
+  npu.has_op_statistic = true;
+  std::map<std::pair<StringId, StringId>, size_t> index;
+  for (const KernelDetailRow& r : npu.kernel_details.rows) {
+    auto [it, added] = index.try_emplace({r.type, r.accelerator_core}, npu.op_statistic.size());
+    if (added) {
+      OpStatisticRow row;
+      row.op_type = r.type;
+      row.core_type = r.accelerator_core;
+      row.max_ns = row.min_ns = r.dur_ns;
+      npu.op_statistic.push_back(row);
+    }
+    OpStatisticRow& s = npu.op_statistic[it->second];
+    s.count += 1;
+    s.total_ns += r.dur_ns;
+    s.float_total_us += static_cast<double>(r.dur_ns) / 1000.0;
+    s.has_float_total = true;
+    s.max_ns = std::max(s.max_ns, r.dur_ns);
+    s.min_ns = std::min(s.min_ns, r.dur_ns);
+  }
+  // Whole ns; the kernel type comparison divides total by count itself for a DB side.
+  for (OpStatisticRow& s : npu.op_statistic) s.avg_ns = s.count != 0 ? s.total_ns / s.count : 0;
 }
 
 Status DbLoader::LoadCommunicationOps() {

@@ -148,6 +148,9 @@ struct OpStatisticRow {
   StringId core_type = kEmptyString;
   int64_t count = 0;
   int64_t total_ns = 0, avg_ns = 0, max_ns = 0, min_ns = 0;
+  // DB export only (no written total): the total as the reference sums it, float µs in task order.
+  double float_total_us = 0;
+  bool has_float_total = false;
 };
 
 struct OperatorMemoryRow {
