@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "../common/ascend_db_fixture.h"
@@ -233,6 +234,49 @@ TEST(AscendDb, ResolutionPrefersTheDbUnlessTextIsAsked) {
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   EXPECT_EQ((*loaded)->meta.path_level, "db");
   EXPECT_EQ((*loaded)->slices.size(), 10u);  // 4 API rows, 4 tasks, 1 HCCL op, 1 HCCL task
+}
+
+}  // namespace
+}  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// Deterministic byte mutations of a small export (what the fuzz target fuzz_ascend_db does at
+// random): every load either succeeds, with whatever diagnostics, or fails with a message naming the
+// file. Never a crash.
+TEST(AscendDb, MutatedBytesNeverCrash) {
+  report::testing::TempDir d;
+  const std::string good = d / "good.db";
+  ASSERT_EQ(testing::WriteDb(good, std::string(testing::kDbSchema) + testing::kDbRows), "");
+  std::string bytes;
+  {
+    std::ifstream in(good, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  ASSERT_GT(bytes.size(), 4096u);
+  const std::string path = d / "ascend_pytorch_profiler_0.db";
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  int failed = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::string mutated = bytes;
+    const int flips = 1 + static_cast<int>(next() % 8);
+    for (int i = 0; i < flips; ++i) mutated[next() % mutated.size()] = static_cast<char>(next() & 0xFF);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << mutated;
+    Profile p;
+    const Status s = LoadAscendDb(path, p, LoadOptions{});
+    if (!s.ok()) {
+      ++failed;
+      EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
+    }
+  }
+  RecordProperty("failed_loads", failed);
 }
 
 }  // namespace
