@@ -246,9 +246,9 @@ Status DbLoader::LoadPmuCube() {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell id = st.Int(0);
-    const std::optional<std::string_view> value = st.Text(1);
-    // Truthy as Python reads the number: anything but zero (and NULL).
-    if (id.ok() && value && !value->empty() && std::stod(std::string(*value)) != 0) pmu_cube_.insert(id.value);
+    const std::optional<double> value = st.Real(1);
+    // Truthy as Python reads the number: anything but zero (NULL and non-numbers count as zero).
+    if (id.ok() && value && *value != 0) pmu_cube_.insert(id.value);
   }
   return Status::Ok();
 }

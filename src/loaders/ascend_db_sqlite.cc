@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <utility>
 
 namespace profdiff::db {
@@ -66,6 +67,22 @@ IntCell Statement::Int(int col) const {
       return {IntCell::State::kBad, 0};
     }
     default: return {IntCell::State::kBad, 0};
+  }
+}
+
+std::optional<double> Statement::Real(int col) const {
+  switch (sqlite3_column_type(stmt_.get(), col)) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT: return sqlite3_column_double(stmt_.get(), col);
+    case SQLITE_TEXT: {
+      // No exceptions and no locale: strtod on a NUL-terminated copy, the whole text must be used.
+      const std::string text(*Text(col));
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+      return v;
+    }
+    default: return std::nullopt;
   }
 }
 

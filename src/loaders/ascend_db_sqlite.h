@@ -37,6 +37,9 @@ class Statement {
   // true: a row is ready; false: done. Errors (a corrupt page met mid-table) name file and table.
   StatusOr<bool> Step();
   IntCell Int(int col) const;
+  // A numeric cell (INTEGER, REAL, or a text SQLite reads as a number); nullopt for NULL, blobs and
+  // other text.
+  std::optional<double> Real(int col) const;
   // The cell as text (NULL and blobs give nullopt).
   std::optional<std::string_view> Text(int col) const;
   bool IsNull(int col) const { return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL; }

@@ -281,3 +281,33 @@ TEST(AscendDb, MutatedBytesNeverCrash) {
 
 }  // namespace
 }  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// TASK_PMU_INFO drives the DB cube test: a non-zero aic_total_time or aic_mac_time makes a compute
+// task a cube task; text that is not a number reads as zero (never an exception).
+TEST(AscendDb, PmuCubeFlag) {
+  report::testing::TempDir d;
+  const std::string pmu =
+      "CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER, name INTEGER, value NUMERIC);"
+      "INSERT INTO STRING_IDS VALUES (40,'aic_total_time'),(41,'aiv_time');";
+  int n = 0;
+  for (const auto& [rows, cube] : {std::pair<std::string, bool>{"(10,40,'12.5')", true},
+                                   {"(10,40,'not a number')", false},
+                                   {"(10,40,0),(10,41,7)", false}}) {
+    const std::string path = d / ("ascend_pytorch_profiler_" + std::to_string(n++) + ".db");
+    ASSERT_EQ(testing::WriteDb(path, std::string(testing::kDbSchema) + testing::kDbRows + pmu +
+                                         "INSERT INTO TASK_PMU_INFO VALUES " + rows + ";"),
+              "");
+    Profile p;
+    ASSERT_TRUE(LoadAscendDb(path, p, LoadOptions{}).ok()) << rows;
+    EXPECT_TRUE(p.npu.db.has_pmu);
+    ASSERT_EQ(p.npu.db.compute_tasks.size(), 1u);
+    EXPECT_EQ(p.npu.db.compute_tasks[0].pmu_cube, cube) << rows;
+    EXPECT_EQ(p.str(p.npu.db.compute_tasks[0].rts_type), "KERNEL_AICORE");
+  }
+}
+
+}  // namespace
+}  // namespace profdiff
