@@ -342,7 +342,9 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_RETURN_IF_ERROR(CheckStep(comparison, request.comparison_step, messages));
 
   CompareRunResult result;
-  result.overall = RunOverallComparison(base, comparison, policy, masks);
+  auto step = [](int64_t id) { return id == kVoidStep ? std::nullopt : std::optional<int64_t>(id); };
+  result.overall = RunOverallComparison(base, comparison, policy, masks, step(request.base_step),
+                                        step(request.comparison_step));
   result.gate = RunGate(request, result.overall, base, comparison, messages);
   TableOutput table =
       RunTable(ComparisonInputs{base, comparison, policy, request, result.overall}, messages);

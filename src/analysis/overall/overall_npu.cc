@@ -2,6 +2,7 @@
 // #pg-names.
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -400,17 +401,37 @@ void ReadBandwidth(const CommunicationInfo& communication, SideMetrics& m) {
 
 // ---- The DB export (docs/reference/overall.md#npu-db-overall-metrics) --------------------------
 
+// The STEP_TIME range a DB side is restricted to (everything when no step, or an unknown one, is given).
+struct DbStepRange {
+  int64_t lo = std::numeric_limits<int64_t>::min();
+  int64_t hi = std::numeric_limits<int64_t>::max();
+  bool Holds(int64_t ts_ns) const { return ts_ns >= lo && ts_ns <= hi; }
+};
+
+DbStepRange StepRangeOf(const DbInfo& db, std::optional<int64_t> step) {
+  DbStepRange r;
+  if (!step) return r;
+  for (const DbStep& s : db.steps) {
+    if (s.id == *step) {
+      r.lo = s.start_ns;
+      r.hi = s.end_ns;
+    }
+  }
+  return r;
+}
+
 // 3. Kernel categorisation of the compute tasks, sorted by their TASK connection id (not by time),
 //    F = the start of the torch op that launched that connection id (the last such op wins).
 void CategorizeDbTasks(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
-                       SideMetrics& m) {
+                       const DbStepRange& range, SideMetrics& m) {
   const Profile& profile = timeline.p();
   const DbInfo& db = profile.npu.db;
   const std::vector<KernelDetailRow>& rows = profile.npu.kernel_details.rows;
   std::map<int64_t, int64_t> launch_start;
   for (const DbLaunch& l : db.op_launches) launch_start[l.connection_id] = profile.slices[l.op].ts_ns;
   std::vector<size_t> order;
-  for (size_t i = 0; i < db.compute_tasks.size() && i < rows.size(); ++i) order.push_back(i);
+  for (size_t i = 0; i < db.compute_tasks.size() && i < rows.size(); ++i)
+    if (range.Holds(rows[i].start_ns)) order.push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return db.compute_tasks[a].connection_id < db.compute_tasks[b].connection_id;
   });
@@ -467,20 +488,21 @@ std::vector<Interval> BusyMinusCompute(const std::vector<Interval>& busy, const 
 
 // 4.-6. LCCL, SDMA stream, computing, uncovered communication and E2E from the task and op
 // intervals. Returns U (uncovered communication intervals, in start order).
-std::vector<Interval> MeasureDbIntervals(const Profile& profile, SideMetrics& m) {
+std::vector<Interval> MeasureDbIntervals(const Profile& profile, const DbStepRange& range, SideMetrics& m) {
   std::map<SliceId, StringId> compute_rts;
   std::vector<Interval> compute, busy;
   SdmaStreams sdma;
   for (const DbComputeTask& t : profile.npu.db.compute_tasks) {
     compute_rts[t.slice] = t.rts_type;
     const Slice& s = profile.slices[t.slice];
-    compute.push_back({s.ts_ns, s.end_ns()});
+    if (range.Holds(s.ts_ns)) compute.push_back({s.ts_ns, s.end_ns()});
   }
   busy = compute;
   bool any_other = false;
   int64_t other_min = 0, other_max = 0;
   for (SliceId id = 0; id < profile.slices.size(); ++id) {
     const Slice& s = profile.slices[id];
+    if (!range.Holds(s.ts_ns)) continue;
     if (s.kind == SliceKind::kHcclOp) {
       busy.push_back({s.ts_ns, s.end_ns()});
       if (ascii::ToLower(profile.str(s.name)) == "kernel_aivec") m.lccl.AddNs(s.dur_ns);
@@ -513,22 +535,28 @@ std::vector<Interval> MeasureDbIntervals(const Profile& profile, SideMetrics& m)
   return BusyMinusCompute(merged_busy, merged_compute);
 }
 
-SideMetrics ComputeNpuDbSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy) {
+SideMetrics ComputeNpuDbSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                                    std::optional<int64_t> step) {
   const Profile& profile = timeline.p();
+  const DbStepRange range = StepRangeOf(profile.npu.db, step);
   SideMetrics m;
   m.device = DeviceKind::kNpu;
-  if (profile.npu.has_memory_record) m.memory_gib = MemoryPeakGib(profile.npu);
-  CategorizeDbTasks(timeline, masks, policy, m);
-  const std::vector<Interval> u = MeasureDbIntervals(profile, m);
+  double peak_mb = 0;
+  for (const MemoryRecordRow& r : profile.npu.memory_record)
+    if (range.Holds(r.ts_ns)) peak_mb = std::max(peak_mb, r.total_reserved_mb);
+  m.memory_gib = peak_mb / 1024.0;
+  CategorizeDbTasks(timeline, masks, policy, range, m);
+  const std::vector<Interval> u = MeasureDbIntervals(profile, range, m);
   MeasureGroups(timeline, policy, u, m);
   return m;
 }
 
 }  // namespace
 
-SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy) {
+SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                                  std::optional<int64_t> db_step) {
   const Profile& profile = timeline.p();
-  if (profile.npu.db.present) return ComputeNpuDbSideMetrics(timeline, masks, policy);
+  if (profile.npu.db.present) return ComputeNpuDbSideMetrics(timeline, masks, policy, db_step);
   const NpuTables& npu = profile.npu;
   SideMetrics m;
   m.device = DeviceKind::kNpu;

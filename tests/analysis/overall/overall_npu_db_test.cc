@@ -14,14 +14,15 @@
 namespace profdiff::analysis {
 namespace {
 
-SideMetrics DbMetrics(const std::string& sql, std::optional<ReferenceLine> line) {
+SideMetrics DbMetrics(const std::string& sql, std::optional<ReferenceLine> line,
+                      std::optional<int64_t> step = std::nullopt) {
   report::testing::TempDir d;
   const std::string path = d / "ascend_pytorch_profiler_0.db";
   EXPECT_EQ(testing::WriteDb(path, sql), "");
   Profile p;
   EXPECT_TRUE(LoadAscendDb(path, p, LoadOptions{}).ok());
   const Timeline t = BuildTimeline(p, {});
-  return ComputeNpuSideMetrics(t, KernelMasks::Defaults(), MakeReferencePolicy(line));
+  return ComputeNpuSideMetrics(t, KernelMasks::Defaults(), MakeReferencePolicy(line), step);
 }
 
 TEST(OverallNpuDb, IntervalsCategoriesAndGroups) {
@@ -51,6 +52,27 @@ TEST(OverallNpuDb, LateNonKernelTaskExtendsE2e) {
   const SideMetrics m = DbMetrics(sql, ReferenceLine::k26_1);
   EXPECT_EQ(m.e2e.Ns(), 1100);  // 1500 .. 2600
   EXPECT_EQ(m.compute.Ns(), 100);
+}
+
+// With a step, only the tasks, ops and memory records of its STEP_TIME range count.
+TEST(OverallNpuDb, StepRestrictsToItsRange) {
+  const std::string sql = std::string(testing::kDbSchema) + testing::kDbRows +
+                          "INSERT INTO STEP_TIME VALUES (51, 2400, 3000);"
+                          "INSERT INTO TASK VALUES (2500,2650,0,NULL,30,1,6,0,2,9,0,0);"
+                          "INSERT INTO COMPUTE_TASK_INFO VALUES (3,30,1,0,5,4,NULL,NULL,13,NULL,NULL,NULL,NULL,0);";
+  const SideMetrics all = DbMetrics(sql, ReferenceLine::k26_1);
+  EXPECT_EQ(all.compute.Ns(), 250);
+  EXPECT_EQ(all.e2e.Ns(), 1150);  // 1500 .. 2650
+  const SideMetrics s50 = DbMetrics(sql, ReferenceLine::k26_1, 50);
+  EXPECT_EQ(s50.compute.Ns(), 100);
+  EXPECT_EQ(s50.e2e.Ns(), 400);
+  EXPECT_EQ(s50.memory_gib, 3.0 / 1024.0);
+  const SideMetrics s51 = DbMetrics(sql, ReferenceLine::k26_1, 51);
+  EXPECT_EQ(s51.compute.Ns(), 150);
+  EXPECT_EQ(s51.e2e.Ns(), 150);
+  EXPECT_EQ(s51.comm_not_overlapped.Ns(), 0);
+  EXPECT_EQ(s51.categories.Count(KernelCategory::kOtherCube), 1);
+  EXPECT_EQ(s51.memory_gib, 0.0);  // no MEMORY_RECORD row in 2400..3000
 }
 
 }  // namespace
