@@ -24,10 +24,15 @@ constexpr const char* kExitCodeHelp =
     "  2  usage error: bad command line or option value (also the reference's\n"
     "     parameter checks: --max_kernel_num <= 3, --op_name_map, --gpu_flow_cat,\n"
     "     step arguments), or an output that exists without --force\n"
-    "  3  input or processing error (missing/unreadable/malformed input, DB-only\n"
-    "     export, output not writable); the message names the file and line/offset\n"
+    "  3  input or processing error (missing/unreadable/malformed input or DB,\n"
+    "     output not writable); the message names the file and line/offset (table)\n"
     "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n"
     "     (e.g. no kernels or device tasks); never reported as a pass\n";
+
+constexpr const char* kInputFormatHelp =
+    "Which export of an Ascend directory holding both to read: auto (the DB export "
+    "ascend_pytorch_profiler_<rank>.db when present, as the reference), text (trace_view.json and "
+    "its CSV/JSON files) or db; text or db refuses an input without that export";
 
 constexpr const char* kReferenceCompatHelp =
     "Reproduce the reference's numbers and quirks (integer-us grid for GPU computing and "
@@ -46,6 +51,7 @@ struct RawCompare {
   int64_t max_kernel_num = 0;
   double gate_e2e = 0, gate_compute = 0, gate_comm = 0, gate_free = 0;
   std::string format = "text";
+  std::string input_format = "auto";
   std::string color = "auto";
   std::string reference_line;  // --reference-compat's LINE ("" when given without one)
   CLI::Option* reference_compat_opt = nullptr;
@@ -103,6 +109,7 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
                                ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
                                ->type_name("[=LINE]");
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
+  c.add_option("--input-format", r.input_format, kInputFormatHelp)->check(CLI::IsMember({"auto", "text", "db"}));
   c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr");
   c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -132,6 +139,7 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   o.config_path = PreprocessPathArg(o.config_path);
   if (r.max_kernel_opt->count() > 0) o.max_kernel_num = r.max_kernel_num;
   o.format = r.format == "json" ? OutputFormat::kJson : r.format == "md" ? OutputFormat::kMarkdown : OutputFormat::kText;
+  o.input_format = InputFormatFromName(r.input_format).value_or(InputFormat::kAuto);
   o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;
   std::optional<double>* gates[4] = {&o.gate_e2e_pct, &o.gate_compute_pct, &o.gate_comm_pct,
                                      &o.gate_free_pct};
@@ -251,11 +259,14 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                  "steps, time span, side tables, diagnostics)");
   inspect_cmd->add_option("PATH", inspect.path,
                           "Kineto JSON (.json/.json.gz), trace_view.json, *_ascend_pt or "
-                          "ASCEND_PROFILER_OUTPUT directory, or one Ascend side file (kernel_details.csv, "
-                          "op_statistic.csv, communication.json, ...)")
+                          "ASCEND_PROFILER_OUTPUT directory, ascend_pytorch_profiler_<rank>.db, or one Ascend "
+                          "side file (kernel_details.csv, op_statistic.csv, communication.json, ...)")
       ->required();
   inspect_cmd->add_flag("--json", inspect.json, "Print a JSON object (schema profdiff.inspect/1)");
   inspect_cmd->add_flag("--strict", inspect.strict, "Fail on any malformed record");
+  std::string inspect_format = "auto";
+  inspect_cmd->add_option("--input-format", inspect_format, kInputFormatHelp)
+      ->check(CLI::IsMember({"auto", "text", "db"}));
   inspect_cmd->footer(kExitCodeHelp);
 
   RawCompare raw;
@@ -293,6 +304,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   }
   if (inspect_cmd->parsed()) {
     inspect.path = PreprocessPathArg(inspect.path);
+    inspect.input_format = InputFormatFromName(inspect_format).value_or(InputFormat::kAuto);
     return RunInspect(inspect, out, err);
   }
   if (compare_cmd->parsed()) {

@@ -64,6 +64,34 @@ FlowCounts CountFlows(const Profile& p) {
   return c;
 }
 
+// The DB export's part: schema, the tables read with their row counts, STEP_TIME.
+std::string DbText(const DbInfo& db) {
+  std::string o = fmt::format("db file:        {}\n", db.file);
+  if (!db.schema_version.empty()) o += fmt::format("db schema:      {}\n", db.schema_version);
+  o += "db tables:\n";
+  for (const DbTableUse& t : db.tables)
+    o += t.present ? fmt::format("  {:<24} {} rows\n", t.name, t.rows) : fmt::format("  {:<24} absent\n", t.name);
+  o += fmt::format("db steps (STEP_TIME): {}\n", db.steps.size());
+  for (const DbStep& s : db.steps)
+    o += fmt::format("  step {:<14} start_ns {}  end_ns {}  ({} ms)\n", s.id, s.start_ns, s.end_ns,
+                     Ms(s.end_ns - s.start_ns));
+  return o;
+}
+
+ordered_json DbJson(const DbInfo& db) {
+  ordered_json j;
+  j["file"] = db.file;
+  j["schema_version"] = db.schema_version.empty() ? ordered_json(nullptr) : ordered_json(db.schema_version);
+  ordered_json tables = ordered_json::array();
+  for (const DbTableUse& t : db.tables)
+    tables.push_back({{"name", t.name}, {"present", t.present}, {"rows", t.rows}});
+  j["tables"] = std::move(tables);
+  ordered_json steps = ordered_json::array();
+  for (const DbStep& s : db.steps) steps.push_back({{"id", s.id}, {"start_ns", s.start_ns}, {"end_ns", s.end_ns}});
+  j["steps"] = std::move(steps);
+  return j;
+}
+
 }  // namespace
 
 std::string InspectText(const Profile& p) {
@@ -127,6 +155,7 @@ std::string InspectText(const Profile& p) {
     o += "time span: (no slices)\n";
 
   const NpuTables& n = p.npu;
+  if (n.db.present) o += DbText(n.db);
   o += "side tables:\n";
   if (n.kernel_details.present)
     o += fmt::format("  kernel_details:  {} rows ({})\n", n.kernel_details.rows.size(), n.kernel_details.file);
@@ -249,6 +278,7 @@ std::string InspectJson(const Profile& p) {
                            {"steps", n.communication.steps.size()}};
   side["parallel_groups"] = n.parallel_group_names.size();
   j["side_tables"] = std::move(side);
+  if (n.db.present) j["db"] = DbJson(n.db);
 
   const Diagnostics& d = p.diagnostics;
   ordered_json diag;
@@ -279,6 +309,7 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
   LoadOptions load_options;
   load_options.strict = options.strict;  // LoadProfile is the one place --strict is enforced
   load_options.accept_side_files = true;  // inspect also reads one side file (kernel_details.csv, ...)
+  load_options.input_format = options.input_format;
   auto loaded = LoadProfile(options.path, load_options);
   if (!loaded.ok()) {
     err << "profdiff: error: " << loaded.status().ToString() << "\n";

@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "profdiff/io/byte_source.h"
+#include "profdiff/loaders/ascend_db.h"
 #include "profdiff/loaders/ascend_side_files.h"
 #include "profdiff/loaders/loader.h"
 #include "profdiff/loaders/trace_json.h"
@@ -144,7 +146,8 @@ StatusOr<ResolvedInput> ResolveFile(const fs::path& p, ResolvedInput r, bool acc
       file, accept_side_files ? " (or, for inspect, one Ascend side file such as kernel_details.csv)" : ""));
 }
 
-StatusOr<ResolvedInput> ResolveDirectory(const fs::path& p, ResolvedInput r, bool accept_side_files) {
+StatusOr<ResolvedInput> ResolveDirectory(const fs::path& p, ResolvedInput r, bool accept_side_files,
+                                         InputFormat format) {
   std::error_code ec;
   for (const auto& e : SortedEntries(p)) {
     if (IsProfilerInfoFileName(e.path().filename().string()) && e.is_regular_file(ec)) {
@@ -168,15 +171,27 @@ StatusOr<ResolvedInput> ResolveDirectory(const fs::path& p, ResolvedInput r, boo
     }
   }
   fs::path trace = out / std::string(kTraceViewJson);
-  if (fs::is_regular_file(trace, ec)) {
-    // The reference prefers a DB export over text; profdiff reads the text export while the DB
-    // reader does not exist, so a directory holding both still loads.
+  const bool has_trace = fs::is_regular_file(trace, ec);
+  // As the reference, a DB export wins over the text export of the same directory, unless
+  // --input-format text asks for the text.
+  if (!r.db_file.empty() && format != InputFormat::kText) {
+    r.format = SourceFormat::kAscendDb;
+    r.path_level = "db";
+    return r;
+  }
+  if (format == InputFormat::kDb) {
+    return Unsupported(fmt::format("{}: --input-format db: no ascend_pytorch_profiler*.db, "
+                                   "ascend_mindspore_profiler*.db or msmonitor*.db in {}",
+                                   p.string(), out.string()));
+  }
+  if (has_trace) {
+    r.db_file.clear();
     r.trace_file = trace.string();
     return r;
   }
   if (!r.db_file.empty()) {
-    r.format = SourceFormat::kAscendDb;
-    return r;
+    return Unsupported(fmt::format("{}: --input-format text: {} holds only a DB export ({})", p.string(),
+                                   out.string(), r.db_file));
   }
   if (accept_side_files) {
     // inspect: an Ascend output directory without its trace (a trimmed copy, or a directory holding
@@ -247,7 +262,14 @@ Status LoadTraceAndSideFiles(const ResolvedInput& r, Profile& profile, const Loa
 
 }  // namespace
 
-StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files) {
+std::optional<InputFormat> InputFormatFromName(std::string_view name) {
+  if (name == "auto") return InputFormat::kAuto;
+  if (name == "text") return InputFormat::kText;
+  if (name == "db") return InputFormat::kDb;
+  return std::nullopt;
+}
+
+StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files, InputFormat format) {
   if (path.empty()) return InvalidArgument("the input path is empty");
   ResolvedInput r;
   r.input_path = std::string(path);
@@ -259,24 +281,30 @@ StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_fil
       return IoError(fmt::format("{}: {}", r.input_path, ec.message()));
     return NotFound(fmt::format("{}: no such file or directory", r.input_path));
   }
-  if (fs::is_regular_file(st)) return ResolveFile(p, std::move(r), accept_side_files);
-  if (fs::is_directory(st)) return ResolveDirectory(p, std::move(r), accept_side_files);
+  if (fs::is_regular_file(st)) {
+    PD_ASSIGN_OR_RETURN(ResolvedInput file, ResolveFile(p, std::move(r), accept_side_files));
+    const bool is_db = file.format == SourceFormat::kAscendDb;
+    if (format == InputFormat::kDb && !is_db)
+      return Unsupported(fmt::format("{}: --input-format db: not a profiler .db file", file.input_path));
+    if (format == InputFormat::kText && is_db)
+      return Unsupported(fmt::format("{}: --input-format text: this is a DB export", file.input_path));
+    return file;
+  }
+  if (fs::is_directory(st)) return ResolveDirectory(p, std::move(r), accept_side_files, format);
   return Unsupported(fmt::format("{}: neither a regular file nor a directory", r.input_path));
 }
 
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options) {
-  PD_ASSIGN_OR_RETURN(const ResolvedInput r, ResolveInput(path, options.accept_side_files));
-  if (r.format == SourceFormat::kAscendDb) {
-    return Unsupported(fmt::format(
-        "{}: Ascend DB export ({}) is not supported yet; export the profile as text "
-        "(torch_npu export_type=text) and pass the *_ascend_pt directory",
-        r.input_path, r.db_file));
-  }
+  PD_ASSIGN_OR_RETURN(const ResolvedInput r, ResolveInput(path, options.accept_side_files, options.input_format));
   auto profile = std::make_unique<Profile>();
   profile->meta.input_path = r.input_path;
-  PD_RETURN_IF_ERROR(r.format == SourceFormat::kAscendSideFiles
-                         ? LoadSideFilesOnly(r, *profile, options)
-                         : LoadTraceAndSideFiles(r, *profile, options));
+  if (r.format == SourceFormat::kAscendDb) {
+    PD_RETURN_IF_ERROR(LoadAscendDb(r.db_file, *profile, options));
+    profile->meta.path_level = "db";
+  } else {
+    PD_RETURN_IF_ERROR(r.format == SourceFormat::kAscendSideFiles ? LoadSideFilesOnly(r, *profile, options)
+                                                                   : LoadTraceAndSideFiles(r, *profile, options));
+  }
   // The one place --strict is enforced, for every kind of input: the file loaders only count.
   if (options.strict) PD_RETURN_IF_ERROR(profile->diagnostics.CheckStrict());
   // After --strict, so that a malformed trace is reported as such first.

@@ -45,7 +45,7 @@ Status AsInputError(const Status& status) {
 // rule 8).
 Status CheckInputs(const CompareRequest& request) {
   for (const std::string* path : {&request.base_path, &request.comparison_path}) {
-    auto resolved = ResolveInput(*path);
+    auto resolved = ResolveInput(*path, false, request.input_format);
     if (!resolved.ok()) return AsInputError(resolved.status());
   }
   return Status::Ok();
@@ -142,6 +142,7 @@ struct LoadedSides {
 StatusOr<LoadedSides> LoadSides(const CompareRequest& request) {
   LoadOptions load_options;
   load_options.strict = request.strict;  // LoadProfile is the one place --strict is enforced
+  load_options.input_format = request.input_format;
   using Loaded = StatusOr<std::unique_ptr<Profile>>;
   auto load_comparison = [&] { return LoadProfile(request.comparison_path, load_options); };
   std::future<Loaded> comparison_future;
@@ -337,7 +338,9 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_RETURN_IF_ERROR(CheckStep(comparison, request.comparison_step, messages));
 
   CompareRunResult result;
-  result.overall = RunOverallComparison(base, comparison, policy, masks);
+  auto step = [](int64_t id) { return id == kVoidStep ? std::nullopt : std::optional<int64_t>(id); };
+  result.overall = RunOverallComparison(base, comparison, policy, masks, step(request.base_step),
+                                        step(request.comparison_step));
   result.gate = RunGate(request, result.overall, base, comparison, messages);
   TableOutput table;
   {  // the shared operator pairing lives while the rows run, not while the outputs are written

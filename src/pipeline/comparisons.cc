@@ -221,9 +221,12 @@ EnabledComparisons AllComparisons() {
 
 analysis::OverallComparison RunOverallComparison(
     const analysis::Timeline& base, const analysis::Timeline& comparison,
-    const analysis::ReferencePolicy& policy, const std::optional<analysis::KernelMasks>& masks) {
+    const analysis::ReferencePolicy& policy, const std::optional<analysis::KernelMasks>& masks,
+    std::optional<int64_t> base_step, std::optional<int64_t> comparison_step) {
   analysis::OverallOptions options;
   options.masks = masks;
+  options.base_step = base_step;
+  options.comparison_step = comparison_step;
   return analysis::CompareOverall(base, comparison, policy, options);
 }
 

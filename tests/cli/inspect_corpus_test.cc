@@ -4,8 +4,8 @@
 //  * every trace file (*.json, *.json.gz: Kineto objects, bare-array Kineto, Ascend trace_view.json,
 //    raw msprof timeline/*.json) loads, exit 0;
 //  * every *_ascend_pt directory, directory holding ASCEND_PROFILER_OUTPUT, and ASCEND_PROFILER_OUTPUT
-//    directory loads, exit 0 — except DB-only exports (msinsight_pt_db_*), refused with exit 3 and a
-//    message saying the DB export is not supported yet;
+//    directory loads, exit 0; one holding a DB export (msinsight_pt_db_*) loads the DB (format
+//    ascend-db, path level db: the DB wins over text as in the reference), and so does the .db itself;
 //  * every Ascend side file profdiff reads (kernel_details.csv, op_statistic.csv, operator_memory.csv,
 //    memory_record.csv, step_trace_time.csv, communication.json, profiler_info_*.json,
 //    profiler_metadata.json) loads on its own (inspect only), and so does a directory holding side
@@ -39,7 +39,7 @@ const std::string kCorpus = PROFDIFF_SOURCE_DIR "/../shared/corpus";
     if (!fs::is_directory(kCorpus)) GTEST_SKIP() << "shared corpus not found at " << kCorpus; \
   } while (0)
 
-enum class Expect { kLoads, kDbRefused, kRefused };
+enum class Expect { kLoads, kDbLoads, kRefused };
 
 struct Case {
   std::string path;
@@ -88,8 +88,8 @@ bool HasSideFile(const fs::path& dir) {
 Expect ExpectForDirectory(const fs::path& dir) {
   std::error_code ec;
   const fs::path out = fs::is_directory(dir / "ASCEND_PROFILER_OUTPUT", ec) ? dir / "ASCEND_PROFILER_OUTPUT" : dir;
+  if (HasDbExport(out)) return Expect::kDbLoads;
   if (fs::is_regular_file(out / "trace_view.json", ec)) return Expect::kLoads;
-  if (HasDbExport(out)) return Expect::kDbRefused;
   if (HasSideFile(out)) return Expect::kLoads;
   return Expect::kRefused;
 }
@@ -105,7 +105,7 @@ std::vector<Case> AllCases() {
       if (EndsWith(name, ".json") || EndsWith(name, ".json.gz")) {
         cases.push_back({path, IsKnownNonProfileJson(name) ? Expect::kRefused : Expect::kLoads});
       } else if (EndsWith(name, ".db")) {
-        cases.push_back({path, StartsWith(name, "ascend_pytorch_profiler") ? Expect::kDbRefused : Expect::kRefused});
+        cases.push_back({path, StartsWith(name, "ascend_pytorch_profiler") ? Expect::kDbLoads : Expect::kRefused});
       } else {
         cases.push_back({path, IsSideFileName(name) ? Expect::kLoads : Expect::kRefused});
       }
@@ -140,13 +140,21 @@ nlohmann::json Check(const Case& c) {
       EXPECT_GT(j.value("input_bytes", 0), 0);
       return j;
     }
-    case Expect::kDbRefused:
-      EXPECT_EQ(r.exit_code, 3) << r.err;
-      EXPECT_NE(r.err.find("not supported yet"), std::string::npos) << r.err;
-      EXPECT_NE(r.err.find("DB export"), std::string::npos) << r.err;
-      EXPECT_NE(r.err.find(c.path), std::string::npos) << r.err;
-      EXPECT_TRUE(r.out.empty()) << r.out;
-      return nullptr;
+    case Expect::kDbLoads: {
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      if (r.exit_code != 0) return nullptr;
+      nlohmann::json j = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+      EXPECT_FALSE(j.is_discarded()) << "inspect --json printed invalid JSON";
+      if (j.is_discarded()) return nullptr;
+      EXPECT_EQ(j.value("format", ""), "ascend-db");
+      EXPECT_EQ(j.value("path_level", ""), "db");
+      EXPECT_GT(j.value("slice_count", 0), 0);
+      EXPECT_TRUE(j["side_tables"]["kernel_details"]["present"].get<bool>());
+      EXPECT_GE(j["db"]["tables"].size(), 10u);
+      EXPECT_EQ(j["db"]["steps"].size(), 1u);  // STEP_TIME holds step 50 in these exports
+      EXPECT_EQ(j["diagnostics"].value("errors", -1), 0);
+      return j;
+    }
     case Expect::kRefused:
       EXPECT_EQ(r.exit_code, 3) << r.err;
       EXPECT_NE(r.err.find("profdiff: error: "), std::string::npos) << r.err;
@@ -183,7 +191,7 @@ TEST(InspectCorpus, EveryTraceFileLoads) {
 
 TEST(InspectCorpus, AscendDirectoriesLoadAndDbOnlyExportsAreRefused) {
   SKIP_WITHOUT_CORPUS();
-  int loaded = 0, refused = 0;
+  int loaded = 0, db_loaded = 0;
   for (const Case& c : AllCases()) {
     if (!fs::is_directory(c.path)) continue;
     const std::string name = fs::path(c.path).filename().string();
@@ -192,8 +200,11 @@ TEST(InspectCorpus, AscendDirectoriesLoadAndDbOnlyExportsAreRefused) {
                         fs::is_directory(fs::path(c.path) / "ASCEND_PROFILER_OUTPUT", ec);
     if (!ascend) continue;
     nlohmann::json j = Check(c);
-    if (c.expect == Expect::kDbRefused) ++refused;
     if (j.is_null()) continue;
+    if (c.expect == Expect::kDbLoads) {
+      ++db_loaded;
+      continue;
+    }
     ++loaded;
     SCOPED_TRACE(c.path);
     EXPECT_EQ(j["device"], "NPU");
@@ -211,7 +222,7 @@ TEST(InspectCorpus, AscendDirectoriesLoadAndDbOnlyExportsAreRefused) {
     }
   }
   EXPECT_GE(loaded, 12);   // msinsight_pt_text_* (6 ranks x 2 forms) + gpt3 trimmed
-  EXPECT_GE(refused, 12);  // msinsight_pt_db_* (6 ranks x 2 forms)
+  EXPECT_GE(db_loaded, 12);  // msinsight_pt_db_* (6 ranks x 2 forms)
 }
 
 TEST(InspectCorpus, EverySideFileLoadsOnItsOwn) {

@@ -1,6 +1,6 @@
 """Parity of the CommunicationCompare sheet with both release lines of the reference.
 
-For each text/GPU oracle case with a CommunicationCompare.csv (and o_gpu_comm, where the reference
+For each text/GPU/DB oracle case with a CommunicationCompare.csv (and o_gpu_comm, where the reference
 wrote none), and for each line, profdiff writes a workbook with that line's flag plus the case's
 options; the workbook is read back with openpyxl and compared with the reference's CSV dump cell
 for cell (numbers as floats, text exactly, blanks as blanks), then the row-1 merge ranges, the column
@@ -16,6 +16,8 @@ TEXT = "msinsight_pt_text_2025_level1"
 R0 = os.path.join(TEXT, "rank0_ascend_pt")
 R1 = os.path.join(TEXT, "rank1_ascend_pt")
 H100 = "kineto_h100_2026_tiny_uncompressed"
+DB_R0 = "msinsight_pt_db_2025_level1/rank0_ascend_pt"
+DB_R1 = "msinsight_pt_db_2025_level1/rank1_ascend_pt"
 V100 = "kineto_resnet50_v100_2021jun_devprops/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"
 
 # case: (base, comparison, options as in ../shared/oracle/MANIFEST.tsv)
@@ -29,6 +31,10 @@ CASES = {
                       R0 + "/ASCEND_PROFILER_OUTPUT/trace_view.json", []),
     "o_gpu_comm": (H100 + "/before_fix_trace.json", H100 + "/after_fix_trace.json",
                    ["--enable_communication_compare"]),
+    # The Ascend DB export (issue #9): groups from COMMUNICATION_OP.groupName, tasks from
+    # COMMUNICATION_TASK_INFO.
+    "npu_db_r0_r1": (DB_R0, DB_R1, []),
+    "npu_db_step50": (DB_R0, DB_R1, ["--base_step=50", "--comparison_step=50"]),
 }
 
 LINES = {

@@ -19,6 +19,8 @@ TEXT = "msinsight_pt_text_2025_level1"
 R0 = os.path.join(TEXT, "rank0_ascend_pt")
 R1 = os.path.join(TEXT, "rank1_ascend_pt")
 H100 = "kineto_h100_2026_tiny_uncompressed"
+DB_R0 = "msinsight_pt_db_2025_level1/rank0_ascend_pt"
+DB_R1 = "msinsight_pt_db_2025_level1/rank1_ascend_pt"
 
 # case: (base, comparison, options as in ../shared/oracle/MANIFEST.tsv)
 CASES = {
@@ -29,7 +31,13 @@ CASES = {
     "o_kernel_type": (R0, R1, ["--enable_kernel_compare", "--use_kernel_type"]),
     "o_gpu_kernel": (H100 + "/before_fix_trace.json", H100 + "/after_fix_trace.json",
                      ["--enable_kernel_compare"]),
+    # The Ascend DB export (issue #9): KernelCompare from TASK + COMPUTE_TASK_INFO.
+    "npu_db_r0_r1": (DB_R0, DB_R1, []),
+    "npu_db_step50": (DB_R0, DB_R1, ["--base_step=50", "--comparison_step=50"]),
 }
+# KernelTypeCompare of a DB side: the reference's totals are float sums, reproduced only by the
+# compat lines (the exact mode sums ns: docs/deviations.md row 6).
+DB_COMPAT_CASES = {"o_db_kernel_type": (DB_R0, DB_R1, ["--enable_kernel_compare", "--use_kernel_type"])}
 
 LINES = {
     "8.2": (ou.ORACLE, ["--reference-compat=8.2"]),
@@ -47,7 +55,17 @@ LAYOUT = ou.SheetLayout(MERGES, WIDTHS, RATIO_COLUMNS, lambda big: "0.00%" if bi
 
 
 def main():
-    ou.run_sheet_parity(CASES, LINES, SHEETS, LAYOUT, "kernel")
+    ou.require_shared()
+    errors = []
+    for line, (oracle, flags) in LINES.items():
+        cases = dict(CASES, **(DB_COMPAT_CASES if line != "exact" else {}))
+        for case, (base, comparison, extra) in cases.items():
+            if not os.path.isdir(os.path.join(oracle, case)):
+                errors.append(f"{line}/{case}: oracle case missing")
+                continue
+            errors += ou.check_sheets_case(f"{line}/{case}", os.path.join(oracle, case), flags, base, comparison,
+                                           extra, SHEETS, LAYOUT, "kernel")
+    ou.finish(errors)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,11 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(csv_unterminated_quote, kError, "CSV quoted field not closed at end of file; record skipped")  \
   X(invalid_utf8, kInfo, "string with invalid UTF-8 bytes kept as raw bytes")                      \
   X(side_file_unreadable, kWarning, "an optional side file could not be read; its data is absent") \
-  X(side_file_missing, kInfo, "an optional side file is absent")
+  X(side_file_missing, kInfo, "an optional side file is absent")                                  \
+  X(db_table_missing, kInfo, "an Ascend DB table is absent; its data is empty")                     \
+  X(db_null_value, kWarning, "an Ascend DB row has NULL where a value is needed; row skipped")       \
+  X(db_bad_value, kError, "an Ascend DB cell is not an integer where one is expected; row skipped") \
+  X(db_dangling_id, kWarning, "an Ascend DB id has no STRING_IDS / ENUM row; read as empty")
 
 enum class DiagId : uint16_t {
 #define PD_DIAG_ENUM_(id, sev, desc) id,

@@ -33,6 +33,7 @@ struct InspectOptions {
   std::string path;
   bool json = false;
   bool strict = false;
+  InputFormat input_format = InputFormat::kAuto;  // --input-format
 };
 
 // Parses the arguments that follow `compare` (e.g. {"-d", "a", "-bp", "b", "--force"}) and runs the

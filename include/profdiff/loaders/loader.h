@@ -2,7 +2,9 @@
 // files to read, then each file is read by the loader for its format into one Profile.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +14,12 @@
 
 namespace profdiff {
 
+// Which export of an Ascend directory to read when it holds both (`--input-format`): kAuto prefers
+// the DB export, as the reference does; kText and kDb insist on one and refuse an input without it.
+enum class InputFormat : uint8_t { kAuto, kText, kDb };
+// "auto" | "text" | "db" -> the format; nullopt otherwise.
+std::optional<InputFormat> InputFormatFromName(std::string_view name);
+
 struct LoadOptions {
   bool strict = false;  // any kError diagnostic fails LoadProfile (the file loaders ignore it)
   bool read_side_files = true;  // kernel_details.csv etc. (off = trace only)
@@ -19,6 +27,7 @@ struct LoadOptions {
   // Ascend output directory that holds side files but no trace_view.json. `compare` keeps the
   // reference's inputs (docs/reference/inputs.md#path-resolution) and refuses them.
   bool accept_side_files = false;
+  InputFormat input_format = InputFormat::kAuto;
 };
 
 // What a user path resolves to (docs/reference/inputs.md#path-resolution, #path-level).
@@ -39,9 +48,12 @@ struct ResolvedInput {
 // first non-space byte to tell a Kineto object from an Ascend array). A path that is not a profile
 // is kUnsupported (kNotFound when it does not exist), with a message naming it. With
 // `accept_side_files` (inspect), side files resolve to SourceFormat::kAscendSideFiles.
-StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files = false);
+// `format` chooses between the text and the DB export of an Ascend directory (and refuses a file of
+// the other kind).
+StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files = false,
+                                     InputFormat format = InputFormat::kAuto);
 
-// Resolves and loads. A DB-only export is refused with kUnsupported and a clear message. With
+// Resolves and loads (a DB export with LoadAscendDb, ascend_db.h). With
 // options.strict, a kError diagnostic from any file of the input (trace or side file) fails the
 // load; this is the only place --strict is checked.
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options);

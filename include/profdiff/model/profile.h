@@ -148,6 +148,9 @@ struct OpStatisticRow {
   StringId core_type = kEmptyString;
   int64_t count = 0;
   int64_t total_ns = 0, avg_ns = 0, max_ns = 0, min_ns = 0;
+  // DB export only (no written total): the total as the reference sums it, float µs in task order.
+  double float_total_us = 0;
+  bool has_float_total = false;
 };
 
 struct OperatorMemoryRow {
@@ -205,7 +208,44 @@ struct SideFileOutcome {
   std::string error;  // kUnreadable: the load error, naming the file and line or byte
 };
 
+// The Ascend DB export (ascend_pytorch_profiler_<rank>.db): which tables were read and the steps of
+// STEP_TIME, for `inspect` and the step checks.
+struct DbTableUse {
+  std::string name;     // "PYTORCH_API", ...
+  bool present = false;
+  int64_t rows = 0;     // rows in the table (not only those used)
+};
+struct DbStep {
+  int64_t id = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+// A compute task (TASK joined with COMPUTE_TASK_INFO), parallel to npu.kernel_details.rows.
+struct DbComputeTask {
+  SliceId slice = 0;                  // its slice on the "Ascend Hardware" process
+  int64_t connection_id = kNoNumber;  // TASK.connectionId (the CANN id a torch op launched)
+  int64_t global_task_id = kNoNumber;
+  StringId rts_type = kEmptyString;   // TASK.taskType ("KERNEL_AICORE"), not COMPUTE_TASK_INFO's
+  bool pmu_cube = false;              // TASK_PMU_INFO aic_total_time or aic_mac_time is non-zero
+};
+// One CONNECTION_IDS link of a torch op (PYTORCH_API type 'op'): the CANN connection id it launched.
+struct DbLaunch {
+  int64_t connection_id = 0;
+  SliceId op = 0;
+};
+struct DbInfo {
+  bool present = false;  // the profile was loaded from a DB export
+  std::string file;
+  std::string schema_version;  // META_DATA SCHEMA_VERSION, when present
+  std::vector<DbTableUse> tables;
+  std::vector<DbStep> steps;   // STEP_TIME, in id order
+  std::vector<DbComputeTask> compute_tasks;  // kernel_details.rows[i] is compute_tasks[i]
+  std::vector<DbLaunch> op_launches;         // in PYTORCH_API, then CONNECTION_IDS, order
+  bool has_pmu = false;                      // TASK_PMU_INFO has rows (the cube test reads it)
+};
+
 struct NpuTables {
+  DbInfo db;
   // Every side file looked for, in load order.
   std::vector<SideFileOutcome> side_files;
   // The outcome for `name`, or nullptr when it was not looked for (e.g. a bare trace_view.json).

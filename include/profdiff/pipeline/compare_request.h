@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/loaders/loader.h"
 
 namespace profdiff::pipeline {
 
@@ -60,6 +61,8 @@ struct CompareRequest {
   // --reference-compat[=LINE]: the reference's release line to imitate; nullopt = exact (default).
   std::optional<analysis::ReferenceLine> reference_line;
   bool strict = false;
+  // --input-format: the text or the DB export of an Ascend directory holding both (auto: the DB).
+  InputFormat input_format = InputFormat::kAuto;
   std::optional<double> gate_e2e_pct;
   std::optional<double> gate_compute_pct;
   std::optional<double> gate_comm_pct;

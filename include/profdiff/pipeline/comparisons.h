@@ -80,7 +80,9 @@ std::string SheetNames(const ComparisonEntry& entry);
 analysis::OverallComparison RunOverallComparison(const analysis::Timeline& base,
                                                  const analysis::Timeline& comparison,
                                                  const analysis::ReferencePolicy& policy,
-                                                 const std::optional<analysis::KernelMasks>& masks);
+                                                 const std::optional<analysis::KernelMasks>& masks,
+                                                 std::optional<int64_t> base_step = std::nullopt,
+                                                 std::optional<int64_t> comparison_step = std::nullopt);
 
 // Every comparison of the table enabled (the reference's default when no --enable_* flag is given).
 EnabledComparisons AllComparisons();

@@ -14,7 +14,9 @@
 namespace profdiff::analysis {
 namespace {
 
-KernelTypeSide SideOf(const OpStatisticRow& r) {
+// A DB side has no written average: the reference divides its total (a float sum, kept by the loader
+// for `float_sums`) by the count without rounding.
+KernelTypeSide SideOf(const OpStatisticRow& r, bool float_sums) {
   KernelTypeSide s;
   s.present = true;
   s.total_ns = r.total_ns;
@@ -22,8 +24,9 @@ KernelTypeSide SideOf(const OpStatisticRow& r) {
   s.max_ns = r.max_ns;
   s.min_ns = r.min_ns;
   s.count = r.count;
-  s.total_us = static_cast<double>(r.total_ns) / 1e3;
+  s.total_us = float_sums && r.has_float_total ? r.float_total_us : static_cast<double>(r.total_ns) / 1e3;
   s.avg_us = static_cast<double>(r.avg_ns) / 1e3;
+  if (r.has_float_total && r.count != 0) s.avg_us = s.total_us / static_cast<double>(r.count);
   s.max_us = static_cast<double>(r.max_ns) / 1e3;
   s.min_us = static_cast<double>(r.min_ns) / 1e3;
   return s;
@@ -53,7 +56,7 @@ std::string NoStatisticWarning(const Profile& p, std::string_view side) {
 
 // Base keys in order, then comparison-only keys. A later row with the same key replaces the values
 // of the earlier one and keeps its place (a dictionary update).
-std::vector<KernelTypeRow> JoinStatistics(const Profile& base, const Profile& comparison) {
+std::vector<KernelTypeRow> JoinStatistics(const Profile& base, const Profile& comparison, bool float_sums) {
   std::vector<KernelTypeRow> rows;
   std::unordered_map<std::string, size_t> index;
   auto add = [&](const Profile& p, bool is_base) {
@@ -61,7 +64,7 @@ std::vector<KernelTypeRow> JoinStatistics(const Profile& base, const Profile& co
       const std::string_view type = p.str(r.op_type), core = p.str(r.core_type);
       auto [it, inserted] = index.try_emplace(fmt::format("{}-{}", type, core), rows.size());
       if (inserted) rows.push_back(KernelTypeRow{std::string(type), std::string(core), {}, {}, 1, 1});
-      (is_base ? rows[it->second].base : rows[it->second].comparison) = SideOf(r);
+      (is_base ? rows[it->second].base : rows[it->second].comparison) = SideOf(r, float_sums);
     }
   };
   add(base, true);
@@ -90,7 +93,7 @@ void CompareByType(const Timeline& base, const Timeline& comparison, KernelCompa
   }
   if (!out.base.has_data || !out.comparison.has_data) return;
   out.kind = KernelCompareKind::kType;
-  out.type_rows = JoinStatistics(base.p(), comparison.p());
+  out.type_rows = JoinStatistics(base.p(), comparison.p(), out.policy.float_us_sums);
 }
 
 }  // namespace profdiff::analysis

@@ -464,12 +464,13 @@ SideSummary Summarize(const SideMetrics& m) {
   return s;
 }
 
-SideMetrics ComputeSide(const Timeline& t, const KernelMasks& masks, const ReferencePolicy& policy) {
+SideMetrics ComputeSide(const Timeline& t, const KernelMasks& masks, const ReferencePolicy& policy,
+                        std::optional<int64_t> step) {
   DeviceKind d = t.p().meta.device;
   if (d == DeviceKind::kUnknown) {
     d = (t.p().meta.format == SourceFormat::kKinetoJson) ? DeviceKind::kGpu : DeviceKind::kNpu;
   }
-  return d == DeviceKind::kGpu ? ComputeGpuSideMetrics(t, masks, policy) : ComputeNpuSideMetrics(t, masks, policy);
+  return d == DeviceKind::kGpu ? ComputeGpuSideMetrics(t, masks, policy) : ComputeNpuSideMetrics(t, masks, policy, step);
 }
 
 }  // namespace
@@ -477,8 +478,8 @@ SideMetrics ComputeSide(const Timeline& t, const KernelMasks& masks, const Refer
 OverallComparison CompareOverall(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                                  const OverallOptions& options) {
   const KernelMasks masks = options.masks ? *options.masks : KernelMasks::Defaults();
-  SideMetrics b = ComputeSide(base, masks, policy);
-  SideMetrics c = ComputeSide(comparison, masks, policy);
+  SideMetrics b = ComputeSide(base, masks, policy, options.base_step);
+  SideMetrics c = ComputeSide(comparison, masks, policy, options.comparison_step);
   return CompareOverallMetrics(b, c, policy);
 }
 

@@ -2,6 +2,7 @@
 // #pg-names.
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -240,6 +241,8 @@ class SdmaStreams {
     if (IsComputeTaskType(type)) compute_streams_.insert(stream);
     if (type == "SDMA_SQE" || type == "PCIE_DMA_SQE") AddDuration(by_stream_[stream], task);
   }
+  // DB: a compute task's stream counts as a compute stream whatever its type string.
+  void AddComputeStream(int64_t stream) { compute_streams_.insert(stream); }
   // Compute streams: those with both an EVENT_WAIT_SQE and a compute task, or every stream with a
   // compute task when no stream waits.
   DualSum Total() const {
@@ -347,6 +350,9 @@ void MeasureGroups(const Timeline& timeline, const ReferencePolicy& policy, cons
     gc.split.group = g.name;
     if (policy.comm_wait_least_wait_plane) {
       auto waits = SelectWaitTasks(e.tasks, static_cast<uint32_t>(g.planes.size()));
+      // The DB parser only knows the planes that have wait tasks: a plane without any is no candidate.
+      if (timeline.p().npu.db.present)
+        std::erase_if(waits, [](const std::vector<Interval>& w) { return w.empty(); });
       std::tie(gc.wait_ns, gc.transmit_ns) = GroupWaitTransmit(u, e.ops, waits, policy);
       gc.uncovered_ns = gc.wait_ns + gc.transmit_ns;
     } else {
@@ -393,10 +399,164 @@ void ReadBandwidth(const CommunicationInfo& communication, SideMetrics& m) {
   m.sdma_bandwidth_gb_s = bw("SDMA");
 }
 
+// ---- The DB export (docs/reference/overall.md#npu-db-overall-metrics) --------------------------
+
+// The STEP_TIME range a DB side is restricted to (everything when no step, or an unknown one, is given).
+struct DbStepRange {
+  int64_t lo = std::numeric_limits<int64_t>::min();
+  int64_t hi = std::numeric_limits<int64_t>::max();
+  bool Holds(int64_t ts_ns) const { return ts_ns >= lo && ts_ns <= hi; }
+};
+
+DbStepRange StepRangeOf(const DbInfo& db, std::optional<int64_t> step) {
+  DbStepRange r;
+  if (!step) return r;
+  for (const DbStep& s : db.steps) {
+    if (s.id == *step) {
+      r.lo = s.start_ns;
+      r.hi = s.end_ns;
+    }
+  }
+  return r;
+}
+
+// 3. Kernel categorisation of the compute tasks, sorted by their TASK connection id (not by time),
+//    F = the start of the torch op that launched that connection id (the last such op wins).
+void CategorizeDbTasks(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                       const DbStepRange& range, SideMetrics& m) {
+  const Profile& profile = timeline.p();
+  const DbInfo& db = profile.npu.db;
+  const std::vector<KernelDetailRow>& rows = profile.npu.kernel_details.rows;
+  std::map<int64_t, int64_t> launch_start;
+  for (const DbLaunch& l : db.op_launches) launch_start[l.connection_id] = profile.slices[l.op].ts_ns;
+  std::vector<size_t> order;
+  for (size_t i = 0; i < db.compute_tasks.size() && i < rows.size(); ++i)
+    if (range.Holds(rows[i].start_ns)) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return db.compute_tasks[a].connection_id < db.compute_tasks[b].connection_id;
+  });
+  KernelCategorizer categorizer(masks, DeviceKind::kNpu, CollectCpuCubeOps(profile, masks), kNoNumber, policy);
+  Mc2Accumulator mc2(profile, m);
+  for (size_t i : order) {
+    const DbComputeTask& t = db.compute_tasks[i];
+    const KernelDetailRow& r = rows[i];
+    const std::string lower_name = ascii::ToLower(profile.str(r.name));
+    const std::string lower_type = ascii::ToLower(profile.str(r.type));
+    auto f = launch_start.find(t.connection_id);
+    KernelToCategorize k;
+    k.has_flow = f != launch_start.end() && f->second != 0;
+    k.flow_start_ns = k.has_flow ? f->second : 0;
+    k.dur_ns = r.dur_ns;
+    k.lower_name = lower_name;
+    k.lower_op_type = lower_type;
+    const std::string_view rts = profile.str(t.rts_type);
+    k.cube = db.has_pmu ? t.pmu_cube : (rts == "KERNEL_AICORE" || rts == "KERNEL_MIX_AIC");
+    const KernelCategory c = categorizer.Classify(k);
+    m.categories.Add(c, r.dur_ns);
+    if (c == KernelCategory::kMc2) mc2.Add(r);
+  }
+}
+
+// The TASK task type of a device task (the RTS type: compute tasks keep theirs in npu.db).
+std::string_view RtsType(const Profile& profile, SliceId id, const std::map<SliceId, StringId>& compute_rts) {
+  auto it = compute_rts.find(id);
+  return it != compute_rts.end() ? profile.str(it->second) : profile.ArgText(profile.slices[id], ArgKey::kTaskType);
+}
+
+bool IsKernelRtsType(std::string_view t) {
+  return t == "KERNEL_AICORE" || t == "KERNEL_AIVEC" || t == "FFTS_PLUS" || t == "KERNEL_MIX_AIC" ||
+         t == "KERNEL_MIX_AIV" || t == "PROFILING_ENABLE" || t == "PROFILING_DISABLE";
+}
+
+// U: each busy interval minus the merged compute intervals, pieces in order (empty ones kept, as the
+// reference emits them).
+std::vector<Interval> BusyMinusCompute(const std::vector<Interval>& busy, const std::vector<Interval>& compute) {
+  std::vector<Interval> u;
+  size_t k = 0;
+  for (const Interval& b : busy) {
+    int64_t cursor = b.start_ns;
+    while (k < compute.size() && compute[k].end_ns <= b.start_ns) ++k;
+    size_t j = k;
+    for (; j < compute.size() && compute[j].start_ns <= b.end_ns; ++j) {
+      u.push_back({cursor, std::max(cursor, compute[j].start_ns)});
+      cursor = std::max(cursor, compute[j].end_ns);
+    }
+    if (cursor < b.end_ns || j == k) u.push_back({cursor, b.end_ns});
+  }
+  return u;
+}
+
+// 4.-6. LCCL, SDMA stream, computing, uncovered communication and E2E from the task and op
+// intervals. Returns U (uncovered communication intervals, in start order).
+std::vector<Interval> MeasureDbIntervals(const Profile& profile, const DbStepRange& range, SideMetrics& m) {
+  std::map<SliceId, StringId> compute_rts;
+  std::vector<Interval> compute, busy;
+  SdmaStreams sdma;
+  for (const DbComputeTask& t : profile.npu.db.compute_tasks) {
+    compute_rts[t.slice] = t.rts_type;
+    const Slice& s = profile.slices[t.slice];
+    if (range.Holds(s.ts_ns)) compute.push_back({s.ts_ns, s.end_ns()});
+  }
+  busy = compute;
+  bool any_other = false;
+  int64_t other_min = 0, other_max = 0;
+  for (SliceId id = 0; id < profile.slices.size(); ++id) {
+    const Slice& s = profile.slices[id];
+    if (!range.Holds(s.ts_ns)) continue;
+    if (s.kind == SliceKind::kHcclOp) {
+      busy.push_back({s.ts_ns, s.end_ns()});
+      if (ascii::ToLower(profile.str(s.name)) == "kernel_aivec") m.lccl.AddNs(s.dur_ns);
+    }
+    if (s.kind != SliceKind::kNpuTask) continue;
+    const int64_t stream = profile.ArgInt(s, ArgKey::kStreamId, kNoNumber);
+    if (compute_rts.count(id) == 0 && stream != kNoNumber) sdma.Add(profile, s, stream);
+    if (compute_rts.count(id) != 0 && stream != kNoNumber) sdma.AddComputeStream(stream);
+    if (IsKernelRtsType(RtsType(profile, id, compute_rts))) continue;
+    other_min = any_other ? std::min(other_min, s.ts_ns) : s.ts_ns;
+    other_max = any_other ? std::max(other_max, s.end_ns()) : s.end_ns();
+    any_other = true;
+  }
+  m.sdma_stream = sdma.Total();
+  const std::vector<Interval> merged_compute = MergeIntervals(compute);
+  const std::vector<Interval> merged_busy = MergeIntervals(busy);
+  if (merged_busy.empty()) {
+    m.has_overlap_data = false;
+    m.warnings.push_back("the DB export has no compute task and no communication op: no E2E time");
+    return {};
+  }
+  m.compute.AddNs(TotalLength(merged_compute));
+  m.comm_not_overlapped.AddNs(TotalLength(merged_busy) - TotalLength(merged_compute));
+  int64_t first = merged_busy.front().start_ns, last = merged_busy.back().end_ns;
+  if (any_other) {
+    first = std::min(first, other_min);
+    last = std::max(last, other_max);
+  }
+  m.e2e.AddNs(last - first);
+  return BusyMinusCompute(merged_busy, merged_compute);
+}
+
+SideMetrics ComputeNpuDbSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                                    std::optional<int64_t> step) {
+  const Profile& profile = timeline.p();
+  const DbStepRange range = StepRangeOf(profile.npu.db, step);
+  SideMetrics m;
+  m.device = DeviceKind::kNpu;
+  double peak_mb = 0;
+  for (const MemoryRecordRow& r : profile.npu.memory_record)
+    if (range.Holds(r.ts_ns)) peak_mb = std::max(peak_mb, r.total_reserved_mb);
+  m.memory_gib = peak_mb / 1024.0;
+  CategorizeDbTasks(timeline, masks, policy, range, m);
+  const std::vector<Interval> u = MeasureDbIntervals(profile, range, m);
+  MeasureGroups(timeline, policy, u, m);
+  return m;
+}
+
 }  // namespace
 
-SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy) {
+SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                                  std::optional<int64_t> db_step) {
   const Profile& profile = timeline.p();
+  if (profile.npu.db.present) return ComputeNpuDbSideMetrics(timeline, masks, policy, db_step);
   const NpuTables& npu = profile.npu;
   SideMetrics m;
   m.device = DeviceKind::kNpu;

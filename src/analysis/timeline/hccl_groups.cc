@@ -33,6 +33,43 @@ std::optional<std::string> PgNameOf(const Profile& profile, std::string_view gro
   return std::nullopt;
 }
 
+// The DB export names its groups: COMMUNICATION_OP / COMMUNICATION_TASK_INFO groupName (the loader's
+// Group Name arg). Groups in first-appearance order among the ops, planes in first-appearance order
+// of their tasks' tracks; no pg names.
+HcclGroups FindDbHcclGroups(const Profile& profile) {
+  HcclGroups out;
+  std::unordered_map<std::string_view, size_t> group_of;
+  std::unordered_map<TrackId, std::pair<size_t, size_t>> plane_of;
+  auto group = [&](const Slice& s) -> HcclGroup& {
+    const std::string_view name = profile.ArgText(s, ArgKey::kGroupName);
+    auto [it, added] = group_of.try_emplace(name, out.groups.size());
+    if (added) {
+      out.groups.emplace_back();
+      out.groups.back().name = std::string(name);
+    }
+    return out.groups[it->second];
+  };
+  for (SliceId id = 0; id < profile.slices.size(); ++id) {
+    const Slice& s = profile.slices[id];
+    if (s.kind != SliceKind::kHcclOp) continue;
+    HcclGroup& g = group(s);
+    g.track = s.track;
+    g.ops.push_back(id);
+  }
+  for (SliceId id = 0; id < profile.slices.size(); ++id) {
+    const Slice& s = profile.slices[id];
+    if (s.kind != SliceKind::kHcclTask) continue;
+    HcclGroup& g = group(s);
+    const size_t gi = static_cast<size_t>(&g - out.groups.data());
+    auto [it, added] = plane_of.try_emplace(s.track, gi, g.planes.size());
+    if (added) g.planes.push_back({s.track, {}, {}});
+    HcclPlane& plane = out.groups[it->second.first].planes[it->second.second];
+    plane.tasks.push_back(id);
+    plane.kinds.push_back(ClassifyHcclTask(profile.str(s.name)));
+  }
+  return out;
+}
+
 }  // namespace
 
 HcclTaskKind ClassifyHcclTask(std::string_view name) {
@@ -51,6 +88,7 @@ HcclTaskKind ClassifyHcclTask(std::string_view name) {
 }
 
 HcclGroups FindHcclGroups(const Profile& profile) {
+  if (profile.npu.db.present) return FindDbHcclGroups(profile);
   HcclGroups out;
   struct Role {
     uint32_t group;

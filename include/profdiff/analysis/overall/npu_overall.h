@@ -8,7 +8,10 @@ namespace profdiff::analysis {
 
 // Policy fields read: npu_sdma_ignores_stream0, single_cursor_overlap, comm_wait_least_wait_plane,
 // zero_flow_start_is_no_flow.
-SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy);
+// `db_step`: for a DB export, the step whose STEP_TIME range the metrics are restricted to (ignored
+// for text input and for an id STEP_TIME does not have).
+SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                                  std::optional<int64_t> db_step = std::nullopt);
 
 // Building blocks of docs/reference/overall.md#communication-wait-transmit (exposed for tests).
 struct HcclTask {

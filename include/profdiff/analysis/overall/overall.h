@@ -103,6 +103,10 @@ struct OverallComparison {
 struct OverallOptions {
   // Kernel-categorisation keyword masks; nullopt = the built-in defaults (KernelMasks::Defaults()).
   std::optional<KernelMasks> masks;
+  // --base_step / --comparison_step. Only an Ascend DB side reads them: its tasks, communication ops
+  // and memory records are restricted to that STEP_TIME range, as the reference's DB queries are.
+  std::optional<int64_t> base_step;
+  std::optional<int64_t> comparison_step;
 };
 
 // Both timelines' profiles must outlive the call. The policy decides every behaviour that differs

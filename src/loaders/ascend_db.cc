@@ -1,0 +1,536 @@
+// The Ascend DB export loader (ascend_db.h): SQLite tables -> the timeline model.
+#include "profdiff/loaders/ascend_db.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "ascend_db_sqlite.h"
+
+namespace profdiff {
+namespace {
+
+using db::Database;
+using db::IntCell;
+using db::Statement;
+
+// Every table the loader reads, in the order `inspect` lists them.
+constexpr std::string_view kTablesUsed[] = {
+    "STRING_IDS",    "ENUM_API_TYPE",    "STEP_TIME",        "PYTORCH_API",
+    "CONNECTION_IDS", "TASK",            "COMPUTE_TASK_INFO", "COMMUNICATION_OP",
+    "COMMUNICATION_TASK_INFO", "OP_MEMORY", "MEMORY_RECORD", "META_DATA", "TASK_PMU_INFO"};
+
+constexpr std::string_view kHardwarePid = "Ascend Hardware";
+constexpr std::string_view kCommPid = "Communication";
+
+class DbLoader {
+ public:
+  DbLoader(const Database& db, Profile& p) : db_(db), p_(p) {}
+
+  Status Run() {
+    PD_RETURN_IF_ERROR(ListTables());
+    PD_RETURN_IF_ERROR(LoadStrings());
+    PD_RETURN_IF_ERROR(LoadApiTypes());
+    PD_RETURN_IF_ERROR(LoadSteps());
+    PD_RETURN_IF_ERROR(LoadMetaData());
+    PD_RETURN_IF_ERROR(LoadConnections());
+    PD_RETURN_IF_ERROR(LoadPmuCube());
+    PD_RETURN_IF_ERROR(LoadTorchApi());
+    PD_RETURN_IF_ERROR(LoadTasks());
+    BuildOpStatistic();
+    PD_RETURN_IF_ERROR(LoadCommunicationOps());
+    PD_RETURN_IF_ERROR(LoadCommunicationTasks());
+    PD_RETURN_IF_ERROR(LoadOperatorMemory());
+    return LoadMemoryRecord();
+  }
+
+ private:
+  Status ListTables();
+  Status LoadStrings();
+  Status LoadApiTypes();
+  Status LoadSteps();
+  Status LoadMetaData();
+  Status LoadConnections();
+  Status LoadPmuCube();
+  Status LoadTorchApi();
+  Status LoadTasks();
+  void BuildOpStatistic();
+  Status LoadCommunicationOps();
+  Status LoadCommunicationTasks();
+  Status LoadOperatorMemory();
+  Status LoadMemoryRecord();
+
+  // False (and a diagnostic) when the table is absent: its data stays empty.
+  bool Has(std::string_view table) {
+    if (db_.HasTable(table)) return true;
+    p_.diagnostics.Add(DiagId::db_table_missing, {db_.file(), 0, -1}, std::string(table));
+    return false;
+  }
+  // A required integer cell; false (and a diagnostic naming table and row) when it is NULL or bad.
+  bool Need(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
+    if (c.ok()) return true;
+    const DiagId id = c.state == IntCell::State::kNull ? DiagId::db_null_value : DiagId::db_bad_value;
+    p_.diagnostics.Add(id, {db_.file(), 0, -1}, fmt::format("table {} row {}: column {}", table, row, column));
+    return false;
+  }
+  // The string behind a STRING_IDS id ("" for NULL; "" and a diagnostic for an unknown id).
+  StringId Str(const IntCell& c, std::string_view table) {
+    if (c.state != IntCell::State::kValue) return kEmptyString;
+    auto it = strings_.find(c.value);
+    if (it != strings_.end()) return it->second;
+    p_.diagnostics.Add(DiagId::db_dangling_id, {db_.file(), 0, -1},
+                       fmt::format("table {}: string id {}", table, c.value));
+    return kEmptyString;
+  }
+  // The step whose [start, end] holds `ts_ns`; kNoNumber when none.
+  int64_t StepOf(int64_t ts_ns) const {
+    for (const DbStep& s : p_.npu.db.steps)
+      if (ts_ns >= s.start_ns && ts_ns <= s.end_ns) return s.id;
+    return kNoNumber;
+  }
+  void AddArgInt(ArgKey key, int64_t v) {
+    Arg a;
+    a.key = key;
+    a.type = ArgType::kInt;
+    a.i = v;
+    p_.args.push_back(a);
+  }
+  void AddArgText(ArgKey key, StringId text) {
+    Arg a;
+    a.key = key;
+    a.type = ArgType::kString;
+    a.text = text;
+    p_.args.push_back(a);
+  }
+  // Appends a slice whose args were pushed since `args_begin`.
+  SliceId AddSlice(Slice s, uint32_t args_begin) {
+    s.args_begin = args_begin;
+    s.args_count = static_cast<uint16_t>(p_.args.size() - args_begin);
+    const auto id = static_cast<SliceId>(p_.slices.size());
+    p_.slices.push_back(s);
+    return id;
+  }
+  void AddFlow(char phase, uint64_t id, int64_t ts_ns, TrackId track) {
+    FlowEvent f;
+    f.ts_ns = ts_ns;
+    f.id = id;
+    f.phase = phase;
+    f.binds_enclosing = phase == 'f';
+    f.track = track;
+    f.cat = async_npu_;
+    f.name = async_npu_;
+    p_.flows.push_back(f);
+  }
+  TrackId NamedTrack(std::string_view pid, std::string_view process_name, std::string_view tid,
+                     std::string_view track_name) {
+    const TrackId t = p_.GetOrCreateTrack(pid, tid);
+    p_.tracks[t].name = p_.strings.Intern(track_name);
+    p_.processes[p_.tracks[t].process].name = p_.strings.Intern(process_name);
+    return t;
+  }
+
+  const Database& db_;
+  Profile& p_;
+  std::unordered_map<int64_t, StringId> strings_;
+  std::unordered_map<int64_t, std::string> api_types_;
+  // PYTORCH_API.connectionId -> the CANN connection ids of CONNECTION_IDS (in table order).
+  std::unordered_map<int64_t, std::vector<int64_t>> connections_;
+  std::unordered_set<int64_t> launched_;  // every CANN connection id some API row holds
+  std::unordered_set<int64_t> pmu_cube_;  // globalTaskIds with a non-zero aic_total_time / aic_mac_time
+  StringId async_npu_ = kEmptyString;
+};
+
+Status DbLoader::ListTables() {
+  async_npu_ = p_.strings.Intern("async_npu");
+  DbInfo& info = p_.npu.db;
+  for (std::string_view t : kTablesUsed) {
+    DbTableUse use;
+    use.name = std::string(t);
+    use.present = db_.HasTable(t);
+    if (use.present) {
+      PD_ASSIGN_OR_RETURN(use.rows, db_.CountRows(t));
+    }
+    info.tables.push_back(std::move(use));
+  }
+  if (!db_.HasTable("PYTORCH_API") && !db_.HasTable("TASK") && !db_.HasTable("COMMUNICATION_OP")) {
+    return Unsupported(fmt::format(
+        "{}: not an Ascend profiler database: none of the tables PYTORCH_API, TASK, COMMUNICATION_OP",
+        db_.file()));
+  }
+  return Status::Ok();
+}
+
+Status DbLoader::LoadStrings() {
+  if (!Has("STRING_IDS")) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("STRING_IDS", "SELECT id, value FROM STRING_IDS"));
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell id = st.Int(0);
+    if (!id.ok()) continue;
+    strings_[id.value] = p_.strings.Intern(st.Text(1).value_or(std::string_view()));
+  }
+  return Status::Ok();
+}
+
+Status DbLoader::LoadApiTypes() {
+  if (!Has("ENUM_API_TYPE")) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("ENUM_API_TYPE", "SELECT id, name FROM ENUM_API_TYPE"));
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell id = st.Int(0);
+    if (id.ok()) api_types_[id.value] = std::string(st.Text(1).value_or(std::string_view()));
+  }
+  return Status::Ok();
+}
+
+Status DbLoader::LoadSteps() {
+  if (!Has("STEP_TIME")) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("STEP_TIME", "SELECT id, startNs, endNs FROM STEP_TIME"));
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell id = st.Int(0), start = st.Int(1), end = st.Int(2);
+    if (!Need(id, "STEP_TIME", "id", n) || !Need(start, "STEP_TIME", "startNs", n) ||
+        !Need(end, "STEP_TIME", "endNs", n))
+      continue;
+    p_.npu.db.steps.push_back({id.value, start.value, end.value});
+  }
+  std::stable_sort(p_.npu.db.steps.begin(), p_.npu.db.steps.end(),
+                   [](const DbStep& a, const DbStep& b) { return a.id < b.id; });
+  return Status::Ok();
+}
+
+Status DbLoader::LoadMetaData() {
+  if (!db_.HasTable("META_DATA")) return Status::Ok();  // optional: no diagnostic
+  PD_ASSIGN_OR_RETURN(Statement st,
+                      db_.Prepare("META_DATA", "SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'"));
+  PD_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (row) p_.npu.db.schema_version = std::string(st.Text(0).value_or(std::string_view()));
+  return Status::Ok();
+}
+
+Status DbLoader::LoadConnections() {
+  if (!Has("CONNECTION_IDS")) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st,
+                      db_.Prepare("CONNECTION_IDS", "SELECT id, connectionId FROM CONNECTION_IDS"));
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell id = st.Int(0), cid = st.Int(1);
+    if (!Need(id, "CONNECTION_IDS", "id", n) || !Need(cid, "CONNECTION_IDS", "connectionId", n)) continue;
+    connections_[id.value].push_back(cid.value);
+  }
+  return Status::Ok();
+}
+
+// The reference's DB cube test reads two PMU counters per task (docs/reference/overall.md#kernel-categorisation).
+Status DbLoader::LoadPmuCube() {
+  if (!db_.HasTable("TASK_PMU_INFO") || !db_.HasTable("STRING_IDS")) return Status::Ok();  // optional
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("TASK_PMU_INFO",
+                                                "SELECT p.globalTaskId, p.value FROM TASK_PMU_INFO p JOIN STRING_IDS s "
+                                                "ON p.name = s.id WHERE s.value IN ('aic_total_time', 'aic_mac_time')"));
+  PD_ASSIGN_OR_RETURN(Statement any, db_.Prepare("TASK_PMU_INFO", "SELECT 1 FROM TASK_PMU_INFO LIMIT 1"));
+  PD_ASSIGN_OR_RETURN(p_.npu.db.has_pmu, any.Step());
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell id = st.Int(0);
+    const std::optional<double> value = st.Real(1);
+    // Truthy as Python reads the number: anything but zero (NULL and non-numbers count as zero).
+    if (id.ok() && value && *value != 0) pmu_cube_.insert(id.value);
+  }
+  return Status::Ok();
+}
+
+// Kind and category of a PYTORCH_API row from its ENUM_API_TYPE name (and, for queue rows and step
+// markers, its name).
+std::pair<SliceKind, std::string_view> ApiKind(std::string_view type, std::string_view name) {
+  if (type == "op") {
+    if (StepIdFromName(name) != kNoNumber) return {SliceKind::kStepMarker, "cpu_op"};
+    return {SliceKind::kCpuOp, "cpu_op"};
+  }
+  if (type == "queue") {
+    if (name.starts_with("Enqueue")) return {SliceKind::kEnqueue, "enqueue"};
+    if (name.starts_with("Dequeue")) return {SliceKind::kDequeue, "dequeue"};
+    return {SliceKind::kOther, "queue"};
+  }
+  if (type == "trace") return {SliceKind::kPythonFunction, "python_function"};
+  if (type == "mstx") return {SliceKind::kUserAnnotation, "user_annotation"};
+  return {SliceKind::kOther, type};
+}
+
+Status DbLoader::LoadTorchApi() {
+  if (!Has("PYTORCH_API")) return Status::Ok();
+  // The reference reads torch ops only from PyTorch exports (docs/reference/inputs.md#db-export).
+  if (!std::filesystem::path(db_.file()).filename().string().starts_with("ascend_pytorch_profiler"))
+    return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("PYTORCH_API",
+                                                "SELECT startNs, endNs, globalTid, connectionId, name, "
+                                                "sequenceNumber, fwdThreadId, inputShapes, type FROM PYTORCH_API"));
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell start = st.Int(0), end = st.Int(1), tid = st.Int(2), conn = st.Int(3);
+    if (!Need(start, "PYTORCH_API", "startNs", n) || !Need(end, "PYTORCH_API", "endNs", n)) continue;
+    const StringId name = Str(st.Int(4), "PYTORCH_API");
+    const IntCell type = st.Int(8);
+    auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
+    const auto [kind, cat] = ApiKind(type_it == api_types_.end() ? "" : type_it->second, p_.str(name));
+    const int64_t gtid = tid.ok() ? tid.value : 0;
+    const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
+    Slice s;
+    s.ts_ns = start.value;
+    s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+    s.name = name;
+    s.cat = p_.strings.Intern(cat);
+    s.kind = kind;
+    s.track = NamedTrack(pid, "Python", thread, "Thread " + thread);
+    const auto args_begin = static_cast<uint32_t>(p_.args.size());
+    if (const IntCell shapes = st.Int(7); shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
+    if (const IntCell seq = st.Int(5); seq.ok()) AddArgInt(ArgKey::kSequenceNumber, seq.value);
+    if (const IntCell fwd = st.Int(6); fwd.ok()) AddArgInt(ArgKey::kFwdThreadId, fwd.value);
+    if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
+    AddSlice(s, args_begin);
+    if (!conn.ok()) continue;
+    auto it = connections_.find(conn.value);
+    if (it == connections_.end()) continue;
+    const auto op = static_cast<SliceId>(p_.slices.size() - 1);
+    for (int64_t cann : it->second) {
+      AddFlow('s', static_cast<uint64_t>(cann), s.ts_ns, s.track);
+      launched_.insert(cann);
+      if (kind == SliceKind::kCpuOp || kind == SliceKind::kStepMarker) p_.npu.db.op_launches.push_back({cann, op});
+    }
+  }
+  return Status::Ok();
+}
+
+// A compute task also becomes a kernel_details row (the DB's kernel table).
+void AddKernelDetail(Profile& p, const Slice& s, StringId op_type, StringId shapes, StringId task_type,
+                     int64_t global_task_id, int64_t stream_id, int64_t step_id) {
+  KernelDetailRow r;
+  r.type = op_type;
+  r.name = s.name;
+  r.input_shapes = shapes;
+  r.accelerator_core = task_type;
+  r.start_ns = s.ts_ns;
+  r.dur_ns = s.dur_ns;
+  r.task_id = global_task_id;
+  r.stream_id = stream_id;
+  r.step_id = step_id;
+  r.line = static_cast<uint32_t>(p.npu.kernel_details.rows.size() + 1);
+  p.npu.kernel_details.rows.push_back(r);
+}
+
+Status DbLoader::LoadTasks() {
+  if (!Has("TASK")) return Status::Ok();
+  const bool compute = Has("COMPUTE_TASK_INFO");
+  const std::string sql = compute
+      ? "SELECT t.startNs, t.endNs, t.connectionId, t.globalTaskId, t.taskType, t.streamId, t.taskId, "
+        "c.globalTaskId, c.name, c.opType, c.taskType, c.inputShapes FROM TASK t "
+        "LEFT JOIN COMPUTE_TASK_INFO c ON t.globalTaskId = c.globalTaskId"
+      : "SELECT startNs, endNs, connectionId, globalTaskId, taskType, streamId, taskId FROM TASK";
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare(compute ? "TASK, COMPUTE_TASK_INFO" : "TASK", sql));
+  KernelDetailsTable& kd = p_.npu.kernel_details;
+  kd.present = compute;
+  kd.file = db_.file() + ":COMPUTE_TASK_INFO";
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell start = st.Int(0), end = st.Int(1), conn = st.Int(2), gid = st.Int(3), stream = st.Int(5);
+    if (!Need(start, "TASK", "startNs", n) || !Need(end, "TASK", "endNs", n)) continue;
+    const bool is_compute = compute && st.Int(7).ok();
+    const StringId task_type = Str(is_compute ? st.Int(10) : st.Int(4), "TASK");
+    Slice s;
+    s.ts_ns = start.value;
+    s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+    s.name = is_compute ? Str(st.Int(8), "COMPUTE_TASK_INFO") : Str(st.Int(4), "TASK");
+    s.cat = p_.strings.Intern("HostToDevice");
+    s.kind = SliceKind::kNpuTask;
+    const int64_t stream_id = stream.ok() ? stream.value : -1;
+    s.track = NamedTrack(kHardwarePid, kHardwarePid, std::to_string(stream_id), fmt::format("Stream {}", stream_id));
+    const auto args_begin = static_cast<uint32_t>(p_.args.size());
+    AddArgText(ArgKey::kTaskType, task_type);
+    if (stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
+    if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
+    if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
+    if (is_compute) AddArgText(ArgKey::kInputDims, Str(st.Int(11), "COMPUTE_TASK_INFO"));
+    const SliceId id = AddSlice(s, args_begin);
+    if (conn.ok() && launched_.count(conn.value) != 0) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
+    if (is_compute) {
+      const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
+      p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
+                                         gid.ok() && pmu_cube_.count(gid.value) != 0});
+      AddKernelDetail(p_, s, Str(st.Int(9), "COMPUTE_TASK_INFO"), Str(st.Int(11), "COMPUTE_TASK_INFO"), task_type,
+                      gid.ok() ? gid.value : kNoNumber, stream_id, StepOf(s.ts_ns));
+    }
+  }
+  return Status::Ok();
+}
+
+// The DB has no op_statistic table: the reference groups the compute tasks by (opType, task type)
+// in first-appearance order (docs/reference/kernel.md), which fills the same table.
+void DbLoader::BuildOpStatistic() {
+  NpuTables& npu = p_.npu;
+  if (!npu.kernel_details.present) return;
+  npu.has_op_statistic = true;
+  std::map<std::pair<StringId, StringId>, size_t> index;
+  for (const KernelDetailRow& r : npu.kernel_details.rows) {
+    auto [it, added] = index.try_emplace({r.type, r.accelerator_core}, npu.op_statistic.size());
+    if (added) {
+      OpStatisticRow row;
+      row.op_type = r.type;
+      row.core_type = r.accelerator_core;
+      row.max_ns = row.min_ns = r.dur_ns;
+      npu.op_statistic.push_back(row);
+    }
+    OpStatisticRow& s = npu.op_statistic[it->second];
+    s.count += 1;
+    s.total_ns += r.dur_ns;
+    s.float_total_us += static_cast<double>(r.dur_ns) / 1000.0;
+    s.has_float_total = true;
+    s.max_ns = std::max(s.max_ns, r.dur_ns);
+    s.min_ns = std::min(s.min_ns, r.dur_ns);
+  }
+  // Whole ns; the kernel type comparison divides total by count itself for a DB side.
+  for (OpStatisticRow& s : npu.op_statistic) s.avg_ns = s.count != 0 ? s.total_ns / s.count : 0;
+}
+
+Status DbLoader::LoadCommunicationOps() {
+  if (!Has("COMMUNICATION_OP")) return Status::Ok();
+  // No ORDER BY: the reference reads the rows in SQLite's order.
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("COMMUNICATION_OP",
+                                                "SELECT opName, startNs, endNs, connectionId, groupName, opType "
+                                                "FROM COMMUNICATION_OP"));
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell start = st.Int(1), end = st.Int(2), conn = st.Int(3);
+    if (!Need(start, "COMMUNICATION_OP", "startNs", n) || !Need(end, "COMMUNICATION_OP", "endNs", n)) continue;
+    const StringId group = Str(st.Int(4), "COMMUNICATION_OP");
+    Slice s;
+    s.ts_ns = start.value;
+    s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+    s.name = Str(st.Int(0), "COMMUNICATION_OP");
+    s.cat = p_.strings.Intern("hccl");
+    s.kind = SliceKind::kHcclOp;
+    s.track = NamedTrack(kCommPid, kCommPid, p_.str(group), p_.str(group));
+    const auto args_begin = static_cast<uint32_t>(p_.args.size());
+    AddArgText(ArgKey::kGroupName, group);
+    AddArgText(ArgKey::kCollectiveName, Str(st.Int(5), "COMMUNICATION_OP"));
+    if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
+    AddSlice(s, args_begin);
+    if (conn.ok() && launched_.count(conn.value) != 0) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
+  }
+  return Status::Ok();
+}
+
+Status DbLoader::LoadCommunicationTasks() {
+  if (!Has("COMMUNICATION_TASK_INFO") || !db_.HasTable("TASK")) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("COMMUNICATION_TASK_INFO",
+                                                "SELECT c.name, c.taskType, c.planeId, c.groupName, t.startNs, "
+                                                "t.endNs, t.streamId, t.taskId FROM COMMUNICATION_TASK_INFO c "
+                                                "JOIN TASK t ON c.globalTaskId = t.globalTaskId"));
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell start = st.Int(4), end = st.Int(5), plane = st.Int(2);
+    if (!Need(start, "TASK", "startNs", n) || !Need(end, "TASK", "endNs", n)) continue;
+    const StringId group = Str(st.Int(3), "COMMUNICATION_TASK_INFO");
+    const int64_t plane_id = plane.ok() ? plane.value : -1;
+    Slice s;
+    s.ts_ns = start.value;
+    s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+    // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
+    s.name = Str(st.Int(1), "COMMUNICATION_TASK_INFO");
+    s.cat = p_.strings.Intern("hccl");
+    s.kind = SliceKind::kHcclTask;
+    s.track = NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
+                         fmt::format("Plane {}", plane_id));
+    const auto args_begin = static_cast<uint32_t>(p_.args.size());
+    AddArgText(ArgKey::kTaskType, s.name);
+    AddArgText(ArgKey::kCollectiveName, Str(st.Int(0), "COMMUNICATION_TASK_INFO"));
+    AddArgText(ArgKey::kGroupName, group);
+    if (const IntCell stream = st.Int(6); stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
+    if (const IntCell task_id = st.Int(7); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
+    AddSlice(s, args_begin);
+  }
+  return Status::Ok();
+}
+
+Status DbLoader::LoadOperatorMemory() {
+  if (!Has("OP_MEMORY")) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("OP_MEMORY",
+                                                "SELECT name, size, allocationTime, releaseTime, duration, deviceId "
+                                                "FROM OP_MEMORY"));
+  p_.npu.has_operator_memory = true;
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell size = st.Int(1);
+    if (!Need(size, "OP_MEMORY", "size", n)) continue;
+    OperatorMemoryRow r;
+    r.name = Str(st.Int(0), "OP_MEMORY");
+    r.size_kb = static_cast<double>(size.value) / 1024.0;
+    if (const IntCell c = st.Int(2); c.ok()) r.allocation_ns = c.value;
+    if (const IntCell c = st.Int(3); c.ok()) r.release_ns = c.value;
+    if (const IntCell c = st.Int(4); c.ok()) r.duration_ns = c.value;
+    if (const IntCell c = st.Int(5); c.ok()) r.device_type = p_.strings.Intern(fmt::format("NPU:{}", c.value));
+    r.line = static_cast<uint32_t>(n);
+    p_.npu.operator_memory.push_back(r);
+  }
+  return Status::Ok();
+}
+
+Status DbLoader::LoadMemoryRecord() {
+  if (!Has("MEMORY_RECORD")) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("MEMORY_RECORD",
+                                                "SELECT component, timestamp, totalAllocated, totalReserved, "
+                                                "totalActive, deviceId FROM MEMORY_RECORD"));
+  p_.npu.has_memory_record = true;
+  constexpr double kBytesPerMb = 1024.0 * 1024.0;
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell ts = st.Int(1), reserved = st.Int(3);
+    if (!Need(ts, "MEMORY_RECORD", "timestamp", n) || !Need(reserved, "MEMORY_RECORD", "totalReserved", n)) continue;
+    MemoryRecordRow r;
+    r.component = Str(st.Int(0), "MEMORY_RECORD");
+    r.ts_ns = ts.value;
+    r.total_reserved_mb = static_cast<double>(reserved.value) / kBytesPerMb;
+    if (const IntCell c = st.Int(2); c.ok()) r.total_allocated_mb = static_cast<double>(c.value) / kBytesPerMb;
+    if (const IntCell c = st.Int(4); c.ok()) r.total_active_mb = static_cast<double>(c.value) / kBytesPerMb;
+    if (const IntCell c = st.Int(5); c.ok()) r.device_type = p_.strings.Intern(fmt::format("NPU:{}", c.value));
+    p_.npu.memory_record.push_back(r);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status LoadAscendDb(const std::string& db_file, Profile& profile, const LoadOptions& /*options*/) {
+  PD_ASSIGN_OR_RETURN(Database db, Database::Open(db_file));
+  ProfileMeta& m = profile.meta;
+  m.format = SourceFormat::kAscendDb;
+  m.device = DeviceKind::kNpu;
+  m.files.push_back(db_file);
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(db_file, ec);
+  if (!ec) m.input_bytes += size;
+  profile.npu.db.present = true;
+  profile.npu.db.file = db_file;
+  DbLoader loader(db, profile);
+  return loader.Run();
+}
+
+}  // namespace profdiff

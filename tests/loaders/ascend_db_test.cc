@@ -1,0 +1,313 @@
+// The Ascend DB loader on small synthetic exports (tests/common/ascend_db_fixture.h) and on the
+// corpus: what lands in the model, that the file is never changed, and bad input.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "../common/ascend_db_fixture.h"
+#include "../report/report_test_util.h"
+#include "profdiff/loaders/ascend_db.h"
+#include "profdiff/loaders/loader.h"
+
+namespace profdiff {
+namespace {
+
+namespace fs = std::filesystem;
+using report::testing::TempDir;
+using testing::kDbRows;
+using testing::kDbSchema;
+using testing::WriteDb;
+
+std::string MakeDb(const TempDir& d, const std::string& sql, const std::string& name = "ascend_pytorch_profiler_0.db") {
+  const std::string path = d / name;
+  EXPECT_EQ(WriteDb(path, sql), "");
+  return path;
+}
+
+uint64_t CountKind(const Profile& p, SliceKind k) { return p.CountByKind()[static_cast<size_t>(k)]; }
+
+const Slice* FindSlice(const Profile& p, std::string_view name) {
+  for (const Slice& s : p.slices)
+    if (p.str(s.name) == name) return &s;
+  return nullptr;
+}
+
+TEST(AscendDb, LoadsTheTimelineModel) {
+  TempDir d;
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows), p, LoadOptions{}).ok());
+  EXPECT_EQ(p.meta.format, SourceFormat::kAscendDb);
+  EXPECT_EQ(p.meta.device, DeviceKind::kNpu);
+  EXPECT_EQ(CountKind(p, SliceKind::kStepMarker), 1u);
+  EXPECT_EQ(CountKind(p, SliceKind::kCpuOp), 1u);
+  EXPECT_EQ(CountKind(p, SliceKind::kPythonFunction), 1u);
+  EXPECT_EQ(CountKind(p, SliceKind::kEnqueue), 1u);
+  EXPECT_EQ(CountKind(p, SliceKind::kNpuTask), 4u);
+  EXPECT_EQ(CountKind(p, SliceKind::kHcclOp), 1u);
+  EXPECT_EQ(CountKind(p, SliceKind::kHcclTask), 1u);
+
+  const Slice* add = FindSlice(p, "aten::add");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->ts_ns, 1100);
+  EXPECT_EQ(add->dur_ns, 300);
+  EXPECT_EQ(p.ArgText(*add, ArgKey::kInputDims), "float;float");
+  EXPECT_EQ(p.ArgInt(*add, ArgKey::kSequenceNumber), 12);
+  EXPECT_EQ(p.str(p.process(*add).name), "Python");
+  EXPECT_EQ(p.process(*add).pid, 3136493);
+  EXPECT_EQ(p.track(*add).tid, 7);
+
+  const Slice* kernel = FindSlice(p, "AddKernel");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(p.ArgText(*kernel, ArgKey::kTaskType), "AI_CORE");
+  EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kStreamId), 2);
+  EXPECT_EQ(p.str(p.process(*kernel).name), "Ascend Hardware");
+  // A task without COMPUTE_TASK_INFO is named by its task type.
+  EXPECT_NE(FindSlice(p, "EVENT_WAIT_SQE"), nullptr);
+
+  const Slice* op = FindSlice(p, "hcom_allReduce_1");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(p.ArgText(*op, ArgKey::kGroupName), "group_a");
+  EXPECT_EQ(p.str(p.track(*op).name), "group_a");
+  const Slice* wait = FindSlice(p, "Notify_Wait");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(p.str(p.track(*wait).name), "Plane 0");
+  EXPECT_EQ(p.ArgText(*wait, ArgKey::kGroupName), "group_a");
+
+  // Flows: one start per CONNECTION_IDS row of aten::add, an end on each task / op with that id.
+  int starts = 0, ends = 0;
+  for (const FlowEvent& f : p.flows) {
+    if (f.phase == 's') {
+      ++starts;
+      EXPECT_EQ(f.ts_ns, 1100);
+    } else {
+      ++ends;
+    }
+    EXPECT_TRUE(f.id == 500 || f.id == 501);
+  }
+  EXPECT_EQ(starts, 2);
+  EXPECT_EQ(ends, 3);  // the compute task (500), the HCCL task on the hardware lane and the HCCL op (501)
+}
+
+TEST(AscendDb, SideTablesStepsAndUnits) {
+  TempDir d;
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows), p, LoadOptions{}).ok());
+  ASSERT_EQ(p.npu.db.steps.size(), 1u);
+  EXPECT_EQ(p.npu.db.steps[0].id, 50);
+  EXPECT_EQ(p.npu.db.steps[0].start_ns, 1000);
+  ASSERT_TRUE(p.npu.kernel_details.present);
+  ASSERT_EQ(p.npu.kernel_details.rows.size(), 1u);
+  const KernelDetailRow& k = p.npu.kernel_details.rows[0];
+  EXPECT_EQ(p.str(k.type), "Add");
+  EXPECT_EQ(p.str(k.input_shapes), "8,16");
+  EXPECT_EQ(k.task_id, 10);  // globalTaskId
+  EXPECT_EQ(k.step_id, 50);
+  EXPECT_EQ(k.dur_ns, 100);
+  ASSERT_EQ(p.npu.operator_memory.size(), 1u);
+  EXPECT_EQ(p.npu.operator_memory[0].size_kb, 2.0);  // 2048 bytes
+  EXPECT_EQ(p.npu.operator_memory[0].duration_ns, 700);
+  ASSERT_EQ(p.npu.memory_record.size(), 2u);
+  EXPECT_EQ(p.npu.memory_record[1].total_reserved_mb, 3.0);
+  const auto used = std::find_if(p.npu.db.tables.begin(), p.npu.db.tables.end(),
+                                 [](const DbTableUse& t) { return t.name == "PYTORCH_API"; });
+  ASSERT_NE(used, p.npu.db.tables.end());
+  EXPECT_TRUE(used->present);
+  EXPECT_EQ(used->rows, 4);
+  EXPECT_TRUE(p.diagnostics.empty()) << p.diagnostics.Summary();
+}
+
+TEST(AscendDb, NeverChangesTheFile) {
+  TempDir d;
+  const std::string path = MakeDb(d, std::string(kDbSchema) + kDbRows);
+  ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+  struct stat before {};
+  ASSERT_EQ(::stat(path.c_str(), &before), 0);
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(path, p, LoadOptions{}).ok());
+  struct stat after {};
+  ASSERT_EQ(::stat(path.c_str(), &after), 0);
+  EXPECT_EQ(before.st_mode, after.st_mode);
+  EXPECT_EQ(before.st_size, after.st_size);
+  EXPECT_EQ(before.st_mtim.tv_sec, after.st_mtim.tv_sec);
+  EXPECT_EQ(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+  for (const char* side : {"-journal", "-wal", "-shm"}) EXPECT_FALSE(fs::exists(path + side)) << side;
+}
+
+TEST(AscendDb, MalformedRowsAreDiagnosedAndSkipped) {
+  TempDir d;
+  const std::string extra =
+      "INSERT INTO PYTORCH_API VALUES (NULL,'5',1,NULL,1,NULL,NULL,NULL,NULL,NULL,50001,0);"
+      "INSERT INTO PYTORCH_API VALUES ('12x','5',1,NULL,1,NULL,NULL,NULL,NULL,NULL,50001,0);"
+      "INSERT INTO TASK VALUES (1,2,0,NULL,99,1,4242,0,2,3,0,0);";
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
+  EXPECT_EQ(p.diagnostics.count(DiagId::db_null_value), 1u);
+  EXPECT_EQ(p.diagnostics.count(DiagId::db_bad_value), 1u);
+  EXPECT_GE(p.diagnostics.count(DiagId::db_dangling_id), 1u);  // taskType 4242 is no string id
+  EXPECT_EQ(CountKind(p, SliceKind::kCpuOp), 1u);
+  EXPECT_EQ(CountKind(p, SliceKind::kNpuTask), 5u);
+  EXPECT_NE(p.diagnostics.Summary().find("PYTORCH_API"), std::string::npos) << p.diagnostics.Summary();
+}
+
+TEST(AscendDb, MissingTablesLeaveTheirDataEmpty) {
+  TempDir d;
+  const std::string sql = std::string(kDbSchema) + kDbRows + "DROP TABLE OP_MEMORY; DROP TABLE COMMUNICATION_OP;";
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, sql), p, LoadOptions{}).ok());
+  EXPECT_FALSE(p.npu.has_operator_memory);
+  EXPECT_EQ(CountKind(p, SliceKind::kHcclOp), 0u);
+  EXPECT_EQ(p.diagnostics.count(DiagId::db_table_missing), 2u);
+}
+
+TEST(AscendDb, BadFilesAreErrorsNamingTheFileAndTable) {
+  TempDir d;
+  // A table without a column the loader reads.
+  const std::string no_column = MakeDb(d, "CREATE TABLE TASK (startNs INTEGER, endNs INTEGER);", "ascend_pytorch_profiler_1.db");
+  Profile p1;
+  Status s1 = LoadAscendDb(no_column, p1, LoadOptions{});
+  ASSERT_FALSE(s1.ok());
+  EXPECT_NE(s1.message().find(no_column), std::string::npos) << s1.message();
+  EXPECT_NE(s1.message().find("table TASK"), std::string::npos) << s1.message();
+
+  // Not a database at all, and an empty database (no profiler table).
+  const std::string garbage = d / "ascend_pytorch_profiler_2.db";
+  std::ofstream(garbage, std::ios::binary) << std::string(4096, 'x');
+  Profile p2;
+  Status s2 = LoadAscendDb(garbage, p2, LoadOptions{});
+  ASSERT_FALSE(s2.ok());
+  EXPECT_NE(s2.message().find(garbage), std::string::npos) << s2.message();
+  EXPECT_NE(s2.message().find("not a readable SQLite database"), std::string::npos) << s2.message();
+  const std::string empty = MakeDb(d, "CREATE TABLE OTHER (a INTEGER);", "ascend_pytorch_profiler_3.db");
+  Profile p3;
+  Status s3 = LoadAscendDb(empty, p3, LoadOptions{});
+  ASSERT_FALSE(s3.ok());
+  EXPECT_NE(s3.message().find("not an Ascend profiler database"), std::string::npos) << s3.message();
+}
+
+TEST(AscendDb, TruncatedFileIsAnErrorOrADiagnosedLoadNeverACrash) {
+  TempDir d;
+  std::string rows = std::string(kDbSchema) + kDbRows;
+  for (int i = 0; i < 300; ++i) rows += "INSERT INTO STRING_IDS (value) VALUES ('padding string number " + std::to_string(i) + "');";
+  const std::string full = MakeDb(d, rows);
+  const auto size = fs::file_size(full);
+  for (uintmax_t keep : {uintmax_t{100}, size / 3, size / 2, size - 1024}) {
+    const std::string cut = d / ("ascend_pytorch_profiler_cut" + std::to_string(keep) + ".db");
+    fs::copy_file(full, cut);
+    fs::resize_file(cut, keep);
+    Profile p;
+    Status s = LoadAscendDb(cut, p, LoadOptions{});
+    if (!s.ok()) {
+      EXPECT_NE(s.message().find(cut), std::string::npos) << s.message();
+    }
+  }
+}
+
+TEST(AscendDb, ResolutionPrefersTheDbUnlessTextIsAsked) {
+  TempDir d;
+  const fs::path out = fs::path(d.path()) / "r0_ascend_pt" / "ASCEND_PROFILER_OUTPUT";
+  fs::create_directories(out);
+  ASSERT_EQ(WriteDb((out / "ascend_pytorch_profiler_0.db").string(), std::string(kDbSchema) + kDbRows), "");
+  std::ofstream(out / "trace_view.json") << "[]";
+  const std::string dir = (fs::path(d.path()) / "r0_ascend_pt").string();
+  auto automatic = ResolveInput(dir);
+  ASSERT_TRUE(automatic.ok());
+  EXPECT_EQ(automatic->format, SourceFormat::kAscendDb);
+  auto text = ResolveInput(dir, false, InputFormat::kText);
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(text->format, SourceFormat::kAscendProfileDir);
+  EXPECT_TRUE(text->db_file.empty());
+  fs::remove(out / "trace_view.json");
+  auto no_text = ResolveInput(dir, false, InputFormat::kText);
+  ASSERT_FALSE(no_text.ok());
+  EXPECT_NE(no_text.status().message().find("--input-format text"), std::string::npos);
+  auto db_file = ResolveInput((out / "ascend_pytorch_profiler_0.db").string(), false, InputFormat::kText);
+  EXPECT_FALSE(db_file.ok());
+
+  LoadOptions options;
+  options.input_format = InputFormat::kDb;
+  auto loaded = LoadProfile(dir, options);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ((*loaded)->meta.path_level, "db");
+  EXPECT_EQ((*loaded)->slices.size(), 10u);  // 4 API rows, 4 tasks, 1 HCCL op, 1 HCCL task
+}
+
+}  // namespace
+}  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// Deterministic byte mutations of a small export (what the fuzz target fuzz_ascend_db does at
+// random): every load either succeeds, with whatever diagnostics, or fails with a message naming the
+// file. Never a crash.
+TEST(AscendDb, MutatedBytesNeverCrash) {
+  report::testing::TempDir d;
+  const std::string good = d / "good.db";
+  ASSERT_EQ(testing::WriteDb(good, std::string(testing::kDbSchema) + testing::kDbRows), "");
+  std::string bytes;
+  {
+    std::ifstream in(good, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  ASSERT_GT(bytes.size(), 4096u);
+  const std::string path = d / "ascend_pytorch_profiler_0.db";
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  int failed = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::string mutated = bytes;
+    const int flips = 1 + static_cast<int>(next() % 8);
+    for (int i = 0; i < flips; ++i) mutated[next() % mutated.size()] = static_cast<char>(next() & 0xFF);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << mutated;
+    Profile p;
+    const Status s = LoadAscendDb(path, p, LoadOptions{});
+    if (!s.ok()) {
+      ++failed;
+      EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
+    }
+  }
+  RecordProperty("failed_loads", failed);
+}
+
+}  // namespace
+}  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// TASK_PMU_INFO drives the DB cube test: a non-zero aic_total_time or aic_mac_time makes a compute
+// task a cube task; text that is not a number reads as zero (never an exception).
+TEST(AscendDb, PmuCubeFlag) {
+  report::testing::TempDir d;
+  const std::string pmu =
+      "CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER, name INTEGER, value NUMERIC);"
+      "INSERT INTO STRING_IDS VALUES (40,'aic_total_time'),(41,'aiv_time');";
+  int n = 0;
+  for (const auto& [rows, cube] : {std::pair<std::string, bool>{"(10,40,'12.5')", true},
+                                   {"(10,40,'not a number')", false},
+                                   {"(10,40,0),(10,41,7)", false}}) {
+    const std::string path = d / ("ascend_pytorch_profiler_" + std::to_string(n++) + ".db");
+    ASSERT_EQ(testing::WriteDb(path, std::string(testing::kDbSchema) + testing::kDbRows + pmu +
+                                         "INSERT INTO TASK_PMU_INFO VALUES " + rows + ";"),
+              "");
+    Profile p;
+    ASSERT_TRUE(LoadAscendDb(path, p, LoadOptions{}).ok()) << rows;
+    EXPECT_TRUE(p.npu.db.has_pmu);
+    ASSERT_EQ(p.npu.db.compute_tasks.size(), 1u);
+    EXPECT_EQ(p.npu.db.compute_tasks[0].pmu_cube, cube) << rows;
+    EXPECT_EQ(p.str(p.npu.db.compute_tasks[0].rts_type), "KERNEL_AICORE");
+  }
+}
+
+}  // namespace
+}  // namespace profdiff
