@@ -122,6 +122,9 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   for (CLI::Option* g : r.gate_opts) g->type_name("PCT");
   c.add_option("--noise-floor-ms", o.noise_floor_ms,
                "A gate also needs the growth to exceed this many ms (default 0.05)");
+  c.add_flag("--whole-capture", o.whole_capture,
+             "Gate on the whole captures when a side has no ProfilerStep markers (else such a gate is "
+             "incomparable, exit 4); with steps on both sides the gate compares per step (median step)");
   c.add_option("--config", o.config_path,
                "Kernel-categorisation masks: an INI file with section [OP_MASK] and the keys FA_MASK, "
                "CONV_MASK, MATMUL_MASK, CUBE_MASK, TRANS_MASK, MC2_KERNEL (comma-separated lists), "

@@ -196,9 +196,12 @@ analysis::GateResult RunGate(const CompareRequest& request,
   gate_options.comm_pct = request.gate_comm_pct;
   gate_options.free_pct = request.gate_free_pct;
   gate_options.noise_floor_ms = request.noise_floor_ms;
+  gate_options.whole_capture = request.whole_capture;
   analysis::ComparabilityInputs comparability;
   comparability.base_steps = analysis::CountProfilerSteps(base);
   comparability.comparison_steps = analysis::CountProfilerSteps(comparison);
+  comparability.base_step_stats = analysis::StepDurations(base);
+  comparability.comparison_step_stats = analysis::StepDurations(comparison);
   analysis::GateResult gate = analysis::EvaluateGate(overall, gate_options, comparability);
   for (const std::string& w : gate.warnings) messages.Warning(w);
   return gate;

@@ -15,6 +15,13 @@ json Verdict(const analysis::GateResult& g) {
   j["exit_code"] = analysis::GateExitCode(g.verdict);
   j["noise_floor_ms"] = g.noise_floor_ms;
   j["noise_floor_ns"] = g.noise_floor_ns;
+  j["basis"] = std::string(analysis::Name(g.basis));
+  auto steps = [](const std::optional<analysis::StepStats>& s) -> json {
+    if (!s) return nullptr;
+    return {{"count", s->count}, {"median_ns", s->median_ns}, {"mean_ns", s->mean_ns},
+            {"min_ns", s->min_ns}, {"max_ns", s->max_ns}};
+  };
+  j["steps"] = {{"base", steps(g.base_steps)}, {"comparison", steps(g.comparison_steps)}};
   json thresholds = json::object();
   json checks = json::array();
   for (const analysis::GateCheck& c : g.checks) {

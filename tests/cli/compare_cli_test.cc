@@ -146,7 +146,8 @@ TEST(CompareCli, GateExitCodesPassRegressionIncomparable) {
   WriteText(d / "cpu_only.json", kCpuOnlyTrace);
   int run = 0;
   auto gate = [&](const std::string& base, const std::string& comp, std::vector<std::string> extra) {
-    std::vector<std::string> a = {"compare", "-bp", d / base, "-d", d / comp, "--no-xlsx", "-q",
+    // These traces have no ProfilerStep markers: the captures are gated whole, as asked.
+    std::vector<std::string> a = {"compare", "-bp", d / base, "-d", d / comp, "--no-xlsx", "-q", "--whole-capture",
                                   "--json", d / ("run" + std::to_string(run++) + ".json")};
     a.insert(a.end(), extra.begin(), extra.end());
     return RunCli(a);
@@ -179,7 +180,8 @@ TEST(CompareCli, GateExitCodesPassRegressionIncomparable) {
   WriteText(d / "npu_empty.json",
             R"([{"ph": "M", "name": "process_name", "pid": 2, "args": {"name": "Ascend Hardware"}},
                 {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": "1000.000", "dur": 5}])");
-  r = RunCli({"compare", "-bp", d / "npu_empty.json", "-d", kTraceView, "--no-xlsx", "-q", "--gate-e2e", "5"});
+  r = RunCli({"compare", "-bp", d / "npu_empty.json", "-d", kTraceView, "--no-xlsx", "-q", "--gate-e2e", "5",
+              "--whole-capture"});
   EXPECT_EQ(r.rc, 4) << r.err;
   EXPECT_NE(r.err.find("Failed to get overlap analysis data"), std::string::npos) << r.err;
   // The JSON verdict of a regression carries the thresholds and per-check deltas.
@@ -188,7 +190,13 @@ TEST(CompareCli, GateExitCodesPassRegressionIncomparable) {
   EXPECT_EQ(j["verdict"]["result"], "regression");
   EXPECT_EQ(j["verdict"]["thresholds"]["e2e_pct"], 10.0);
   EXPECT_EQ(j["verdict"]["checks"][0]["delta_ns"], 100000);
+  EXPECT_EQ(j["verdict"]["basis"], "whole_capture");
   ExpectDeltasSumToE2e(j);
+  // Without --whole-capture, step-less captures are never gated: incomparable, naming why.
+  r = RunCli({"compare", "-bp", d / "fast.json", "-d", d / "slow.json", "--no-xlsx", "--gate-e2e", "10"});
+  EXPECT_EQ(r.rc, 4) << r.out;
+  EXPECT_NE(r.out.find("neither side has ProfilerStep markers"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--whole-capture"), std::string::npos) << r.out;
 }
 
 TEST(CompareCli, UsageErrorsExitTwo) {

@@ -1,6 +1,8 @@
 // `profdiff compare` on corpus pairs (../shared/corpus; skipped without it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -117,6 +119,43 @@ TEST(CompareCorpusCli, TraceLevelSideShowsUnknownNotZero) {
   EXPECT_TRUE(j["sides"]["base"]["memory_used_gib"].is_null());
   EXPECT_TRUE(j["sides"]["base"]["sdma_bandwidth_gb_s"].is_null());
   EXPECT_GT(j["sides"]["comparison"]["memory_used_gib"].get<double>(), 2.0);
+}
+
+// The issue's case: the slower ResNet50 run cut to its first 3 steps against the faster run's 6.
+// The captures' totals say "faster"; a gate compares steps and finds the regression (never exit 0).
+TEST(CompareCorpusCli, CutStepsAreComparedPerStep) {
+  const fs::path dir = fs::path(kCorpus) / "kineto_resnet50_v100_2021jun_devprops/resnet50_num_workers_0";
+  const fs::path slow = dir / "worker0.1623143089861.pt.trace.json.gz";
+  const fs::path fast = dir / "worker0.1623143566756.pt.trace.json.gz";
+  if (!fs::exists(slow) || !fs::exists(fast)) GTEST_SKIP() << "shared corpus not found";
+  TempDir d;
+  const std::string cut = d.path() + "/slow_3_steps.json";
+  {
+    std::string text;
+    ASSERT_EQ(report::testing::RunCommand("gzip -dc '" + slow.string() + "'", &text), 0);
+    json trace = json::parse(text);
+    std::vector<int64_t> starts;
+    for (const json& e : trace["traceEvents"])
+      if (e.value("name", "").rfind("ProfilerStep#", 0) == 0 && e.contains("ts"))
+        starts.push_back(static_cast<int64_t>(e["ts"].get<double>()));
+    std::sort(starts.begin(), starts.end());
+    ASSERT_GE(starts.size(), 4u);
+    json kept = json::array();
+    for (const json& e : trace["traceEvents"])
+      if (!e.contains("ts") || !e["ts"].is_number() || e["ts"].get<double>() < static_cast<double>(starts[3]))
+        kept.push_back(e);
+    trace["traceEvents"] = std::move(kept);
+    std::ofstream(cut) << trace.dump();
+  }
+  const Result r = RunCli({"compare", "-bp", fast.string(), "-d", cut, "--no-xlsx", "--format", "json",
+                           "--gate-e2e", "5"});
+  EXPECT_TRUE(r.rc == 1 || r.rc == 4) << r.rc << r.err;
+  const json v = json::parse(r.out)["verdict"];
+  EXPECT_EQ(v["basis"], "per_step");
+  EXPECT_EQ(v["steps"]["comparison"]["count"], 3);
+  EXPECT_GE(v["steps"]["base"]["count"].get<int64_t>(), 5);
+  EXPECT_EQ(v["result"], "regression") << v.dump(1);
+  EXPECT_GT(v["checks"][0]["delta_pct"].get<double>(), 5.0);
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ TEST(SummaryCli, DefaultModeNamesBothInputsAndTheE2eChange) {
 
 TEST(SummaryCli, MarkdownForAPullRequest) {
   const std::string md = OutOf({"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "--format", "md",
-                                "--gate-e2e", "5"});
+                                "--gate-e2e", "5", "--whole-capture"});
   EXPECT_EQ(md.rfind("### profdiff: comparison vs base\n", 0), 0u) << md;
   EXPECT_NE(md.find("| computing | 20 ns | 20 ns | ±0 ns |"), std::string::npos) << md;
   EXPECT_NE(md.find("\n```\ngate: "), std::string::npos) << md;

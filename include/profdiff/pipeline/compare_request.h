@@ -68,6 +68,7 @@ struct CompareRequest {
   std::optional<double> gate_comm_pct;
   std::optional<double> gate_free_pct;
   double noise_floor_ms = 0.05;
+  bool whole_capture = false;  // --whole-capture (analysis::GateOptions::whole_capture)
   // --config FILE: kernel-categorisation masks ([OP_MASK] INI, like the reference's
   // compare_config.ini); empty: the reference's shipped defaults.
   std::string config_path;

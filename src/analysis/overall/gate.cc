@@ -1,5 +1,8 @@
 #include "profdiff/analysis/overall/gate.h"
 
+#include <algorithm>
+#include <map>
+#include <vector>
 #include <cmath>
 #include <set>
 #include <string>
@@ -24,6 +27,15 @@ int GateExitCode(Verdict v) {
     case Verdict::kIncomparable: return 4;
   }
   return 4;
+}
+
+std::string_view Name(GateBasis b) {
+  switch (b) {
+    case GateBasis::kPerStep: return "per_step";
+    case GateBasis::kWholeCapture: return "whole_capture";
+    case GateBasis::kNone: return "none";
+  }
+  return "none";
 }
 
 std::string_view Name(GateCategory c) {
@@ -62,6 +74,25 @@ std::string MissingFor(const SideSummary& side, const char* role, GateCategory c
 }
 
 std::string FormatMs(int64_t ns) { return fmt::format("{:+.3f} ms", static_cast<double>(ns) / 1e6); }
+
+// A side's value for `c` on the gate's basis: per step, E2E is the median ProfilerStep (the time an
+// iteration takes, robust to a slow first step) and the other categories their capture total over
+// the number of steps (exact, rounded down); else the capture totals.
+int64_t BasisNs(const SideSummary& s, GateCategory c, const std::optional<StepStats>& steps) {
+  if (!steps) return CategoryNs(s, c);
+  if (c == GateCategory::kE2e) return steps->median_ns;
+  return CategoryNs(s, c) / steps->count;
+}
+
+// Under a gate, a side without steps makes a per-step comparison impossible: why, naming the side(s).
+std::string NoStepsReason(const ComparabilityInputs& in) {
+  std::string sides = !in.base_step_stats && !in.comparison_step_stats ? "neither side has"
+                      : !in.base_step_stats                            ? "base has no"
+                                                                       : "comparison has no";
+  return fmt::format("{} ProfilerStep markers, so steps cannot be compared (two captures of different "
+                     "lengths say nothing about a step); pass --whole-capture to gate on the whole captures",
+                     sides);
+}
 
 }  // namespace
 
@@ -105,7 +136,13 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
   r.noise_floor_ms = floor_ms;
   r.noise_floor_ns = std::llround(floor_ms * 1e6);
   r.ran = options.any();
+  r.base_steps = inputs.base_step_stats;
+  r.comparison_steps = inputs.comparison_step_stats;
+  r.basis = inputs.base_step_stats && inputs.comparison_step_stats ? GateBasis::kPerStep
+            : options.whole_capture                                 ? GateBasis::kWholeCapture
+                                                                    : GateBasis::kNone;
   if (!r.ran) return r;
+  const bool per_step = r.basis == GateBasis::kPerStep;
 
   const std::pair<GateCategory, const std::optional<double>*> wanted[] = {
       {GateCategory::kE2e, &options.e2e_pct},
@@ -122,6 +159,7 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
     g.threshold_pct = **pct;
     std::string missing = MissingFor(cmp.base, "base", category);
     if (missing.empty()) missing = MissingFor(cmp.comparison, "comparison", category);
+    if (missing.empty() && r.basis == GateBasis::kNone) missing = NoStepsReason(inputs);
     if (!missing.empty() || !std::isfinite(g.threshold_pct)) {
       g.evaluated = false;
       g.verdict = Verdict::kIncomparable;
@@ -132,8 +170,8 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
       continue;
     }
     g.evaluated = true;
-    g.base_ns = CategoryNs(cmp.base, category);
-    g.comparison_ns = CategoryNs(cmp.comparison, category);
+    g.base_ns = BasisNs(cmp.base, category, per_step ? inputs.base_step_stats : std::nullopt);
+    g.comparison_ns = BasisNs(cmp.comparison, category, per_step ? inputs.comparison_step_stats : std::nullopt);
     g.delta_ns = g.comparison_ns - g.base_ns;
     if (g.base_ns != 0) {
       g.delta_pct = 100.0 * static_cast<double>(g.delta_ns) / static_cast<double>(g.base_ns);
@@ -148,12 +186,13 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
     if (over_pct && over_floor) {
       g.verdict = Verdict::kRegression;
       any_regression = true;
-      g.reason = fmt::format("{} {} ({}) exceeds {:.2f}% and the {:.3f} ms noise floor",
-                             Name(category), FormatMs(g.delta_ns), pct_text, g.threshold_pct,
-                             floor_ms);
+      g.reason = fmt::format("{}{} {} ({}) exceeds {:.2f}% and the {:.3f} ms noise floor",
+                             Name(category), per_step ? " per step" : "", FormatMs(g.delta_ns), pct_text,
+                             g.threshold_pct, floor_ms);
     } else {
       g.verdict = Verdict::kPass;
-      g.reason = fmt::format("{} {} ({}) within {}", Name(category), FormatMs(g.delta_ns), pct_text,
+      g.reason = fmt::format("{}{} {} ({}) within {}", Name(category), per_step ? " per step" : "",
+                             FormatMs(g.delta_ns), pct_text,
                              over_pct ? fmt::format("the {:.3f} ms noise floor", floor_ms)
                                       : fmt::format("{:.2f}%", g.threshold_pct));
     }
@@ -163,6 +202,31 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
               : any_incomparable ? Verdict::kIncomparable
                                  : Verdict::kPass;
   return r;
+}
+
+std::optional<StepStats> StepDurations(const Timeline& timeline) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> spans;  // step id -> [first start, last end]
+  for (const Step& s : timeline.steps) {
+    auto [it, inserted] = spans.try_emplace(s.id, s.start_ns, s.end_ns);
+    if (!inserted) {
+      it->second.first = std::min(it->second.first, s.start_ns);
+      it->second.second = std::max(it->second.second, s.end_ns);
+    }
+  }
+  if (spans.empty()) return std::nullopt;
+  std::vector<int64_t> d;
+  for (const auto& [id, span] : spans) d.push_back(span.second - span.first);
+  std::sort(d.begin(), d.end());
+  StepStats st;
+  st.count = static_cast<int64_t>(d.size());
+  const size_t mid = d.size() / 2;
+  st.median_ns = d.size() % 2 ? d[mid] : d[mid - 1] + (d[mid] - d[mid - 1]) / 2;
+  int64_t sum = 0;
+  for (int64_t x : d) sum += x;
+  st.mean_ns = sum / st.count;
+  st.min_ns = d.front();
+  st.max_ns = d.back();
+  return st;
 }
 
 std::optional<int64_t> CountProfilerSteps(const Timeline& timeline) {

@@ -2,6 +2,10 @@
 // comparability warnings.
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include <tuple>
+
 #include <cmath>
 #include <limits>
 
@@ -43,6 +47,7 @@ TEST(OverallGate, RegressionNeedsBothThePercentageAndTheNoiseFloor) {
   // +10 % of 10 ms = +1 ms.
   OverallComparison c = Cmp(Side(10 * kMs, 5 * kMs, 0), Side(11 * kMs, 5 * kMs, 0));
   GateOptions o;
+  o.whole_capture = true;  // no steps in these summaries
   o.e2e_pct = 5;
   EXPECT_EQ(EvaluateGate(c, o).verdict, Verdict::kRegression);
   o.e2e_pct = 10;  // exactly the threshold: not more than PCT
@@ -64,6 +69,7 @@ TEST(OverallGate, EachCategoryIsCheckedSeparately) {
   // Computing +2 ms, communication -2 ms: E2E unchanged.
   OverallComparison c = Cmp(Side(10 * kMs, 4 * kMs, 4 * kMs), Side(10 * kMs, 6 * kMs, 2 * kMs));
   GateOptions o;
+  o.whole_capture = true;  // no steps in these summaries
   o.e2e_pct = 1;
   o.comm_pct = 1;
   EXPECT_EQ(EvaluateGate(c, o).verdict, Verdict::kPass);
@@ -79,6 +85,7 @@ TEST(OverallGate, EachCategoryIsCheckedSeparately) {
 TEST(OverallGate, ZeroBaseRegressesAboveTheFloor) {
   OverallComparison c = Cmp(Side(10 * kMs, 5 * kMs, 0), Side(10 * kMs, 5 * kMs, 1 * kMs));
   GateOptions o;
+  o.whole_capture = true;  // no steps in these summaries
   o.comm_pct = 50;
   GateResult r = EvaluateGate(c, o);
   EXPECT_EQ(r.verdict, Verdict::kRegression);
@@ -87,6 +94,7 @@ TEST(OverallGate, ZeroBaseRegressesAboveTheFloor) {
 
 TEST(OverallGate, MissingDataIsIncomparableNeverPass) {
   GateOptions o;
+  o.whole_capture = true;  // no steps in these summaries
   o.e2e_pct = 5;
   GateResult r = EvaluateGate(Cmp(Side(0, 0, 0), Side(10 * kMs, 5 * kMs, 0)), o);
   EXPECT_EQ(r.verdict, Verdict::kIncomparable);
@@ -96,6 +104,7 @@ TEST(OverallGate, MissingDataIsIncomparableNeverPass) {
   SideSummary hidden = Side(10 * kMs, 5 * kMs, 0, DeviceKind::kNpu);
   hidden.hide_op_details = true;
   GateOptions oc;
+  oc.whole_capture = true;  // no steps in these summaries
   oc.compute_pct = 5;
   EXPECT_EQ(EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), hidden), oc).verdict, Verdict::kIncomparable);
   // A regression elsewhere wins over incomparable.
@@ -106,6 +115,7 @@ TEST(OverallGate, MissingDataIsIncomparableNeverPass) {
   EXPECT_EQ(EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), slower), oc).verdict, Verdict::kRegression);
   // A threshold that is not a number cannot pass.
   GateOptions on;
+  on.whole_capture = true;  // no steps in these summaries
   on.e2e_pct = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), Side(10 * kMs, 5 * kMs, 0)), on).verdict,
             Verdict::kIncomparable);
@@ -143,6 +153,69 @@ TEST(OverallGate, StepCountFromTheTimelineStepsElseStepTraceRows) {
   b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#4", "cpu_op", 20, 10);
   b.Add(cpu, SliceKind::kCpuOp, "ProfilerStep#6", "cpu_op", 30, 10);  // not a step marker
   EXPECT_EQ(CountProfilerSteps(BuildTimeline(b.p, {})), 2);  // markers win
+}
+
+// The case: the slower run cut to 3 of its 6 steps against the faster run's 6. The capture
+// totals say the slower run is 47 % faster; per step it is 20 % slower.
+TEST(OverallGate, PerStepWhenBothSidesHaveSteps) {
+  OverallComparison c = Cmp(Side(6 * 146 * kMs, 4 * 146 * kMs, 0), Side(3 * 176 * kMs, 3 * 150 * kMs, 0));
+  GateOptions o;
+  o.e2e_pct = 5;
+  o.compute_pct = 5;
+  ComparabilityInputs in;
+  in.base_step_stats = StepStats{6, 146 * kMs, 146 * kMs, 140 * kMs, 150 * kMs};
+  in.comparison_step_stats = StepStats{3, 176 * kMs, 176 * kMs, 170 * kMs, 180 * kMs};
+  GateResult r = EvaluateGate(c, o, in);
+  EXPECT_EQ(r.basis, GateBasis::kPerStep);
+  EXPECT_EQ(r.verdict, Verdict::kRegression);
+  ASSERT_EQ(r.checks.size(), 2u);
+  EXPECT_EQ(r.checks[0].base_ns, 146 * kMs);  // the median step
+  EXPECT_EQ(r.checks[0].comparison_ns, 176 * kMs);
+  EXPECT_NE(r.checks[0].reason.find("e2e per step +30.000 ms"), std::string::npos) << r.checks[0].reason;
+  EXPECT_EQ(r.checks[1].base_ns, 4 * 146 * kMs / 6);  // computing: capture total / steps
+  EXPECT_EQ(r.checks[1].comparison_ns, 150 * kMs);
+}
+
+TEST(OverallGate, ASideWithoutStepsIsIncomparableUnlessWholeCapture) {
+  OverallComparison c = Cmp(Side(10 * kMs, 5 * kMs, 0), Side(5 * kMs, 5 * kMs, 0));
+  GateOptions o;
+  o.e2e_pct = 5;
+  ComparabilityInputs in;
+  in.base_step_stats = StepStats{6, kMs, kMs, kMs, kMs};
+  GateResult r = EvaluateGate(c, o, in);
+  EXPECT_EQ(r.basis, GateBasis::kNone);
+  EXPECT_EQ(r.verdict, Verdict::kIncomparable);
+  ASSERT_EQ(r.checks.size(), 1u);
+  EXPECT_NE(r.checks[0].reason.find("comparison has no ProfilerStep markers"), std::string::npos)
+      << r.checks[0].reason;
+  o.whole_capture = true;
+  r = EvaluateGate(c, o, in);
+  EXPECT_EQ(r.basis, GateBasis::kWholeCapture);
+  EXPECT_EQ(r.verdict, Verdict::kPass);  // the whole captures: 10 ms -> 5 ms
+}
+
+TEST(OverallGate, StepDurationsMedianOfEvenCounts) {
+  Profile p;
+  Timeline t;
+  t.profile = &p;
+  for (auto [id, start, end] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {1, 0, 10}, {2, 10, 40}, {3, 40, 60}, {3, 60, 61}, {4, 70, 110}}) {
+    Step s;
+    s.id = id;
+    s.start_ns = start;
+    s.end_ns = end;
+    t.steps.push_back(s);
+  }
+  const std::optional<StepStats> st = StepDurations(t);
+  ASSERT_TRUE(st.has_value());
+  EXPECT_EQ(st->count, 4);      // step 3's two markers are one step [40, 61]
+  EXPECT_EQ(st->median_ns, 25);  // durations 10, 21, 30, 40: (21 + 30) / 2 rounded down
+  EXPECT_EQ(st->mean_ns, 25);    // 101 / 4
+  EXPECT_EQ(st->min_ns, 10);
+  EXPECT_EQ(st->max_ns, 40);
+  Timeline none;
+  none.profile = &p;
+  EXPECT_FALSE(StepDurations(none).has_value());
 }
 
 }  // namespace

@@ -30,14 +30,33 @@ struct GateOptions {
   std::optional<double> comm_pct;     // --gate-comm PCT
   std::optional<double> free_pct;     // --gate-free PCT
   double noise_floor_ms = 0.05;       // --noise-floor-ms
+  // --whole-capture: gate on the whole captures when a side has no ProfilerStep markers (else such
+  // a gate is incomparable: two captures of different lengths say nothing about a step).
+  bool whole_capture = false;
   bool any() const { return e2e_pct || compute_pct || comm_pct || free_pct; }
 };
+
+// The duration of each step of a side (one per distinct ProfilerStep id: from the first start to the
+// last end of its markers), summarised. Exact int64 ns; the median of an even count is the mean of
+// the two middle steps (rounded down).
+struct StepStats {
+  int64_t count = 0;
+  int64_t median_ns = 0;
+  int64_t mean_ns = 0;  // rounded down
+  int64_t min_ns = 0;
+  int64_t max_ns = 0;
+};
+// nullopt when the side has no ProfilerStep marker.
+std::optional<StepStats> StepDurations(const Timeline& timeline);
 
 // Facts about the inputs that OverallComparison does not carry (the CLI fills them from the
 // timelines, e.g. with CountProfilerSteps).
 struct ComparabilityInputs {
   std::optional<int64_t> base_steps;
   std::optional<int64_t> comparison_steps;
+  // ProfilerStep markers' durations per side (StepDurations): with both, the gate compares per step.
+  std::optional<StepStats> base_step_stats;
+  std::optional<StepStats> comparison_step_stats;
 };
 
 struct GateCheck {
@@ -52,8 +71,17 @@ struct GateCheck {
   std::string reason;  // human explanation
 };
 
+enum class GateBasis : uint8_t {
+  kPerStep,       // both sides have steps: E2E = the median step, other categories = total / steps
+  kWholeCapture,  // --whole-capture: the captures' totals
+  kNone,          // a side has no steps and --whole-capture was not given: nothing is gated
+};
+std::string_view Name(GateBasis b);  // "per_step" | "whole_capture" | "none"
+
 struct GateResult {
   bool ran = false;  // at least one gate was asked for
+  GateBasis basis = GateBasis::kNone;
+  std::optional<StepStats> base_steps, comparison_steps;
   Verdict verdict = Verdict::kPass;
   double noise_floor_ms = 0.05;
   int64_t noise_floor_ns = 50000;
