@@ -286,7 +286,11 @@ Status DbLoader::LoadTorchApi() {
     const StringId name = Str(st.Int(4), "PYTORCH_API");
     const IntCell type = st.Int(8);
     auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
-    const auto [kind, cat] = ApiKind(type_it == api_types_.end() ? "" : type_it->second, p_.str(name));
+    // A view of the map's string (a `?:` with "" would make a temporary std::string that `cat` could
+    // point into after this statement).
+    const std::string_view type_name =
+        type_it == api_types_.end() ? std::string_view() : std::string_view(type_it->second);
+    const auto [kind, cat] = ApiKind(type_name, p_.str(name));
     const int64_t gtid = tid.ok() ? tid.value : 0;
     const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
     Slice s;
