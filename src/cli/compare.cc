@@ -53,6 +53,10 @@ report::SummaryInput SummaryFor(const CompareOptions& options, const pipeline::C
   in.overall = &result.overall;
   in.base_steps = result.base_steps;
   in.comparison_steps = result.comparison_steps;
+  if (result.gate.base_steps && result.gate.comparison_steps) {
+    in.base_median_step_ns = result.gate.base_steps->median_ns;
+    in.comparison_median_step_ns = result.gate.comparison_steps->median_ns;
+  }
   in.parts = result.summary_parts;
   in.warnings = warnings;
   return in;

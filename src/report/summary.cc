@@ -109,6 +109,11 @@ std::string RenderSummaryText(const SummaryInput& in) {
       out += fmt::format("    {:<24}{:>14}  ({} -> {})\n", c.name, SignedMs(c.comparison_ns - c.base_ns),
                          Ms(c.base_ns), Ms(c.comparison_ns));
   }
+  if (in.base_median_step_ns && in.comparison_median_step_ns) {
+    const int64_t b = *in.base_median_step_ns, c = *in.comparison_median_step_ns;
+    out += fmt::format("  step (median of {} vs {}): {} -> {}: {} ({})\n", in.base_steps, in.comparison_steps,
+                       Ms(b), Ms(c), SignedMs(c - b), Pct(c - b, b));
+  }
   for (const SummaryPart& p : in.parts) {
     ItemLines(fmt::format("most regressed {}", p.what).c_str(), p.regressed, out);
     ItemLines(fmt::format("most improved {}", p.what).c_str(), p.improved, out);
@@ -134,6 +139,11 @@ std::string RenderSummaryMarkdown(const SummaryInput& in) {
       out += fmt::format("| {} | {} | {} | {} |\n", c.name, Ms(c.base_ns), Ms(c.comparison_ns),
                          SignedMs(c.comparison_ns - c.base_ns));
     out += fmt::format("| **E2E** | {} | {} | {} |\n", Ms(o.base.e2e_ns), Ms(o.comparison.e2e_ns), SignedMs(d));
+    if (in.base_median_step_ns && in.comparison_median_step_ns) {
+      const int64_t b = *in.base_median_step_ns, c = *in.comparison_median_step_ns;
+      out += fmt::format("| step (median of {} vs {}) | {} | {} | {} ({}) |\n", in.base_steps, in.comparison_steps,
+                         Ms(b), Ms(c), SignedMs(c - b), Pct(c - b, b));
+    }
   }
   auto list = [&](const std::string& title, const std::vector<SummaryItem>& items) {
     if (items.empty()) return;

@@ -61,6 +61,15 @@ TEST(Summary, TextNamesTheRunsAndSplitsTheE2eChange) {
   EXPECT_EQ(text.find("aten::relu"), std::string::npos);  // no move, not listed
   EXPECT_NE(text.find("operators matched: 75.0 % of base, 50.0 % of comparison"), std::string::npos) << text;
   EXPECT_NE(text.find("2 warning(s) above on stderr"), std::string::npos) << text;
+  EXPECT_EQ(text.find("step (median"), std::string::npos);  // no step line without both medians
+  in.base_median_step_ns = 146'000'000;
+  in.comparison_median_step_ns = 176'000'000;
+  const std::string with_steps = RenderSummaryText(in);
+  EXPECT_NE(with_steps.find("  step (median of 3 vs 3): 146.000 ms -> 176.000 ms: +30.000 ms (+20.5 %)\n"),
+            std::string::npos)
+      << with_steps;
+  EXPECT_NE(RenderSummaryMarkdown(in).find("| step (median of 3 vs 3) | 146.000 ms | 176.000 ms | +30.000 ms (+20.5 %) |"),
+            std::string::npos);
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(Columns(line), 100u) << line;
 }

@@ -35,6 +35,9 @@ struct SummaryInput {
   const analysis::OverallComparison* overall = nullptr;
   int64_t base_steps = 0;  // ProfilerStep markers in the capture (0: none)
   int64_t comparison_steps = 0;
+  // The median ProfilerStep duration per side, when both sides have steps (the gate's per-step E2E).
+  std::optional<int64_t> base_median_step_ns;
+  std::optional<int64_t> comparison_median_step_ns;
   std::vector<SummaryPart> parts;
   int64_t warnings = 0;  // warnings printed on stderr so far
 };
