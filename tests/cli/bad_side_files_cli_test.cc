@@ -13,6 +13,7 @@
 
 #include "../report/report_test_util.h"
 #include "profdiff/cli/app.h"
+#include "run_cli.h"
 
 namespace profdiff::cli {
 namespace {
@@ -24,23 +25,8 @@ using report::testing::TempDir;
 // A small Ascend text profile with kernel_details.csv (the kernel golden's base).
 const std::string kProfile = PROFDIFF_SOURCE_DIR "/tests/golden/compare/npu_kernel_compare/inputs/base";
 
-struct Result {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
-
-Result RunCli(std::vector<std::string> args) {
-  args.insert(args.begin(), "profdiff");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  Result r;
-  r.rc = Run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using testing::Result;
+using testing::RunCli;
 
 // A copy of the profile with `file` (under ASCEND_PROFILER_OUTPUT) replaced by `bytes`, or removed
 // when `bytes` is null.

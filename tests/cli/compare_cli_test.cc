@@ -15,6 +15,7 @@
 
 #include "../report/report_test_util.h"
 #include "profdiff/cli/app.h"
+#include "run_cli.h"
 
 namespace profdiff::cli {
 namespace {
@@ -29,23 +30,8 @@ const std::string kH100Before = kData + "/kineto_h100_tiny/before_fix_trace.json
 const std::string kH100After = kData + "/kineto_h100_tiny/after_fix_trace.json";
 const std::string kTraceView = kData + "/ascend_trace_view/trace_view.json";
 
-struct Result {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
-
-Result RunCli(std::vector<std::string> args) {
-  args.insert(args.begin(), "profdiff");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  Result r;
-  r.rc = Run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using testing::Result;
+using testing::RunCli;
 
 void WriteText(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);

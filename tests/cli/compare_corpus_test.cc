@@ -11,6 +11,7 @@
 
 #include "../report/report_test_util.h"
 #include "profdiff/cli/app.h"
+#include "run_cli.h"
 
 namespace profdiff::cli {
 namespace {
@@ -21,23 +22,8 @@ using report::testing::TempDir;
 
 const std::string kCorpus = PROFDIFF_SOURCE_DIR "/../shared/corpus";
 
-struct Result {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
-
-Result RunCli(std::vector<std::string> args) {
-  args.insert(args.begin(), "profdiff");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  Result r;
-  r.rc = Run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using testing::Result;
+using testing::RunCli;
 
 // ROCm puts every kernel on stream 0: the default mode compares H100 with MI300 end to end (E2E,
 // computing, an OverallMetrics sheet) on each of the five model pairs (docs/deviations.md row 2).

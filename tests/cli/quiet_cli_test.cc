@@ -3,9 +3,11 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "profdiff/cli/app.h"
+#include "run_cli.h"
 
 namespace profdiff::cli {
 namespace {
@@ -13,12 +15,9 @@ namespace {
 const std::string kData = PROFDIFF_SOURCE_DIR "/tests/data";
 
 std::string ErrOf(std::vector<std::string> args) {
-  args.insert(args.begin(), "profdiff");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  EXPECT_EQ(Run(static_cast<int>(argv.size()), argv.data(), out, err), 0) << err.str();
-  return err.str();
+  const testing::Result r = testing::RunCli(std::move(args));
+  EXPECT_EQ(r.rc, 0) << r.err;
+  return r.err;
 }
 
 TEST(QuietCli, KeepsWarnings) {

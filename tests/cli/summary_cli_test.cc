@@ -4,9 +4,11 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "profdiff/cli/app.h"
+#include "run_cli.h"
 
 namespace profdiff::cli {
 namespace {
@@ -16,12 +18,9 @@ const std::string kBefore = kData + "/kineto_h100_tiny/before_fix_trace.json";
 const std::string kAfter = kData + "/kineto_h100_tiny/after_fix_trace.json";
 
 std::string OutOf(std::vector<std::string> args) {
-  args.insert(args.begin(), "profdiff");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  EXPECT_EQ(Run(static_cast<int>(argv.size()), argv.data(), out, err), 0) << err.str();
-  return out.str();
+  const testing::Result r = testing::RunCli(std::move(args));
+  EXPECT_EQ(r.rc, 0) << r.err;
+  return r.out;
 }
 
 TEST(SummaryCli, DefaultModeNamesBothInputsAndTheE2eChange) {

@@ -7,28 +7,15 @@
 #include <vector>
 
 #include "profdiff/cli/app.h"
+#include "run_cli.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/cli/suggest.h"
 
 namespace profdiff::cli {
 namespace {
 
-struct Result {
-  int rc = -1;
-  std::string out, err;
-};
-
-Result RunCli(std::vector<std::string> args) {
-  args.insert(args.begin(), "profdiff");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  Result r;
-  r.rc = Run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using testing::Result;
+using testing::RunCli;
 
 TEST(Suggest, ClosestNameOnlyForTypos) {
   EXPECT_EQ(ClosestName("comapre", {"inspect", "compare"}), "compare");     // a swap
