@@ -21,50 +21,9 @@
 # The cases are then the screen's defaults (overall + operators) and --enable_profiling_compare.
 set -euo pipefail
 
-here="$(cd "$(dirname "$0")/.." && pwd)"
-build="$here/build"
-work=""
-runs=5
-big=0
-baseline=""
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --big) big=1 ;;
-    --runs) runs="$2"; shift ;;
-    --build) build="$2"; shift ;;
-    --work) work="$2"; shift ;;
-    --baseline) baseline="$2"; shift ;;
-    *) echo "usage: $0 [--big] [--runs N] [--build DIR] [--work DIR] [--baseline BIN]" >&2; exit 2 ;;
-  esac
-  shift
-done
-work="${work:-$build/bench-overall}"
-bin="$build/src/cli/profdiff"
-shared="$here/../shared"
-pair="$shared/corpus/kineto_resnet50_v100_2021jun_devprops/resnet50_num_workers_0"
-[[ -x "$bin" ]] || { echo "no profdiff binary at $bin (build first)" >&2; exit 2; }
-[[ -d "$pair" ]] || { echo "the corpus is not at $shared (needed for the benchmark)" >&2; exit 2; }
-[[ -x /usr/bin/time ]] || { echo "/usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
-[[ -z "$baseline" || -x "$baseline" ]] || { echo "no baseline binary at $baseline" >&2; exit 2; }
-mkdir -p "$work"
-
-a="$work/a.json"; b="$work/b.json"
-[[ -s "$a" ]] || gunzip -c "$pair/worker0.1623143089861.pt.trace.json.gz" > "$a"
-[[ -s "$b" ]] || gunzip -c "$pair/worker0.1623143566756.pt.trace.json.gz" > "$b"
-
-# run_once CMD...: runs CMD once under /usr/bin/time -v, prints "wall cpu rss_mib".
-run_once() {
-  /usr/bin/time -v "$@" > /dev/null 2> "$work/time.txt" || { cat "$work/time.txt" >&2; exit 1; }
-  awk -F': ' '
-    /Elapsed \(wall clock\)/ { n = split($2, t, ":"); w = (n == 3) ? t[1]*3600 + t[2]*60 + t[3] : t[1]*60 + t[2] }
-    /User time/ { u = $2 } /System time/ { s = $2 } /Maximum resident/ { r = $2 }
-    END { printf "%.2f %.2f %.1f\n", w, u + s, r / 1024 }' "$work/time.txt"
-}
-
-# median_of LINE...: the line with the median wall time.
-median_of() {
-  printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"
-}
+BENCH_SCRIPT="$0"
+# shellcheck source=bench/bench_common.sh
+source "$(dirname "$0")/bench_common.sh"
 
 # measure LABEL CMD...: runs CMD $runs times, prints the median run.
 measure() {
