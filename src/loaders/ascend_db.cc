@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ascend_db_sqlite.h"
+#include "profdiff/base/time.h"
 
 namespace profdiff {
 namespace {
@@ -81,6 +82,25 @@ class DbLoader {
     const DiagId id = c.state == IntCell::State::kNull ? DiagId::db_null_value : DiagId::db_bad_value;
     p_.diagnostics.Add(id, {db_.file(), 0, -1}, fmt::format("table {} row {}: column {}", table, row, column));
     return false;
+  }
+  // A time cell: Need() and within [kMinTimeNs, kMaxTimeNs], so that end - start cannot overflow.
+  bool NeedTime(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
+    if (!Need(c, table, column, row)) return false;
+    if (TimeInRange(c.value)) return true;
+    OutOfRange(c, table, column, row);
+    return false;
+  }
+  // An optional time cell: its value when present and in range.
+  std::optional<int64_t> OptionalTime(const IntCell& c, std::string_view table, std::string_view column,
+                                      int64_t row) {
+    if (!c.ok()) return std::nullopt;
+    if (TimeInRange(c.value)) return c.value;
+    OutOfRange(c, table, column, row);
+    return std::nullopt;
+  }
+  void OutOfRange(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
+    p_.diagnostics.Add(DiagId::time_out_of_range, {db_.file(), 0, -1},
+                       fmt::format("table {} row {}: column {} = {}", table, row, column, c.value));
   }
   // The string behind a STRING_IDS id ("" for NULL; "" and a diagnostic for an unknown id).
   StringId Str(const IntCell& c, std::string_view table) {
@@ -201,8 +221,8 @@ Status DbLoader::LoadSteps() {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell id = st.Int(0), start = st.Int(1), end = st.Int(2);
-    if (!Need(id, "STEP_TIME", "id", n) || !Need(start, "STEP_TIME", "startNs", n) ||
-        !Need(end, "STEP_TIME", "endNs", n))
+    if (!Need(id, "STEP_TIME", "id", n) || !NeedTime(start, "STEP_TIME", "startNs", n) ||
+        !NeedTime(end, "STEP_TIME", "endNs", n))
       continue;
     p_.npu.db.steps.push_back({id.value, start.value, end.value});
   }
@@ -282,7 +302,7 @@ Status DbLoader::LoadTorchApi() {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell start = st.Int(0), end = st.Int(1), tid = st.Int(2), conn = st.Int(3);
-    if (!Need(start, "PYTORCH_API", "startNs", n) || !Need(end, "PYTORCH_API", "endNs", n)) continue;
+    if (!NeedTime(start, "PYTORCH_API", "startNs", n) || !NeedTime(end, "PYTORCH_API", "endNs", n)) continue;
     const StringId name = Str(st.Int(4), "PYTORCH_API");
     const IntCell type = st.Int(8);
     auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
@@ -352,7 +372,7 @@ Status DbLoader::LoadTasks() {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell start = st.Int(0), end = st.Int(1), conn = st.Int(2), gid = st.Int(3), stream = st.Int(5);
-    if (!Need(start, "TASK", "startNs", n) || !Need(end, "TASK", "endNs", n)) continue;
+    if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) continue;
     const bool is_compute = compute && st.Int(7).ok();
     const StringId task_type = Str(is_compute ? st.Int(10) : st.Int(4), "TASK");
     Slice s;
@@ -420,7 +440,8 @@ Status DbLoader::LoadCommunicationOps() {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell start = st.Int(1), end = st.Int(2), conn = st.Int(3);
-    if (!Need(start, "COMMUNICATION_OP", "startNs", n) || !Need(end, "COMMUNICATION_OP", "endNs", n)) continue;
+    if (!NeedTime(start, "COMMUNICATION_OP", "startNs", n) || !NeedTime(end, "COMMUNICATION_OP", "endNs", n))
+      continue;
     const StringId group = Str(st.Int(4), "COMMUNICATION_OP");
     Slice s;
     s.ts_ns = start.value;
@@ -449,7 +470,7 @@ Status DbLoader::LoadCommunicationTasks() {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell start = st.Int(4), end = st.Int(5), plane = st.Int(2);
-    if (!Need(start, "TASK", "startNs", n) || !Need(end, "TASK", "endNs", n)) continue;
+    if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) continue;
     const StringId group = Str(st.Int(3), "COMMUNICATION_TASK_INFO");
     const int64_t plane_id = plane.ok() ? plane.value : -1;
     Slice s;
@@ -486,9 +507,9 @@ Status DbLoader::LoadOperatorMemory() {
     OperatorMemoryRow r;
     r.name = Str(st.Int(0), "OP_MEMORY");
     r.size_kb = static_cast<double>(size.value) / 1024.0;
-    if (const IntCell c = st.Int(2); c.ok()) r.allocation_ns = c.value;
-    if (const IntCell c = st.Int(3); c.ok()) r.release_ns = c.value;
-    if (const IntCell c = st.Int(4); c.ok()) r.duration_ns = c.value;
+    if (auto t = OptionalTime(st.Int(2), "OP_MEMORY", "allocationTime", n)) r.allocation_ns = *t;
+    if (auto t = OptionalTime(st.Int(3), "OP_MEMORY", "releaseTime", n)) r.release_ns = *t;
+    if (auto t = OptionalTime(st.Int(4), "OP_MEMORY", "duration", n)) r.duration_ns = *t;
     if (const IntCell c = st.Int(5); c.ok()) r.device_type = p_.strings.Intern(fmt::format("NPU:{}", c.value));
     r.line = static_cast<uint32_t>(n);
     p_.npu.operator_memory.push_back(r);
@@ -507,7 +528,8 @@ Status DbLoader::LoadMemoryRecord() {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell ts = st.Int(1), reserved = st.Int(3);
-    if (!Need(ts, "MEMORY_RECORD", "timestamp", n) || !Need(reserved, "MEMORY_RECORD", "totalReserved", n)) continue;
+    if (!NeedTime(ts, "MEMORY_RECORD", "timestamp", n) || !Need(reserved, "MEMORY_RECORD", "totalReserved", n))
+      continue;
     MemoryRecordRow r;
     r.component = Str(st.Int(0), "MEMORY_RECORD");
     r.ts_ns = ts.value;

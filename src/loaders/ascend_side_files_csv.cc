@@ -20,13 +20,18 @@ class Cells {
  public:
   Cells(Profile& profile, const CsvReader& reader) : profile_(profile), reader_(reader) {}
 
-  enum class Result { kOk, kAbsent, kBad };
+  enum class Result { kOk, kAbsent, kBad, kOutOfRange };
 
-  // µs text -> ns. Empty / "N/A" -> kAbsent (out untouched).
+  // µs text -> ns. Empty / "N/A" -> kAbsent (out untouched). A value outside [kMinTimeNs, kMaxTimeNs]
+  // is kOutOfRange, diagnosed here.
   Result MicrosNs(std::string_view cell, int64_t line, int64_t* out) {
     if (IsAbsentCell(cell)) return Result::kAbsent;
     StatusOr<ExactDecimal> v = ParseScaledDecimal(TrimCell(cell), 3);
     if (!v.ok()) return Result::kBad;
+    if (!TimeInRange(v->value)) {
+      profile_.diagnostics.Add(DiagId::time_out_of_range, Where(line), std::string(TrimCell(cell)));
+      return Result::kOutOfRange;
+    }
     if (v->rounded) {
       profile_.diagnostics.Add(DiagId::sub_ns_rounded, Where(line), std::string(TrimCell(cell)));
     }
@@ -39,10 +44,9 @@ class Cells {
   int64_t MetricNs(const CsvRecord& rec, int col) {
     if (col < 0) return kAbsentNs;
     int64_t v = kAbsentNs;
-    if (MicrosNs(rec.Get(col), rec.line(), &v) == Result::kBad) {
-      BadNumber(rec, col);
-      return kAbsentNs;
-    }
+    const Result r = MicrosNs(rec.Get(col), rec.line(), &v);
+    if (r == Result::kBad) BadNumber(rec, col);
+    if (r == Result::kBad || r == Result::kOutOfRange) return kAbsentNs;
     return v;
   }
 
@@ -83,6 +87,17 @@ class Cells {
   void BadNumber(const CsvRecord& rec, int col) {
     profile_.diagnostics.Add(DiagId::csv_bad_number, Where(rec.line()),
                              fmt::format("column '{}': '{}'", Column(col), rec.Get(col)));
+  }
+  // A required time column: false (diagnosed) when absent, bad or out of range.
+  bool Time(const CsvRecord& rec, int col, int64_t* out) {
+    const Result r = MicrosNs(rec.Get(col), rec.line(), out);
+    if (r == Result::kAbsent || r == Result::kBad) BadTime(rec, col);
+    return r == Result::kOk;
+  }
+  void EndOutOfRange(const CsvRecord& rec, int col) {
+    profile_.diagnostics.Add(DiagId::time_out_of_range, Where(rec.line()),
+                             fmt::format("column '{}': '{}': the row ends beyond the range", Column(col),
+                                         rec.Get(col)));
   }
   void BadTime(const CsvRecord& rec, int col) {
     profile_.diagnostics.Add(DiagId::csv_bad_time, Where(rec.line()),
@@ -152,12 +167,9 @@ Status LoadKernelDetails(CsvReader& r, Cells& cells, Profile& profile) {
   t.has_mac_time = c_mac >= 0;
   t.has_aiv_vec_time = c_aiv_vec >= 0;
   auto fill = [&](const CsvRecord& rec, KernelDetailRow& row) {
-    if (cells.MicrosNs(rec.Get(c_start), rec.line(), &row.start_ns) != Cells::Result::kOk) {
-      cells.BadTime(rec, c_start);
-      return false;
-    }
-    if (cells.MicrosNs(rec.Get(c_dur), rec.line(), &row.dur_ns) != Cells::Result::kOk) {
-      cells.BadTime(rec, c_dur);
+    if (!cells.Time(rec, c_start, &row.start_ns) || !cells.Time(rec, c_dur, &row.dur_ns)) return false;
+    if (!SpanInRange(row.start_ns, row.dur_ns)) {
+      cells.EndOutOfRange(rec, c_dur);
       return false;
     }
     row.type = cells.Str(rec, c_type);

@@ -583,6 +583,10 @@ bool TraceParser::ReadTimestamp(uint64_t offset, int64_t* ts_ns) {
                                            : fmt::format("ts = {}", Clip(ev_.ts.text)));
     return false;
   }
+  if (!TimeInRange(*ts_ns)) {
+    Diag(DiagId::time_out_of_range, offset, fmt::format("ts = {}", Clip(ev_.ts.text)));
+    return false;
+  }
   if (rounded) {
     DiagLazy(DiagId::sub_ns_rounded, offset,
              [&] { return fmt::format("ts = {}", Clip(ev_.ts.text)); });
@@ -640,6 +644,8 @@ void TraceParser::CommitDuration(Slice& s, uint64_t offset) {
     DiagLazy(DiagId::bad_duration, offset, detail);
   } else if (dur < 0) {
     DiagLazy(DiagId::negative_duration, offset, detail);
+  } else if (!SpanInRange(s.ts_ns, dur)) {
+    DiagLazy(DiagId::time_out_of_range, offset, detail);
   } else {
     s.dur_ns = dur;
     if (rounded) {

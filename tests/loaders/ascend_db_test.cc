@@ -11,6 +11,7 @@
 
 #include "../common/ascend_db_fixture.h"
 #include "../report/report_test_util.h"
+#include "profdiff/base/time.h"
 #include "profdiff/loaders/ascend_db.h"
 #include "profdiff/loaders/loader.h"
 
@@ -152,6 +153,28 @@ TEST(AscendDb, MalformedRowsAreDiagnosedAndSkipped) {
   EXPECT_EQ(CountKind(p, SliceKind::kCpuOp), 1u);
   EXPECT_EQ(CountKind(p, SliceKind::kNpuTask), 5u);
   EXPECT_NE(p.diagnostics.Summary().find("PYTORCH_API"), std::string::npos) << p.diagnostics.Summary();
+}
+
+// Times outside [kMinTimeNs, kMaxTimeNs] are diagnosed and the row skipped: end - start of the first
+// TASK row overflowed int64 (found by fuzz_ascend_db under UBSan).
+TEST(AscendDb, TimesOutOfRangeAreDiagnosedAndSkipped) {
+  TempDir d, d_base;
+  Profile base;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d_base, std::string(kDbSchema) + kDbRows), base, LoadOptions{}).ok());
+  const std::string extra =
+      "INSERT INTO TASK VALUES (-8567828879477331967,1736407067946339560,0,NULL,98,1,0,0,2,3,0,0);"
+      "INSERT INTO PYTORCH_API VALUES (9000000000000000000,9100000000000000000,1,NULL,1,NULL,NULL,NULL,NULL,"
+      "NULL,50001,0);"
+      "INSERT INTO COMMUNICATION_OP VALUES (0,-9223372036854775807,9223372036854775807,NULL,0,999,0,0,0,0,0,0,0);";
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
+  EXPECT_EQ(p.diagnostics.count(DiagId::time_out_of_range), 3u) << p.diagnostics.Summary();
+  EXPECT_EQ(p.slices.size(), base.slices.size()) << p.diagnostics.Summary();
+  for (const Slice& s : p.slices) EXPECT_TRUE(SpanInRange(s.ts_ns, s.dur_ns));
+  std::string details;
+  for (const auto& e : p.diagnostics.entry(DiagId::time_out_of_range).examples) details += e.detail + "\n";
+  EXPECT_NE(details.find("table TASK row 5: column startNs = -8567828879477331967"), std::string::npos) << details;
+  EXPECT_NE(details.find("table COMMUNICATION_OP row 2: column startNs"), std::string::npos) << details;
 }
 
 TEST(AscendDb, MissingTablesLeaveTheirDataEmpty) {

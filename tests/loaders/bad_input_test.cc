@@ -112,34 +112,47 @@ TEST(BadTraceInput, StrictTurnsErrorDiagnosticsIntoFailures) {
 namespace profdiff {
 namespace {
 
-// The loader's fast time path (plain "digits[.ddd]") and the exact slow path must agree at the int64
+// The loader's fast time path (plain "digits[.ddd]") and the exact slow path must agree at the edge of
+// the accepted range (base/time.h: kMaxTimeNs = 2^62 ns, kMinTimeNs = -2^60 ns), near the int64
 // boundary and on Ascend's 16-digit µs timestamps.
-TEST(TraceTimestamps, SixteenDigitMicrosAndTheInt64Boundary) {
+TEST(TraceTimestamps, SixteenDigitMicrosAndTheRangeBoundary) {
   const std::vector<std::pair<std::string, int64_t>> ok = {
       {"\"1736408883688177.930\"", 1736408883688177930},
       {"1736408883688177.93", 1736408883688177930},
-      {"\"9223372036854774.999\"", 9223372036854774999},
-      {"\"9223372036854775.807\"", INT64_MAX},
+      {"\"4611686018427387.904\"", kMaxTimeNs},
+      {"4611686018427387.904", kMaxTimeNs},
       {"0.0005", 0},  // sub-ns: rounded by the shared exact parser (value checked below)
       {"12", 12000},
       {"-3.5", -3500},
+      {"-1152921504606846.976", kMinTimeNs},
   };
   std::string text = "[";
   for (size_t i = 0; i < ok.size(); ++i) {
     text += (i ? "," : "");
     text += R"({"ph":"i","name":"e)" + std::to_string(i) + R"(","ts":)" + ok[i].first + "}";
   }
-  text += R"(,{"ph":"i","name":"overflow","ts":"9223372036854776"}])";
+  // Parsed exactly but outside the range (fast and slow paths), then beyond int64 itself.
+  for (const char* ts : {"\"4611686018427387.905\"", "4611686018427387.905", "\"9223372036854774.999\"",
+                         "\"9223372036854775.807\"", "-1152921504606846.977"})
+    text += std::string(R"(,{"ph":"i","name":"out","ts":)") + ts + "}";
+  text += R"(,{"ph":"i","name":"overflow","ts":"9223372036854776"})";
+  // In range, but its end is not: kept with dur 0 and a diagnostic; then one ending exactly at the edge.
+  text += R"(,{"ph":"X","name":"long","ts":4611686018427387,"dur":1})";
+  text += R"(,{"ph":"X","name":"edge","ts":4611686018427387,"dur":0.904}])";
   const std::string path = WriteTemp("timestamps.json", text);
   Profile p;
   ASSERT_TRUE(LoadTraceJson(path, p, LoadOptions{}).ok());
-  ASSERT_EQ(p.slices.size(), ok.size());
+  ASSERT_EQ(p.slices.size(), ok.size() + 2);
   for (size_t i = 0; i < ok.size(); ++i) {
     if (i == 4) continue;  // checked below against the shared parser
     EXPECT_EQ(p.slices[i].ts_ns, ok[i].second) << ok[i].first;
   }
   EXPECT_EQ(p.slices[4].ts_ns, *ParseMicrosToNs("0.0005"));
-  EXPECT_EQ(p.diagnostics.count(DiagId::bad_timestamp), 1u);  // the overflow
+  EXPECT_EQ(p.diagnostics.count(DiagId::bad_timestamp), 1u);      // the overflow
+  EXPECT_EQ(p.diagnostics.count(DiagId::time_out_of_range), 6u);  // 5 timestamps, 1 end
+  EXPECT_EQ(p.slices[ok.size()].dur_ns, 0);
+  EXPECT_EQ(p.slices[ok.size() + 1].end_ns(), kMaxTimeNs);
+  for (const Slice& s : p.slices) EXPECT_TRUE(SpanInRange(s.ts_ns, s.dur_ns));
 }
 
 }  // namespace

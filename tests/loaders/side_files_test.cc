@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "profdiff/base/time.h"
 #include "profdiff/loaders/ascend_side_files.h"
 
 namespace profdiff {
@@ -126,6 +127,31 @@ TEST_F(SideFiles, KernelDetailsBadCellsAreDiagnosedWithLine) {
   EXPECT_EQ(d.entry(DiagId::csv_bad_time).examples[1].where.ToString(), path + ":6");
   EXPECT_EQ(d.count(DiagId::csv_row_width), 1u);
   EXPECT_EQ(d.entry(DiagId::csv_row_width).examples[0].where.ToString(), path + ":4");
+}
+
+// Times beyond base/time.h's range: a start or an end (start + duration) outside it skips the row, a
+// metric outside it is absent; each is a time_out_of_range diagnostic naming the line.
+TEST_F(SideFiles, KernelDetailsTimesOutOfRangeSkipTheRow) {
+  const std::string path = Write("kernel_details.csv",
+                                 "Step Id,Name,Type,Start Time(us),Duration(us),aicore_time(us)\n"
+                                 "1,a,T,100,1,4611686018427388\n"
+                                 "1,b,T,4611686018427388,1,0\n"
+                                 "1,c,T,4611686018427387,1,0\n"
+                                 "1,d,T,-1152921504606847,1,0\n"
+                                 "1,e,T,4611686018427387,0.904,0\n");
+  Profile p;
+  ASSERT_TRUE(KernelDetailsCsvLoader().Load(path, p, {}).ok());
+  const auto& rows = p.npu.kernel_details.rows;
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(p.str(rows[0].name), "a");
+  EXPECT_EQ(rows[0].aicore_time_ns, kAbsentNs);
+  EXPECT_EQ(p.str(rows[1].name), "e");
+  EXPECT_EQ(rows[1].start_ns + rows[1].dur_ns, kMaxTimeNs);
+  const Diagnostics& d = p.diagnostics;
+  EXPECT_EQ(d.count(DiagId::time_out_of_range), 4u);
+  EXPECT_EQ(d.count(DiagId::csv_bad_time), 0u);
+  EXPECT_EQ(d.entry(DiagId::time_out_of_range).examples[0].where.ToString(), path + ":2");
+  EXPECT_EQ(d.entry(DiagId::time_out_of_range).examples[2].where.ToString(), path + ":4");
 }
 
 TEST_F(SideFiles, KernelDetailsMissingRequiredColumnOrBadFileIsAnError) {

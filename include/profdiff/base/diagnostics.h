@@ -20,6 +20,8 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(json_event_not_object, kError, "trace event is not a JSON object; skipped")                    \
   X(json_event_malformed, kError, "trace event is malformed JSON; skipped")                        \
   X(bad_timestamp, kError, "event 'ts' is not a number; event skipped")                            \
+  X(time_out_of_range, kError,                                                                     \
+    "a time or its end lies outside 1933..2116 as epoch ns; the record is skipped (a 'dur': 0)")   \
   X(bad_duration, kError, "event 'dur' is not a number; treated as 0")                             \
   X(negative_duration, kWarning, "event has a negative 'dur'; treated as 0")                       \
   X(sub_ns_rounded, kInfo,                                                                         \

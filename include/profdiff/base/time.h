@@ -13,6 +13,18 @@ namespace profdiff {
 // Scale of the unit the text is written in, as a power of ten of nanoseconds.
 enum class TimeUnit : int { kNanoseconds = 0, kMicroseconds = 3, kMilliseconds = 6, kSeconds = 9 };
 
+// The time range every loader accepts, as ns since the epoch (or since any origin a profiler uses):
+// 1933-06 .. 2116-02. Every timestamp and every end (ts + dur) of a loaded record lies in it, so the
+// end of a record and the distance between any two times fit int64 with room to spare. A record
+// outside it is counted as malformed (DiagId::time_out_of_range), never wrapped around.
+inline constexpr int64_t kMinTimeNs = -(int64_t{1} << 60);
+inline constexpr int64_t kMaxTimeNs = int64_t{1} << 62;
+inline constexpr bool TimeInRange(int64_t ns) { return ns >= kMinTimeNs && ns <= kMaxTimeNs; }
+// ts and ts + dur both in range (computed without overflow).
+inline constexpr bool SpanInRange(int64_t ts_ns, int64_t dur_ns) {
+  return TimeInRange(ts_ns) && dur_ns <= kMaxTimeNs - ts_ns && dur_ns >= kMinTimeNs - ts_ns;
+}
+
 // Result of parsing a decimal number into an integer count of a finer unit.
 struct ExactDecimal {
   int64_t value = 0;
