@@ -42,6 +42,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.memory_zero_allocation_no_duration = true;
   p.comm_tasks_single_cursor = true;
   p.comm_tasks_paired_by_order = true;
+  p.csv_workbook_grid = true;
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;

@@ -107,6 +107,12 @@ struct ReferencePolicy {
   // A base task row is paired with the first remaining comparison task of the op, whatever its name
   // (communication deviation 2). Default: task rows are paired by task name.
   bool comm_tasks_paired_by_order = false;
+  // ---- Outputs ----------------------------------------------------------------------------------
+  // `--csv DIR` writes each sheet's grid as the workbook holds it (the layout of the oracle CSVs: the
+  // banner row, an empty row, the reference's headers, repeated names, cells cut at Excel's limit).
+  // Default: a tidy table (one header row of unique snake_case names carrying side and unit, exact
+  // numbers, uncut text).
+  bool csv_workbook_grid = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).
