@@ -245,6 +245,7 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
 // The workbook and the CSV files; returns the absolute paths written (each also in `outputs`).
 // A workbook this run reserved is its own to replace.
 StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
+                                               const analysis::ReferencePolicy& policy,
                                                const std::string& workbook, bool reserved,
                                                const TableOutput& table, RunOutputs& outputs) {
   std::vector<std::string> written;
@@ -260,7 +261,9 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
   }
   if (!request.csv_dir.empty()) {
     PD_ASSIGN_OR_RETURN(std::vector<std::string> csvs,
-                        report::WriteCsvDir(table.sheets, request.csv_dir, request.force));
+                        report::WriteCsvDir(table.sheets, request.csv_dir, request.force,
+                                            policy.csv_workbook_grid ? report::CsvLayout::kWorkbookGrid
+                                                                     : report::CsvLayout::kTidy));
     for (const std::string& f : csvs) outputs.Add(f);
     written.insert(written.end(), csvs.begin(), csvs.end());
   }
@@ -353,7 +356,7 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   result.summary_parts = std::move(table.summary);
   result.base_steps = analysis::CountProfilerSteps(base).value_or(0);
   result.comparison_steps = analysis::CountProfilerSteps(comparison).value_or(0);
-  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, workbook, reserved, table, outputs));
+  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, policy, workbook, reserved, table, outputs));
   PD_RETURN_IF_ERROR(WriteJsonAndHtml(request, sides, policy, table, result, outputs));
   outputs.Commit();
   return result;

@@ -2,13 +2,17 @@
 
 #include <sys/stat.h>
 
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "profdiff/report/output_file.h"
 
@@ -87,21 +91,90 @@ std::string CsvField(std::string_view s) {
   return out;
 }
 
-std::string RenderSheetCsv(const SheetSpec& sheet) {
+namespace {
+
+// Appends one CSV record of `fields` to `out` (`eol` ends it).
+void EmitRecord(std::string& out, const std::vector<std::string>& fields, std::string_view eol) {
+  // Python's csv writer quotes a row made of one empty field so that it is not an empty line.
+  if (fields.size() == 1 && fields[0].empty()) {
+    out += "\"\"";
+    out += eol;
+    return;
+  }
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out += ',';
+    out += CsvField(fields[i]);
+  }
+  out += eol;
+}
+
+// Fills `fields` with row's cells; `number` formats a number cell, `cut` says whether text is cut at
+// Excel's cell limit.
+template <typename FormatNumber>
+void RowFields(const RowSpec& row, FormatNumber number, bool cut, std::vector<std::string>& fields) {
+  for (size_t c = 0; c < fields.size(); ++c) {
+    if (c >= row.cells.size()) {
+      fields[c].clear();
+      continue;
+    }
+    const Cell& cell = row.cells[c];
+    switch (cell.kind) {
+      case Cell::Kind::kBlank: fields[c].clear(); break;
+      case Cell::Kind::kNumber: fields[c] = number(cell.number); break;
+      case Cell::Kind::kString:
+        fields[c] = cell.text;
+        if (cut) TruncateCellText(fields[c]);
+        // The workbook's "/" (not applicable, OverallMetrics' Number column) is an empty cell in a
+        // table, so that the column stays numeric.
+        if (!cut && fields[c] == "/") fields[c].clear();
+        break;
+    }
+  }
+}
+
+// The exact double in shortest round-trip form ("0.1", "1234.5678", "100000", "1e-07"); "inf"/"-inf" as the
+// workbook's "INF"/"-INF"; NaN empty; never "-0".
+std::string TidyNumber(double v) {
+  if (std::isnan(v)) return "";
+  if (std::isinf(v)) return v > 0 ? "INF" : "-INF";
+  if (v == 0) return "0";
+  char buf[400];
+  // Fixed notation across the range timings live in (a shortest "1e+05" reads badly in a table),
+  // the shortest form outside it.
+  const double mag = std::fabs(v);
+  const auto format = mag >= 1e-6 && mag < 1e16 ? std::chars_format::fixed : std::chars_format::general;
+  auto res = std::to_chars(buf, buf + sizeof buf, v, format);
+  return std::string(buf, res.ptr);
+}
+
+// "Device Duration(us)" -> "device_duration_us"; "Diff Ratio" -> "diff_ratio"; "(%)" -> "pct".
+std::string SnakeCase(std::string_view header) {
+  std::string out;
+  bool gap = false;
+  for (size_t i = 0; i < header.size(); ++i) {
+    const auto ch = static_cast<unsigned char>(header[i]);
+    if (ch == '%') {
+      if (!out.empty()) out += '_';
+      out += "pct";
+      gap = false;
+    } else if (std::isalnum(ch) != 0 || ch >= 0x80) {
+      if (gap && !out.empty()) out += '_';
+      out += static_cast<char>(std::tolower(ch));
+      gap = false;
+    } else {
+      gap = true;
+    }
+  }
+  return out;
+}
+
+bool InBanner(const Banner& b, size_t col) {
+  return !b.text.empty() && static_cast<int64_t>(col) >= b.first_col && static_cast<int64_t>(col) <= b.last_col;
+}
+
+std::string RenderWorkbookGrid(const SheetSpec& sheet) {
   const size_t ncols = sheet.columns.size();
   std::string out;
-  auto emit_row = [&](const std::vector<std::string>& fields) {
-    // Python's csv writer quotes a row made of one empty field so that it is not an empty line.
-    if (fields.size() == 1 && fields[0].empty()) {
-      out += "\"\"\r\n";
-      return;
-    }
-    for (size_t i = 0; i < fields.size(); ++i) {
-      if (i > 0) out += ',';
-      out += CsvField(fields[i]);
-    }
-    out += "\r\n";
-  };
   std::vector<std::string> fields(ncols);
   for (const Banner* b : {&sheet.base_banner, &sheet.comparison_banner}) {
     if (!b->text.empty() && b->first_col >= 0 && static_cast<size_t>(b->first_col) < ncols) {
@@ -110,33 +183,55 @@ std::string RenderSheetCsv(const SheetSpec& sheet) {
       fields[static_cast<size_t>(b->first_col)] = std::move(t);
     }
   }
-  emit_row(fields);
-  emit_row(std::vector<std::string>(ncols));
+  EmitRecord(out, fields, "\r\n");
+  EmitRecord(out, std::vector<std::string>(ncols), "\r\n");
   for (size_t c = 0; c < ncols; ++c) fields[c] = sheet.columns[c].header;
-  emit_row(fields);
+  EmitRecord(out, fields, "\r\n");
   for (const RowSpec& row : sheet.rows) {
-    for (size_t c = 0; c < ncols; ++c) {
-      if (c >= row.cells.size()) {
-        fields[c].clear();
-        continue;
-      }
-      const Cell& cell = row.cells[c];
-      switch (cell.kind) {
-        case Cell::Kind::kBlank: fields[c].clear(); break;
-        case Cell::Kind::kNumber: fields[c] = FormatCsvNumber(cell.number); break;
-        case Cell::Kind::kString:
-          fields[c] = cell.text;
-          TruncateCellText(fields[c]);
-          break;
-      }
-    }
-    emit_row(fields);
+    RowFields(row, FormatCsvNumber, /*cut=*/true, fields);
+    EmitRecord(out, fields, "\r\n");
   }
   return out;
 }
 
+std::string RenderTidy(const SheetSpec& sheet) {
+  std::string out;
+  EmitRecord(out, TidyColumnNames(sheet), "\n");
+  std::vector<std::string> fields(sheet.columns.size());
+  for (const RowSpec& row : sheet.rows) {
+    RowFields(row, TidyNumber, /*cut=*/false, fields);
+    EmitRecord(out, fields, "\n");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> TidyColumnNames(const SheetSpec& sheet) {
+  std::vector<std::string> names;
+  std::set<std::string> taken;
+  for (size_t c = 0; c < sheet.columns.size(); ++c) {
+    std::string name = SnakeCase(sheet.columns[c].header);
+    if (name.empty()) name = "column_" + std::to_string(c + 1);
+    if (InBanner(sheet.base_banner, c)) {
+      name = "base_" + name;
+    } else if (InBanner(sheet.comparison_banner, c)) {
+      name = "comparison_" + name;
+    }
+    std::string unique = name;
+    for (int n = 2; taken.count(unique) != 0; ++n) unique = name + "_" + std::to_string(n);
+    taken.insert(unique);
+    names.push_back(std::move(unique));
+  }
+  return names;
+}
+
+std::string RenderSheetCsv(const SheetSpec& sheet, CsvLayout layout) {
+  return layout == CsvLayout::kTidy ? RenderTidy(sheet) : RenderWorkbookGrid(sheet);
+}
+
 StatusOr<std::vector<std::string>> WriteCsvDir(const std::vector<SheetSpec>& sheets,
-                                               const std::string& dir, bool force) {
+                                               const std::string& dir, bool force, CsvLayout layout) {
   if (dir.empty()) return InvalidArgument("--csv: empty directory");
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0) {
@@ -160,7 +255,7 @@ StatusOr<std::vector<std::string>> WriteCsvDir(const std::vector<SheetSpec>& she
   size_t i = 0;
   for (const SheetSpec& s : sheets) {
     if (s.rows.empty()) continue;
-    PD_RETURN_IF_ERROR(WriteFileAtomically(paths[i++], RenderSheetCsv(s), force));
+    PD_RETURN_IF_ERROR(WriteFileAtomically(paths[i++], RenderSheetCsv(s, layout), force));
   }
   return paths;
 }

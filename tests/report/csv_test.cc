@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/base/diagnostics.h"
+#include "profdiff/io/csv_reader.h"
 #include "profdiff/report/output_file.h"
 #include "profdiff/report/overall/overall_sheet.h"
 #include "profdiff/report/sheet.h"
@@ -134,6 +136,50 @@ TEST(CsvSheet, LayoutBlankCellsInfAndMissingSide) {
             "Index,Duration(ms),Duration Ratio,Number,Duration(ms),Duration Ratio,Number,"
             "Diff Duration(ms),Diff Ratio\r\n"
             "\tMC2 kernel,0,0,/,2.5,0.25,3,2.5,INF\r\n");
+}
+
+// The default layout of --csv: one header row of unique names with side and unit, exact numbers,
+// uncut text, "/" as an empty cell; it reads back as a rectangular table.
+TEST(CsvTidy, OneUniqueHeaderRowThenRectangularRows) {
+  SheetSpec s;
+  s.name = "OperatorCompare";
+  s.base_banner = {1, 2, "Base Profiling: a"};
+  s.comparison_banner = {3, 4, "Comparison Profiling: b"};
+  s.columns = {{"Order Id", 10, CellFormat::kDefault, false},     {"Operator Name", 10, CellFormat::kDefault, false},
+               {"Device Duration(us)", 10, CellFormat::kDefault, false},
+               {"Operator Name", 10, CellFormat::kDefault, false}, {"Device Duration(us)", 10, CellFormat::kDefault, false},
+               {"Diff Ratio", 10, CellFormat::kDefault, true},     {"Size(%)", 10, CellFormat::kDefault, false},
+               {"", 10, CellFormat::kDefault, false},              {"Diff Ratio", 10, CellFormat::kDefault, true}};
+  const std::string long_name(kMaxCellChars + 10, 'x');
+  s.rows.push_back({{Cell::Number(1), Cell::String("aten::mm, \"q\"\nline 2"), Cell::Number(100000),
+                     Cell::String(long_name), Cell::Number(0.1 + 0.2), Cell::String("INF"), Cell::String("/"),
+                     Cell::Number(-0.0), Cell::Number(1e-9)},
+                    kNoFill, 0});
+  s.rows.push_back({{Cell::Number(2)}, kNoFill, 0});
+  EXPECT_EQ(TidyColumnNames(s),
+            (std::vector<std::string>{"order_id", "base_operator_name", "base_device_duration_us",
+                                      "comparison_operator_name", "comparison_device_duration_us", "diff_ratio",
+                                      "size_pct", "column_8", "diff_ratio_2"}));
+  const std::string text = RenderSheetCsv(s, CsvLayout::kTidy);
+  EXPECT_EQ(text.find('\r'), std::string::npos);
+  EXPECT_NE(text.find("\n1,\"aten::mm, \"\"q\"\"\nline 2\",100000," + long_name + ",0.30000000000000004,INF,,0,1e-09\n"),
+            std::string::npos)
+      << text.substr(0, 300);
+  Diagnostics diags;
+  auto reader = CsvReader::FromString("tidy.csv", text, &diags);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*reader)->header(), TidyColumnNames(s));
+  CsvRecord rec;
+  int rows = 0;
+  while (true) {
+    auto more = (*reader)->Next(rec);
+    ASSERT_TRUE(more.ok());
+    if (!*more) break;
+    EXPECT_EQ(rec.size(), s.columns.size());
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2);
+  EXPECT_EQ((*reader)->rows_skipped(), 0u);
 }
 
 TEST(CsvSheet, SingleEmptyFieldRowIsQuotedLikePython) {

@@ -1,9 +1,14 @@
-// CSV rendering of a SheetSpec (`--csv DIR`): the same grid as the workbook, as the oracle CSVs show
-// it (a workbook read back by openpyxl and written with Python's csv module): row 1 with the banner
-// texts at the first column of their merge ranges, row 2 empty, header row 3, data rows; CRLF line
-// ends, minimal quoting.
+// CSV rendering of a SheetSpec (`--csv DIR`), in one of two layouts:
+// - workbook grid (--reference-compat): the same grid as the workbook, as the oracle CSVs show it (a
+//   workbook read back by openpyxl and written with Python's csv module): row 1 with the banner texts
+//   at the first column of their merge ranges, row 2 empty, header row 3, data rows; CRLF line ends,
+//   minimal quoting.
+// - tidy (default): a table pandas/R/spreadsheets read as is: one header row of unique snake_case
+//   names that carry the side and the unit ("base_device_duration_us", "diff_ratio"), then the data
+//   rows; numbers in shortest round-trip form (exact), text never cut; LF line ends, minimal quoting.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,13 +29,22 @@ std::string FormatCsvNumber(double v);
 // or '\n'; inner quotes doubled).
 std::string CsvField(std::string_view s);
 
+enum class CsvLayout : uint8_t { kWorkbookGrid, kTidy };
+
+// The tidy layout's column names for `sheet`: a column under the base banner gets "base_", one under
+// the comparison banner "comparison_"; the header is lower-cased, a unit in parentheses becomes a
+// suffix ("Duration(us)" -> "duration_us", "(%)" -> "_pct"), any other run of non-alphanumeric
+// characters one '_'. A name already taken gets "_2", "_3", ...; an empty header "column_<n>".
+std::vector<std::string> TidyColumnNames(const SheetSpec& sheet);
+
 // The whole sheet as CSV text.
-std::string RenderSheetCsv(const SheetSpec& sheet);
+std::string RenderSheetCsv(const SheetSpec& sheet, CsvLayout layout = CsvLayout::kWorkbookGrid);
 
 // Writes DIR/<sheet name>.csv for every sheet with rows (DIR is created if missing, one level).
 // Each file goes through a temporary file; an existing file is refused unless `force`.
 // Returns the paths written, in order.
 StatusOr<std::vector<std::string>> WriteCsvDir(const std::vector<SheetSpec>& sheets,
-                                               const std::string& dir, bool force);
+                                               const std::string& dir, bool force,
+                                               CsvLayout layout = CsvLayout::kWorkbookGrid);
 
 }  // namespace profdiff::report
