@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace profdiff::report {
 namespace {
@@ -58,6 +61,20 @@ std::vector<Category> Categories(const analysis::OverallComparison& o) {
   return {{"computing", o.base.computing_ns, o.comparison.computing_ns},
           {"uncovered communication", o.base.uncovered_communication_ns, o.comparison.uncovered_communication_ns},
           {"free", o.base.free_ns, o.comparison.free_ns}};
+}
+
+// The mean step window of each side, when both sides have step splits.
+std::optional<std::pair<analysis::StepMean, analysis::StepMean>> MeanSteps(const analysis::OverallComparison& o) {
+  const std::optional<analysis::StepMean> b = analysis::MeanStep(o.base.steps);
+  const std::optional<analysis::StepMean> c = analysis::MeanStep(o.comparison.steps);
+  if (!b || !c) return std::nullopt;
+  return std::make_pair(*b, *c);
+}
+
+std::vector<Category> StepCategories(const analysis::StepMean& b, const analysis::StepMean& c) {
+  return {{"computing", b.computing_ns, c.computing_ns},
+          {"uncovered communication", b.communication_ns, c.communication_ns},
+          {"free", b.free_ns, c.free_ns}};
 }
 
 std::string StepsNote(const SummaryInput& in) {
@@ -114,6 +131,14 @@ std::string RenderSummaryText(const SummaryInput& in) {
     out += fmt::format("  step (median of {} vs {}): {} -> {}: {} ({})\n", in.base_steps, in.comparison_steps,
                        Ms(b), Ms(c), SignedMs(c - b), Pct(c - b, b));
   }
+  if (const auto means = MeanSteps(o)) {
+    const auto& [b, c] = *means;
+    out += fmt::format("  step (mean of {} vs {}): {} -> {}: {} ({})\n", b.count, c.count, Ms(b.e2e_ns),
+                       Ms(c.e2e_ns), SignedMs(c.e2e_ns - b.e2e_ns), Pct(c.e2e_ns - b.e2e_ns, b.e2e_ns));
+    for (const Category& k : StepCategories(b, c))
+      out += fmt::format("    {:<24}{:>14}  ({} -> {})\n", k.name, SignedMs(k.comparison_ns - k.base_ns),
+                         Ms(k.base_ns), Ms(k.comparison_ns));
+  }
   for (const SummaryPart& p : in.parts) {
     ItemLines(fmt::format("most regressed {}", p.what).c_str(), p.regressed, out);
     ItemLines(fmt::format("most improved {}", p.what).c_str(), p.improved, out);
@@ -143,6 +168,14 @@ std::string RenderSummaryMarkdown(const SummaryInput& in) {
       const int64_t b = *in.base_median_step_ns, c = *in.comparison_median_step_ns;
       out += fmt::format("| step (median of {} vs {}) | {} | {} | {} ({}) |\n", in.base_steps, in.comparison_steps,
                          Ms(b), Ms(c), SignedMs(c - b), Pct(c - b, b));
+    }
+    if (const auto means = MeanSteps(o)) {
+      const auto& [b, c] = *means;
+      for (const Category& k : StepCategories(b, c))
+        out += fmt::format("| {} per step (mean) | {} | {} | {} |\n", k.name, Ms(k.base_ns), Ms(k.comparison_ns),
+                           SignedMs(k.comparison_ns - k.base_ns));
+      out += fmt::format("| **step (mean of {} vs {})** | {} | {} | {} ({}) |\n", b.count, c.count, Ms(b.e2e_ns),
+                         Ms(c.e2e_ns), SignedMs(c.e2e_ns - b.e2e_ns), Pct(c.e2e_ns - b.e2e_ns, b.e2e_ns));
     }
   }
   auto list = [&](const std::string& title, const std::vector<SummaryItem>& items) {

@@ -76,11 +76,20 @@ std::string MissingFor(const SideSummary& side, const char* role, GateCategory c
 std::string FormatMs(int64_t ns) { return fmt::format("{:+.3f} ms", static_cast<double>(ns) / 1e6); }
 
 // A side's value for `c` on the gate's basis: per step, E2E is the median ProfilerStep (the time an
-// iteration takes, robust to a slow first step) and the other categories their capture total over
-// the number of steps (exact, rounded down); else the capture totals.
+// iteration takes, robust to a slow first step) and the other categories their mean over the step
+// windows (step_split.h: measured inside each window; the capture total over the number of steps
+// only when the side has no split, e.g. no overlap-analysis lane); else the capture totals.
 int64_t BasisNs(const SideSummary& s, GateCategory c, const std::optional<StepStats>& steps) {
   if (!steps) return CategoryNs(s, c);
   if (c == GateCategory::kE2e) return steps->median_ns;
+  if (const std::optional<StepMean> mean = MeanStep(s.steps)) {
+    switch (c) {
+      case GateCategory::kComputing: return mean->computing_ns;
+      case GateCategory::kCommunication: return mean->communication_ns;
+      case GateCategory::kFree: return mean->free_ns;
+      case GateCategory::kE2e: break;
+    }
+  }
   return CategoryNs(s, c) / steps->count;
 }
 

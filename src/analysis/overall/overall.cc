@@ -423,6 +423,7 @@ SideSummary Summarize(const SideMetrics& m) {
   s.free_ns = s.e2e_ns - s.computing_ns - s.uncovered_communication_ns;
   s.wait_ns = m.wait_ns();
   s.sdma_ns = m.sdma_stream.Ns();
+  s.steps = m.step_splits;
   if (m.device == DeviceKind::kNpu)
     for (const GroupCommunication& g : m.groups) s.communication_groups.push_back(g.split);
   const auto& c = m.categories;

@@ -227,6 +227,16 @@ void Categorize(const Timeline& timeline, const KernelMasks& masks, const Refere
   }
 }
 
+// The exact split of each step window (kernels only: copies and memsets are not busy time).
+std::vector<StepSplit> SplitGpuSteps(const std::vector<Step>& steps, const std::vector<GpuKernelSpan>& spans) {
+  std::vector<Interval> compute, all;
+  for (const GpuKernelSpan& k : spans) {
+    all.push_back({k.start_ns, k.end_ns});
+    if (!k.nccl) compute.push_back({k.start_ns, k.end_ns});
+  }
+  return SplitSteps(steps, MergeIntervals(std::move(compute)), MergeIntervals(std::move(all)));
+}
+
 // Memory peak: the largest Total Reserved of the device memory events, GiB (0 without any).
 // The peak of Total Reserved over device [memory] events, in GiB; nullopt when there is none.
 std::optional<double> MemoryPeakGib(const Profile& profile) {
@@ -259,6 +269,7 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   m.compute.AddNs(compute);
   m.comm_not_overlapped.AddNs(comm);
   Categorize(timeline, masks, policy, kernels, facts, m);
+  if (!timeline.steps.empty()) m.step_splits = SplitGpuSteps(timeline.steps, spans);
   const std::optional<double> memory = MemoryPeakGib(profile);
   m.memory_gib = memory.value_or(0);
   m.memory_known = memory.has_value();

@@ -304,6 +304,19 @@ std::vector<Interval> ReadDeviceLanes(const Profile& profile, const ReferencePol
   return not_overlapped;
 }
 
+// The exact split of each step window from the overlap-analysis lane: its "Computing" slices and
+// the uncovered communication `not_overlapped` (in start order).
+std::vector<StepSplit> SplitNpuSteps(const Timeline& timeline, const std::vector<Interval>& not_overlapped) {
+  const Profile& profile = timeline.p();
+  std::vector<Interval> computing;
+  for (const Slice& s : profile.slices)
+    if (s.phase == 'X' && s.kind == SliceKind::kOverlap && profile.str(s.name) == "Computing")
+      computing.push_back({s.ts_ns, s.end_ns()});
+  std::vector<Interval> busy = computing;
+  busy.insert(busy.end(), not_overlapped.begin(), not_overlapped.end());
+  return SplitSteps(timeline.steps, MergeIntervals(std::move(computing)), MergeIntervals(std::move(busy)));
+}
+
 // One HCCL group's op intervals and plane tasks, both in start order, and the intervals of its
 // planes' data-moving and Notify_Wait tasks (Timeline::hccl's task kinds).
 struct GroupEvents {
@@ -488,7 +501,8 @@ std::vector<Interval> BusyMinusCompute(const std::vector<Interval>& busy, const 
 
 // 4.-6. LCCL, SDMA stream, computing, uncovered communication and E2E from the task and op
 // intervals. Returns U (uncovered communication intervals, in start order).
-std::vector<Interval> MeasureDbIntervals(const Profile& profile, const DbStepRange& range, SideMetrics& m) {
+std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const DbStepRange& range, SideMetrics& m) {
+  const Profile& profile = timeline.p();
   std::map<SliceId, StringId> compute_rts;
   std::vector<Interval> compute, busy;
   SdmaStreams sdma;
@@ -532,6 +546,7 @@ std::vector<Interval> MeasureDbIntervals(const Profile& profile, const DbStepRan
     last = std::max(last, other_max);
   }
   m.e2e.AddNs(last - first);
+  if (!timeline.steps.empty()) m.step_splits = SplitSteps(timeline.steps, merged_compute, merged_busy);
   return BusyMinusCompute(merged_busy, merged_compute);
 }
 
@@ -546,7 +561,7 @@ SideMetrics ComputeNpuDbSideMetrics(const Timeline& timeline, const KernelMasks&
     if (range.Holds(r.ts_ns)) peak_mb = std::max(peak_mb, r.total_reserved_mb);
   m.memory_gib = peak_mb / 1024.0;
   CategorizeDbTasks(timeline, masks, policy, range, m);
-  const std::vector<Interval> u = MeasureDbIntervals(profile, range, m);
+  const std::vector<Interval> u = MeasureDbIntervals(timeline, range, m);
   MeasureGroups(timeline, policy, u, m);
   return m;
 }
@@ -574,6 +589,7 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   if (!m.trace_level) CategorizeKernelDetails(timeline, masks, policy, m);
   const std::vector<Interval> not_overlapped = ReadDeviceLanes(profile, policy, m);
   MeasureGroups(timeline, policy, not_overlapped, m);
+  if (!timeline.steps.empty() && m.has_overlap_data) m.step_splits = SplitNpuSteps(timeline, not_overlapped);
   if (!m.trace_level && npu.communication.present && !npu.communication.empty) ReadBandwidth(npu.communication, m);
   return m;
 }

@@ -56,6 +56,20 @@ json CommunicationGroups(const analysis::SideSummary& s) {
   return groups;
 }
 
+// Each ProfilerStep window's exact split (analysis/overall/step_split.h), by step id.
+json Steps(const analysis::SideSummary& s) {
+  json steps = json::array();
+  for (const analysis::StepSplit& st : s.steps) {
+    steps.push_back({{"step", st.id},
+                     {"start_ns", st.start_ns},
+                     {"e2e_ns", st.e2e_ns},
+                     {"computing_ns", st.computing_ns},
+                     {"uncovered_communication_ns", st.communication_ns},
+                     {"free_ns", st.free_ns}});
+  }
+  return steps;
+}
+
 json Side(const analysis::SideSummary& s) {
   json j;
   j["device"] = std::string(Name(s.device));
@@ -74,6 +88,7 @@ json Side(const analysis::SideSummary& s) {
   put("sdma", s.sdma_ns);
   j["computing_split"] = ComputingSplit(s);
   if (s.device == DeviceKind::kNpu) j["communication_groups"] = CommunicationGroups(s);
+  j["steps"] = Steps(s);
   j["memory_used_gib"] = s.memory_known ? JsonNumber(s.memory_used_gib) : json(nullptr);
   j["rdma_bandwidth_gb_s"] =
       s.rdma_bandwidth_gb_s ? JsonNumber(*s.rdma_bandwidth_gb_s) : json(nullptr);

@@ -72,7 +72,7 @@ struct GateCheck {
 };
 
 enum class GateBasis : uint8_t {
-  kPerStep,       // both sides have steps: E2E = the median step, other categories = total / steps
+  kPerStep,       // both sides have steps: E2E = the median step, other categories = mean over the step windows
   kWholeCapture,  // --whole-capture: the captures' totals
   kNone,          // a side has no steps and --whole-capture was not given: nothing is gated
 };

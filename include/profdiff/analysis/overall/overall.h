@@ -15,6 +15,7 @@
 #include "profdiff/analysis/common/python_numbers.h"
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/analysis/overall/step_split.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/model/profile.h"
 
@@ -88,6 +89,8 @@ struct SideSummary {
   // NPU: the exact split of each communication group (thread-sort order), in every mode.
   std::vector<CommunicationGroupSplit> communication_groups;
   std::vector<std::string> warnings;
+  // Each ProfilerStep window's exact split (step_split.h), by step id; empty without step markers.
+  std::vector<StepSplit> steps;
 };
 
 struct OverallComparison {

@@ -64,6 +64,8 @@ struct SideMetrics {
   std::optional<double> rdma_bandwidth_gb_s;
   std::optional<double> sdma_bandwidth_gb_s;
   std::vector<std::string> warnings;
+  // Each ProfilerStep window's exact split (empty without step markers).
+  std::vector<StepSplit> step_splits;
 
   // Free time: e2e - compute - lccl - uncovered communication (in this order, as the reference).
   DualSum FreeTime() const {

@@ -1,0 +1,42 @@
+// The time split of each ProfilerStep window of a side (default mode): how long the step took and how
+// that time divides into computing, uncovered communication and free time, measured on the side's
+// own busy intervals inside the window (not the capture's totals divided by the step count). A step
+// window runs from the first start to the last end of the markers of one step id (a Kineto trace
+// has a CPU and a GPU marker per step), as StepDurations measures it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "profdiff/analysis/common/intervals.h"
+#include "profdiff/analysis/timeline/timeline.h"
+
+namespace profdiff::analysis {
+
+struct StepSplit {
+  int64_t id = 0;
+  int64_t start_ns = 0;
+  int64_t e2e_ns = 0;            // the window's length
+  int64_t computing_ns = 0;      // |computing ∩ window|
+  int64_t communication_ns = 0;  // |busy ∩ window| − computing: uncovered communication
+  int64_t free_ns = 0;           // e2e − computing − communication (NPU LCCL time falls here)
+};
+
+// One split per distinct step id, by id. `computing` and `busy` are merged lists with computing ⊆
+// busy (busy = everything the device did that counts: computing ∪ communication).
+std::vector<StepSplit> SplitSteps(const std::vector<Step>& steps, const std::vector<Interval>& computing,
+                                  const std::vector<Interval>& busy);
+
+// The mean step: each part is the sum over the steps divided by their number (rounded down), except
+// free, which is e2e − computing − communication so that the parts add up to e2e exactly.
+struct StepMean {
+  int64_t count = 0;
+  int64_t e2e_ns = 0;
+  int64_t computing_ns = 0;
+  int64_t communication_ns = 0;
+  int64_t free_ns = 0;
+};
+std::optional<StepMean> MeanStep(const std::vector<StepSplit>& steps);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,63 @@
+#include "profdiff/analysis/overall/step_split.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace profdiff::analysis {
+namespace {
+
+// |merged ∩ [lo, hi)|: binary search to the first interval ending after lo, then walk.
+int64_t LengthWithin(const std::vector<Interval>& merged, int64_t lo, int64_t hi) {
+  auto it = std::upper_bound(merged.begin(), merged.end(), lo,
+                             [](int64_t t, const Interval& i) { return t < i.end_ns; });
+  int64_t total = 0;
+  for (; it != merged.end() && it->start_ns < hi; ++it)
+    total += std::min(it->end_ns, hi) - std::max(it->start_ns, lo);
+  return total;
+}
+
+}  // namespace
+
+std::vector<StepSplit> SplitSteps(const std::vector<Step>& steps, const std::vector<Interval>& computing,
+                                  const std::vector<Interval>& busy) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> windows;  // id -> [first start, last end]
+  for (const Step& s : steps) {
+    auto [it, inserted] = windows.try_emplace(s.id, s.start_ns, s.end_ns);
+    if (!inserted) {
+      it->second.first = std::min(it->second.first, s.start_ns);
+      it->second.second = std::max(it->second.second, s.end_ns);
+    }
+  }
+  std::vector<StepSplit> out;
+  out.reserve(windows.size());
+  for (const auto& [id, w] : windows) {
+    StepSplit s;
+    s.id = id;
+    s.start_ns = w.first;
+    s.e2e_ns = w.second - w.first;
+    s.computing_ns = LengthWithin(computing, w.first, w.second);
+    s.communication_ns = LengthWithin(busy, w.first, w.second) - s.computing_ns;
+    s.free_ns = s.e2e_ns - s.computing_ns - s.communication_ns;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::optional<StepMean> MeanStep(const std::vector<StepSplit>& steps) {
+  if (steps.empty()) return std::nullopt;
+  StepMean m;
+  m.count = static_cast<int64_t>(steps.size());
+  for (const StepSplit& s : steps) {
+    m.e2e_ns += s.e2e_ns;
+    m.computing_ns += s.computing_ns;
+    m.communication_ns += s.communication_ns;
+  }
+  m.e2e_ns /= m.count;
+  m.computing_ns /= m.count;
+  m.communication_ns /= m.count;
+  m.free_ns = m.e2e_ns - m.computing_ns - m.communication_ns;
+  return m;
+}
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,99 @@
+// The per-step split (analysis/overall/step_split.h): each ProfilerStep window measured on the
+// side's own busy intervals, and the mean step whose parts add up.
+#include "profdiff/analysis/overall/step_split.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <vector>
+
+#include "../../common/profile_builder.h"
+#include "profdiff/analysis/overall/gate.h"
+#include "profdiff/analysis/overall/gpu_overall.h"
+#include "profdiff/analysis/overall/overall.h"
+
+namespace profdiff::analysis {
+namespace {
+
+using testing::ProfileBuilder;
+
+TEST(StepSplit, MeasuresEachWindowOnTheBusyIntervals) {
+  // Step 1: [0, 100) as two markers (CPU [0, 60), GPU [10, 100)); step 2: [100, 200).
+  const std::vector<Step> steps = {{1, 0, 0, 60}, {1, 1, 10, 100}, {2, 2, 100, 200}};
+  const std::vector<Interval> computing = {{20, 50}, {90, 130}};
+  const std::vector<Interval> busy = {{20, 70}, {90, 140}, {190, 260}};  // ⊇ computing
+  const std::vector<StepSplit> s = SplitSteps(steps, computing, busy);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].id, 1);
+  EXPECT_EQ(s[0].e2e_ns, 100);
+  EXPECT_EQ(s[0].computing_ns, 30 + 10);        // [20,50) + [90,100)
+  EXPECT_EQ(s[0].communication_ns, 20);          // [50,70)
+  EXPECT_EQ(s[0].free_ns, 100 - 40 - 20);
+  EXPECT_EQ(s[1].computing_ns, 30);              // [100,130)
+  EXPECT_EQ(s[1].communication_ns, 10 + 10);     // [130,140) + [190,200): clipped at the window's end
+  EXPECT_EQ(s[1].free_ns, 100 - 30 - 20);
+  for (const StepSplit& x : s) EXPECT_EQ(x.computing_ns + x.communication_ns + x.free_ns, x.e2e_ns);
+}
+
+TEST(StepSplit, MeanStepPartsAddUpExactly) {
+  EXPECT_EQ(MeanStep({}), std::nullopt);
+  const std::vector<StepSplit> s = {{1, 0, 10, 3, 3, 4}, {2, 10, 11, 4, 4, 3}};
+  const std::optional<StepMean> m = MeanStep(s);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->count, 2);
+  EXPECT_EQ(m->e2e_ns, 10);  // 21 / 2 rounded down
+  EXPECT_EQ(m->computing_ns, 3);
+  EXPECT_EQ(m->communication_ns, 3);
+  EXPECT_EQ(m->free_ns, 4);  // the remainder: the parts add up to e2e
+}
+
+// A GPU side: kernels inside and across the step windows; copies are not busy time.
+TEST(StepSplit, GpuSideSplitsEveryStep) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  const TrackId cpu = b.Track("1", "1");
+  const TrackId gpu = b.Track("0", "7");
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#1", "user_annotation", 0, 1000);
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#2", "user_annotation", 1000, 1000);
+  b.Add(gpu, SliceKind::kKernel, "gemm", "kernel", 100, 400, {{ArgKey::kStream, 7}});
+  b.Add(gpu, SliceKind::kKernel, "ncclAllReduce", "kernel", 300, 500, {{ArgKey::kStream, 7}});
+  b.Add(gpu, SliceKind::kKernel, "gemm", "kernel", 900, 300, {{ArgKey::kStream, 7}});  // crosses into step 2
+  b.Add(gpu, SliceKind::kGpuMemcpy, "Memcpy HtoD", "gpu_memcpy", 1500, 100, {{ArgKey::kStream, 7}});
+  const SideMetrics m = ComputeGpuSideMetrics(BuildTimeline(b.p, {}), KernelMasks::Defaults(),
+                                              MakeReferencePolicy(std::nullopt));
+  ASSERT_EQ(m.step_splits.size(), 2u);
+  EXPECT_EQ(m.step_splits[0].computing_ns, 400 + 100);      // [100,500) + [900,1000)
+  EXPECT_EQ(m.step_splits[0].communication_ns, 300);        // [500,800)
+  EXPECT_EQ(m.step_splits[0].free_ns, 1000 - 500 - 300);
+  EXPECT_EQ(m.step_splits[1].computing_ns, 200);            // [1000,1200)
+  EXPECT_EQ(m.step_splits[1].communication_ns, 0);
+  EXPECT_EQ(m.step_splits[1].free_ns, 800);                 // the copy is not busy time
+}
+
+// The gate's per-step basis reads the mean step window for the categories.
+TEST(StepSplit, GateUsesTheMeanStepWindow) {
+  SideSummary base, comparison;
+  for (SideSummary* s : {&base, &comparison}) {
+    s->device = DeviceKind::kGpu;
+    s->has_overall = true;
+    s->e2e_ns = 1000000000;
+    s->computing_ns = 900000000;  // capture totals (outside the steps too)
+  }
+  base.steps = {{1, 0, 100000000, 50000000, 0, 50000000}, {2, 0, 100000000, 50000000, 0, 50000000}};
+  comparison.steps = {{1, 0, 100000000, 70000000, 0, 30000000}, {2, 0, 100000000, 70000000, 0, 30000000}};
+  OverallComparison cmp;
+  cmp.base = base;
+  cmp.comparison = comparison;
+  GateOptions o;
+  o.compute_pct = 10;
+  ComparabilityInputs in;
+  in.base_step_stats = StepStats{2, 100000000, 100000000, 100000000, 100000000};
+  in.comparison_step_stats = in.base_step_stats;
+  const GateResult r = EvaluateGate(cmp, o, in);
+  ASSERT_EQ(r.checks.size(), 1u);
+  EXPECT_EQ(r.checks[0].base_ns, 50000000);
+  EXPECT_EQ(r.checks[0].comparison_ns, 70000000);
+  EXPECT_EQ(r.verdict, Verdict::kRegression);  // +40 % per step, while the capture totals are equal
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
