@@ -36,6 +36,10 @@ struct ReferencePolicy {
   // comparison) is chosen among non-zero streams only: a trace with every kernel on stream 0 (ROCm,
   // single-stream CUDA) has no compute stream (deviation 2).
   bool gpu_compute_stream_nonzero_only = false;
+  // --base_step / --comparison_step on a GPU side is ignored with the reference's warning ("step id
+  // is invalid in GPU data"). Default: the GPU side's overall comparison is restricted to that
+  // ProfilerStep window (device events starting in it), as an Ascend DB side is to its STEP_TIME row.
+  bool gpu_ignores_step_selection = false;
   // NPU SDMA-stream time skips tasks on stream 0 (deviation 3).
   bool npu_sdma_ignores_stream0 = false;
   // A GPU kernel is linked to any flow ending at its start timestamp, whatever the track (deviation 4).
