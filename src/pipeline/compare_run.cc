@@ -170,15 +170,20 @@ void WarnUnreadableSideFiles(const Profile& p, std::string_view side, RunMessage
 }
 
 // docs/reference/command-line.md#argument-validation, docs/reference/communication.md: a step id on
-// a GPU side is only a warning; on an NPU side it must exist.
-Status CheckStep(const analysis::Timeline& timeline, int64_t step, RunMessages& messages) {
+// an NPU side must exist; on a GPU side it is only a warning in --reference-compat, and must exist
+// (a ProfilerStep marker) in the default mode, which restricts the side to that step.
+Status CheckStep(const analysis::Timeline& timeline, int64_t step, const analysis::ReferencePolicy& policy,
+                 std::string_view side, RunMessages& messages) {
   if (step == kVoidStep) return Status::Ok();
-  if (timeline.p().meta.device == DeviceKind::kGpu) {
+  const bool gpu = timeline.p().meta.device == DeviceKind::kGpu;
+  if (gpu && policy.gpu_ignores_step_selection) {
     messages.Warning(
         "step id is invalid in GPU data, please use this when comparing between NPU datas.");
     return Status::Ok();
   }
   if (timeline.HasStep(step)) return Status::Ok();
+  if (gpu && timeline.step_ids.empty())
+    return NotFound(fmt::format("Invalid step id: {}: the {} GPU trace has no ProfilerStep markers", step, side));
   std::string list;
   for (size_t i = 0; i < timeline.step_ids.size(); ++i)
     list += (i ? ", " : "") + std::to_string(timeline.step_ids[i]);
@@ -186,8 +191,18 @@ Status CheckStep(const analysis::Timeline& timeline, int64_t step, RunMessages& 
       fmt::format("Invalid step id: {}, please choose from the valid steps: {}", step, list));
 }
 
+// The step a side's overall comparison is restricted to (GPU in the default mode, an Ascend DB side).
+std::optional<int64_t> RestrictedStep(const analysis::Timeline& timeline, int64_t step,
+                                      const analysis::ReferencePolicy& policy) {
+  if (step == kVoidStep) return std::nullopt;
+  const Profile& p = timeline.p();
+  if (p.meta.device == DeviceKind::kGpu && !policy.gpu_ignores_step_selection) return step;
+  if (p.npu.db.present) return step;
+  return std::nullopt;
+}
+
 // The CI gate and the comparability warnings (shown whether or not a gate was asked for).
-analysis::GateResult RunGate(const CompareRequest& request,
+analysis::GateResult RunGate(const CompareRequest& request, const analysis::ReferencePolicy& policy,
                              const analysis::OverallComparison& overall, const analysis::Timeline& base,
                              const analysis::Timeline& comparison, RunMessages& messages) {
   analysis::GateOptions gate_options;
@@ -200,8 +215,10 @@ analysis::GateResult RunGate(const CompareRequest& request,
   analysis::ComparabilityInputs comparability;
   comparability.base_steps = analysis::CountProfilerSteps(base);
   comparability.comparison_steps = analysis::CountProfilerSteps(comparison);
-  comparability.base_step_stats = analysis::StepDurations(base);
-  comparability.comparison_step_stats = analysis::StepDurations(comparison);
+  comparability.base_step_stats =
+      analysis::StepDurations(base, RestrictedStep(base, request.base_step, policy));
+  comparability.comparison_step_stats =
+      analysis::StepDurations(comparison, RestrictedStep(comparison, request.comparison_step, policy));
   analysis::GateResult gate = analysis::EvaluateGate(overall, gate_options, comparability);
   for (const std::string& w : gate.warnings) messages.Warning(w);
   return gate;
@@ -340,14 +357,14 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   const analysis::Timeline base = analysis::BuildTimeline(*sides.base, timeline_options);
   const analysis::Timeline comparison =
       analysis::BuildTimeline(*sides.comparison, timeline_options);
-  PD_RETURN_IF_ERROR(CheckStep(base, request.base_step, messages));
-  PD_RETURN_IF_ERROR(CheckStep(comparison, request.comparison_step, messages));
+  PD_RETURN_IF_ERROR(CheckStep(base, request.base_step, policy, "base", messages));
+  PD_RETURN_IF_ERROR(CheckStep(comparison, request.comparison_step, policy, "comparison", messages));
 
   CompareRunResult result;
   auto step = [](int64_t id) { return id == kVoidStep ? std::nullopt : std::optional<int64_t>(id); };
   result.overall = RunOverallComparison(base, comparison, policy, masks, step(request.base_step),
                                         step(request.comparison_step));
-  result.gate = RunGate(request, result.overall, base, comparison, messages);
+  result.gate = RunGate(request, policy, result.overall, base, comparison, messages);
   TableOutput table;
   {  // the shared operator pairing lives while the rows run, not while the outputs are written
     analysis::SharedOperatorPairing pairing(base, comparison, policy, OperatorOptionsFor(request));

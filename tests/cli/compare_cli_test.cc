@@ -355,6 +355,17 @@ TEST(CompareCli, StepIdsAndExistingOutputsExitCodes) {
   EXPECT_EQ(r.rc, 2);  // the output exists and no --force
   EXPECT_NE(r.err.find("already exists"), std::string::npos) << r.err;
   EXPECT_EQ(RunCli({"compare", "-bp", "", "-d", kTraceView, "--no-xlsx", "-q"}).rc, 3);  // empty input path
+  // A GPU trace without ProfilerStep markers cannot be restricted to a step (the default mode); the
+  // reference's mode only warns.
+  r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "--base_step", "1", "--comparison_step",
+              "1"});
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("Invalid step id: 1: the base GPU trace has no ProfilerStep markers"), std::string::npos)
+      << r.err;
+  r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--no-xlsx", "--reference-compat", "--base_step", "1",
+              "--comparison_step", "1"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("step id is invalid in GPU data"), std::string::npos) << r.err;
 }
 
 TEST(CompareCli, HelpDocumentsExitCodesAndAddedFlags) {

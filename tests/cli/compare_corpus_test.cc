@@ -144,5 +144,47 @@ TEST(CompareCorpusCli, CutStepsAreComparedPerStep) {
   EXPECT_GT(v["checks"][0]["delta_pct"].get<double>(), 5.0);
 }
 
+// --base_step/--comparison_step on Kineto traces (default mode): each side is restricted to that
+// ProfilerStep window, the gate compares those two steps, and an unknown step lists the valid ones.
+TEST(CompareCorpusCli, GpuStepSelectionRestrictsEachSide) {
+  const fs::path dir = fs::path(kCorpus) / "kineto_resnet50_v100_2021jun_devprops/resnet50_num_workers_0";
+  const std::string base = (dir / "worker0.1623143089861.pt.trace.json.gz").string();
+  const std::string comp = (dir / "worker0.1623143566756.pt.trace.json.gz").string();
+  if (!fs::exists(base) || !fs::exists(comp)) GTEST_SKIP() << "shared corpus not found at " << dir;
+  const Result whole = RunCli({"compare", "-bp", base, "-d", comp, "--no-xlsx", "--format", "json"});
+  ASSERT_EQ(whole.rc, 0) << whole.err;
+  const Result one = RunCli({"compare", "-bp", base, "-d", comp, "--no-xlsx", "--format", "json", "--base_step", "6",
+                             "--comparison_step", "17", "--gate-e2e", "50"});
+  ASSERT_EQ(one.rc, 0) << one.err;
+  const json all_sides = json::parse(whole.out)["sides"];
+  const json j = json::parse(one.out);
+  const json b = j["sides"]["base"];
+  ASSERT_EQ(b["steps"].size(), 1u);
+  EXPECT_EQ(b["steps"][0]["step"], 6);
+  ASSERT_EQ(j["sides"]["comparison"]["steps"].size(), 1u);
+  EXPECT_EQ(j["sides"]["comparison"]["steps"][0]["step"], 17);
+  // One step of six: the side's E2E is about that step's window, far below the whole capture's.
+  const int64_t window = all_sides["base"]["steps"][1]["e2e_ns"].get<int64_t>();
+  EXPECT_EQ(all_sides["base"]["steps"][1]["step"], 6);
+  EXPECT_GE(b["e2e_ns"].get<int64_t>(), window - window / 100);
+  EXPECT_LE(b["e2e_ns"].get<int64_t>(), window + window / 100);
+  EXPECT_LT(b["e2e_ns"].get<int64_t>(), all_sides["base"]["e2e_ns"].get<int64_t>() / 4);
+  EXPECT_EQ(j["verdict"]["steps"]["base"]["count"], 1);
+  EXPECT_EQ(j["verdict"]["steps"]["base"]["median_ns"], window);
+  EXPECT_EQ(j["verdict"]["steps"]["comparison"]["count"], 1);
+
+  const Result bad = RunCli({"compare", "-bp", base, "-d", comp, "--no-xlsx", "--base_step", "6", "--comparison_step",
+                             "7"});
+  EXPECT_EQ(bad.rc, 3);
+  EXPECT_NE(bad.err.find("Invalid step id: 7, please choose from the valid steps: 16, 17, 18, 19, 20, 21"),
+            std::string::npos)
+      << bad.err;
+  // --reference-compat keeps the reference's behaviour: a warning, the whole capture compared.
+  const Result compat = RunCli({"compare", "-bp", base, "-d", comp, "--no-xlsx", "--format", "json",
+                                "--reference-compat", "--base_step", "6", "--comparison_step", "7"});
+  EXPECT_EQ(compat.rc, 0) << compat.err;
+  EXPECT_NE(compat.err.find("step id is invalid in GPU data"), std::string::npos) << compat.err;
+}
+
 }  // namespace
 }  // namespace profdiff::cli

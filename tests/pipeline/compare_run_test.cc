@@ -92,10 +92,16 @@ TEST(RunComparison, InputFailuresAreNeverUsageErrors) {
   r.base_step = 1;
   EXPECT_TRUE(RunComparison(r, messages).ok());
 
-  // On a GPU side a step id is only a warning (shown even with --quiet).
-  messages.warnings.clear();
+  // On a GPU side the default mode needs the step's ProfilerStep marker (these traces have none) ...
   r = Request(kH100Before, kH100After);
   r.base_step = r.comparison_step = 7;
+  run = RunComparison(r, messages);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(run.status().message(), "Invalid step id: 7: the base GPU trace has no ProfilerStep markers");
+  // ... and in the reference's mode a step id is only a warning (shown even with --quiet).
+  messages.warnings.clear();
+  r.reference_line = analysis::ReferenceLine::k26_1;
   ASSERT_TRUE(RunComparison(r, messages).ok());
   ASSERT_EQ(messages.warnings.size(), 2u);
   EXPECT_EQ(messages.warnings[0].find("step id is invalid in GPU data"), 0u);

@@ -213,9 +213,10 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
   return r;
 }
 
-std::optional<StepStats> StepDurations(const Timeline& timeline) {
+std::optional<StepStats> StepDurations(const Timeline& timeline, std::optional<int64_t> only_step) {
   std::map<int64_t, std::pair<int64_t, int64_t>> spans;  // step id -> [first start, last end]
   for (const Step& s : timeline.steps) {
+    if (only_step && s.id != *only_step) continue;
     auto [it, inserted] = spans.try_emplace(s.id, s.start_ns, s.end_ns);
     if (!inserted) {
       it->second.first = std::min(it->second.first, s.start_ns);

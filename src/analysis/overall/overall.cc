@@ -471,7 +471,9 @@ SideMetrics ComputeSide(const Timeline& t, const KernelMasks& masks, const Refer
   if (d == DeviceKind::kUnknown) {
     d = (t.p().meta.format == SourceFormat::kKinetoJson) ? DeviceKind::kGpu : DeviceKind::kNpu;
   }
-  return d == DeviceKind::kGpu ? ComputeGpuSideMetrics(t, masks, policy) : ComputeNpuSideMetrics(t, masks, policy, step);
+  if (d == DeviceKind::kGpu)
+    return ComputeGpuSideMetrics(t, masks, policy, policy.gpu_ignores_step_selection ? std::nullopt : step);
+  return ComputeNpuSideMetrics(t, masks, policy, step);
 }
 
 }  // namespace

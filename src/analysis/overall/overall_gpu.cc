@@ -251,12 +251,22 @@ std::optional<double> MemoryPeakGib(const Profile& profile) {
 
 }  // namespace
 
-SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy) {
+SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                                  std::optional<int64_t> step) {
   const Profile& profile = timeline.p();
   SideMetrics m;
   m.device = DeviceKind::kGpu;
   StringFacts facts(profile, masks);
-  const DeviceEvents d = CollectDeviceEvents(profile, facts, policy);
+  DeviceEvents d = CollectDeviceEvents(profile, facts, policy);
+  std::vector<Step> steps = timeline.steps;
+  if (step) {
+    const std::optional<Interval> w = StepWindow(timeline.steps, *step);
+    std::erase_if(d.events, [&](const DeviceEvent& e) {
+      const int64_t ts = profile.slices[e.id].ts_ns;
+      return !w || ts < w->start_ns || ts >= w->end_ns;
+    });
+    std::erase_if(steps, [&](const Step& s) { return s.id != *step; });
+  }
   if (!d.compute_stream) {
     m.has_overlap_data = false;
     m.warnings.push_back("The profiling data does not contain kernel running data.");
@@ -269,7 +279,7 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   m.compute.AddNs(compute);
   m.comm_not_overlapped.AddNs(comm);
   Categorize(timeline, masks, policy, kernels, facts, m);
-  if (!timeline.steps.empty()) m.step_splits = SplitGpuSteps(timeline.steps, spans);
+  if (!steps.empty()) m.step_splits = SplitGpuSteps(steps, spans);
   const std::optional<double> memory = MemoryPeakGib(profile);
   m.memory_gib = memory.value_or(0);
   m.memory_known = memory.has_value();

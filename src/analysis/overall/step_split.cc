@@ -19,6 +19,17 @@ int64_t LengthWithin(const std::vector<Interval>& merged, int64_t lo, int64_t hi
 
 }  // namespace
 
+std::optional<Interval> StepWindow(const std::vector<Step>& steps, int64_t id) {
+  std::optional<Interval> w;
+  for (const Step& s : steps) {
+    if (s.id != id) continue;
+    if (!w) w = Interval{s.start_ns, s.end_ns};
+    w->start_ns = std::min(w->start_ns, s.start_ns);
+    w->end_ns = std::max(w->end_ns, s.end_ns);
+  }
+  return w;
+}
+
 std::vector<StepSplit> SplitSteps(const std::vector<Step>& steps, const std::vector<Interval>& computing,
                                   const std::vector<Interval>& busy) {
   std::map<int64_t, std::pair<int64_t, int64_t>> windows;  // id -> [first start, last end]

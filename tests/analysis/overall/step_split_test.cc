@@ -70,6 +70,38 @@ TEST(StepSplit, GpuSideSplitsEveryStep) {
 }
 
 // The gate's per-step basis reads the mean step window for the categories.
+TEST(StepSplit, OneGpuStepKeepsTheEventsStartingInItsWindow) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  const TrackId cpu = b.Track("1", "1");
+  const TrackId gpu = b.Track("0", "7");
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#1", "user_annotation", 0, 1000);
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#2", "user_annotation", 1000, 1000);
+  b.Add(gpu, SliceKind::kKernel, "gemm", "kernel", 100, 400, {{ArgKey::kStream, 7}});
+  b.Add(gpu, SliceKind::kKernel, "gemm", "kernel", 900, 300, {{ArgKey::kStream, 7}});  // starts in step 1
+  b.Add(gpu, SliceKind::kKernel, "gemm", "kernel", 1300, 200, {{ArgKey::kStream, 7}});
+  b.Add(gpu, SliceKind::kKernel, "ncclAllReduce", "kernel", 1400, 400, {{ArgKey::kStream, 7}});
+  const Timeline t = BuildTimeline(b.p, {});
+  const std::optional<Interval> w = StepWindow(t.steps, 2);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->start_ns, 1000);
+  EXPECT_EQ(w->end_ns, 2000);
+  EXPECT_FALSE(StepWindow(t.steps, 3).has_value());
+  const ReferencePolicy policy = MakeReferencePolicy(std::nullopt);
+  const SideMetrics m = ComputeGpuSideMetrics(t, KernelMasks::Defaults(), policy, int64_t{2});
+  EXPECT_EQ(m.e2e.Ns(), 1800 - 1300);                      // the two kernels starting in [1000, 2000)
+  EXPECT_EQ(m.compute.Ns(), 200);
+  EXPECT_EQ(m.comm_not_overlapped.Ns(), 300);
+  ASSERT_EQ(m.step_splits.size(), 1u);
+  EXPECT_EQ(m.step_splits[0].id, 2);
+  EXPECT_EQ(m.step_splits[0].computing_ns, 200);           // the kernel from step 1 is left out
+  EXPECT_EQ(m.step_splits[0].free_ns, 1000 - 200 - 300);
+  const std::optional<StepStats> one = StepDurations(t, int64_t{2});
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->count, 1);
+  EXPECT_EQ(one->median_ns, 1000);
+  EXPECT_EQ(StepDurations(t)->count, 2);
+}
+
 TEST(StepSplit, GateUsesTheMeanStepWindow) {
   SideSummary base, comparison;
   for (SideSummary* s : {&base, &comparison}) {

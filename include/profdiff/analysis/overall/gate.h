@@ -46,8 +46,9 @@ struct StepStats {
   int64_t min_ns = 0;
   int64_t max_ns = 0;
 };
-// nullopt when the side has no ProfilerStep marker.
-std::optional<StepStats> StepDurations(const Timeline& timeline);
+// nullopt when the side has no ProfilerStep marker. `only_step`: that step alone (a side restricted
+// to one step by --base_step / --comparison_step).
+std::optional<StepStats> StepDurations(const Timeline& timeline, std::optional<int64_t> only_step = std::nullopt);
 
 // Facts about the inputs that OverallComparison does not carry (the CLI fills them from the
 // timelines, e.g. with CountProfilerSteps).

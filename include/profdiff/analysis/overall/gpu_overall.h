@@ -9,7 +9,10 @@ namespace profdiff::analysis {
 // unions), gpu_e2e_ignores_stream0 (kernels on stream 0 or without a stream left out of e2e),
 // gpu_flow_links_by_ts_only (a flow links the kernel starting at its end's timestamp on any track,
 // else only on the flow end's track), zero_flow_start_is_no_flow.
-SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy);
+// `step`: only the device events starting inside that ProfilerStep window count (--base_step /
+// --comparison_step in the default mode); its split is the only step split.
+SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
+                                  std::optional<int64_t> step = std::nullopt);
 
 // The integer-µs grid computation alone (policy.gpu_integer_us_grid; exposed for tests): kernels as
 // (start, end, is_nccl); returns {compute_ns, communication_not_overlapped_ns}, both multiples of 1000.

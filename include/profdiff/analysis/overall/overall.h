@@ -106,8 +106,10 @@ struct OverallComparison {
 struct OverallOptions {
   // Kernel-categorisation keyword masks; nullopt = the built-in defaults (KernelMasks::Defaults()).
   std::optional<KernelMasks> masks;
-  // --base_step / --comparison_step. Only an Ascend DB side reads them: its tasks, communication ops
-  // and memory records are restricted to that STEP_TIME range, as the reference's DB queries are.
+  // --base_step / --comparison_step. An Ascend DB side's tasks, communication ops and memory records
+  // are restricted to that STEP_TIME range, as the reference's DB queries are; a GPU side's device
+  // events to those starting in that ProfilerStep window (default mode only:
+  // policy.gpu_ignores_step_selection). An Ascend text side ignores them.
   std::optional<int64_t> base_step;
   std::optional<int64_t> comparison_step;
 };

@@ -23,6 +23,9 @@ struct StepSplit {
   int64_t free_ns = 0;           // e2e − computing − communication (NPU LCCL time falls here)
 };
 
+// The window of step `id` (first start, last end of its markers); nullopt when there is none.
+std::optional<Interval> StepWindow(const std::vector<Step>& steps, int64_t id);
+
 // One split per distinct step id, by id. `computing` and `busy` are merged lists with computing ⊆
 // busy (busy = everything the device did that counts: computing ∪ communication).
 std::vector<StepSplit> SplitSteps(const std::vector<Step>& steps, const std::vector<Interval>& computing,
