@@ -20,7 +20,8 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.kernel_keys_concatenated || p.memory_drops_mismatched_free ||
                p.memory_drops_unqueued_cann_rows || p.memory_gpu_times_as_floats ||
                p.memory_zero_allocation_no_duration ||
-               p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order || p.csv_workbook_grid);
+               p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order || p.csv_workbook_grid ||
+               p.overall_hides_step_coverage);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
   EXPECT_EQ(p.gap_order, GapOrder::kBaseFirst);  // the current reference's reading order
@@ -49,7 +50,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.hccl_ops_attach_only_with_comm && p.old_memcpy_not_kernel && p.kernel_keys_concatenated &&
                 p.memory_drops_mismatched_free && p.memory_drops_unqueued_cann_rows &&
                 p.memory_gpu_times_as_floats && p.memory_zero_allocation_no_duration &&
-                p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order && p.csv_workbook_grid);
+                p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order && p.csv_workbook_grid &&
+                p.overall_hides_step_coverage);
   }
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }

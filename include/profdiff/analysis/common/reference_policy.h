@@ -117,6 +117,10 @@ struct ReferencePolicy {
   // Default: a tidy table (one header row of unique snake_case names carrying side and unit, exact
   // numbers, uncut text).
   bool csv_workbook_grid = false;
+  // The screen table and the OverallMetrics banners are the reference's, with nothing added.
+  // Default: a line under the screen table and each banner say how many ProfilerStep windows each
+  // side covers ("6 steps (ProfilerStep#5..#10)").
+  bool overall_hides_step_coverage = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).
