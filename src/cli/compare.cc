@@ -70,6 +70,7 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
   if (options.enabled.profiling) {
     out << report::RenderScreenTable(result.overall, color);
     out << report::RenderCommunicationSplitLines(result.overall);
+    out << report::RenderStepCoverageLine(result.overall);
     if (result.overall.rows.empty())
       messages.Warning(
           "no OverallMetrics sheet: a side has no end-to-end time (no kernels or device tasks were "

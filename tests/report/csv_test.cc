@@ -85,6 +85,7 @@ void RoundTripOracle(const std::string& oracle_case, const std::string& base_arg
   const std::string path = SharedDir() + "/oracle/" + oracle_case + "/csv/OverallMetrics.csv";
   if (!ReadFile(path, &expected)) GTEST_SKIP() << "oracle " << path << " not found";
   analysis::OverallComparison cmp;
+  cmp.policy = analysis::ReferenceCompatPolicy(analysis::kCurrentReferenceLine);  // the oracle's banners
   std::istringstream in(expected);
   std::string line;
   int lineno = 0;
@@ -120,6 +121,7 @@ TEST(CsvOverallMetrics, MatchesOracleGpuVsGpuH100) {
 
 TEST(CsvSheet, LayoutBlankCellsInfAndMissingSide) {
   analysis::OverallComparison cmp;
+  cmp.policy = analysis::ReferenceCompatPolicy(analysis::kCurrentReferenceLine);
   analysis::OverallRow r;
   r.label = "\tMC2 kernel";
   r.indent = 1;

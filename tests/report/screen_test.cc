@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/report/overall/overall_sheet.h"
 #include "profdiff/report/overall/screen.h"
 #include "report_test_util.h"
 
@@ -86,6 +87,26 @@ TEST(ScreenTable, CommunicationSplitLineInTheExactModeOnly) {
   for (analysis::ReferenceLine line : {analysis::ReferenceLine::k8_2, analysis::ReferenceLine::k26_1}) {
     cmp.policy = analysis::ReferenceCompatPolicy(line);
     EXPECT_EQ(RenderCommunicationSplitLines(cmp), "");
+  }
+}
+
+TEST(ScreenTable, StepCoverageInTheDefaultModeOnly) {
+  analysis::OverallComparison cmp = GpuVsGpuH100();
+  cmp.policy = analysis::ExactPolicy();
+  for (int64_t id : {5, 6, 7}) cmp.base.steps.push_back({id, 0, 100, 0, 0, 100});
+  cmp.comparison.steps.push_back({17, 0, 100, 0, 0, 100});
+  EXPECT_EQ(StepCoverageText(cmp.base), "3 steps (ProfilerStep#5..#7)");
+  EXPECT_EQ(RenderStepCoverageLine(cmp), "base: 3 steps (ProfilerStep#5..#7); comparison: 1 step (ProfilerStep#17)\n");
+  const SheetSpec sheet = BuildOverallMetricsSheet(cmp, "b.json", "c.json");
+  EXPECT_EQ(sheet.base_banner.text, "Base Profiling: b.json [3 steps (ProfilerStep#5..#7)]");
+  EXPECT_EQ(sheet.comparison_banner.text, "Comparison Profiling: c.json [1 step (ProfilerStep#17)]");
+  cmp.comparison.steps.clear();
+  EXPECT_EQ(RenderStepCoverageLine(cmp), "base: 3 steps (ProfilerStep#5..#7); comparison: no step markers\n");
+  // The reference's screen and banners (both lines) carry nothing added.
+  for (analysis::ReferenceLine line : {analysis::ReferenceLine::k8_2, analysis::ReferenceLine::k26_1}) {
+    cmp.policy = analysis::ReferenceCompatPolicy(line);
+    EXPECT_EQ(RenderStepCoverageLine(cmp), "");
+    EXPECT_EQ(BuildOverallMetricsSheet(cmp, "b.json", "c.json").base_banner.text, "Base Profiling: b.json");
   }
 }
 

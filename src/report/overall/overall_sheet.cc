@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "profdiff/report/overall/screen.h"
+
 namespace profdiff::report {
 namespace {
 
@@ -38,6 +40,10 @@ SheetSpec BuildOverallMetricsSheet(const analysis::OverallComparison& cmp,
   sheet.name = "OverallMetrics";
   sheet.base_banner = {1, 3, BaseBannerText(base_path_arg)};
   sheet.comparison_banner = {4, 6, ComparisonBannerText(comparison_path_arg)};
+  if (!cmp.policy.overall_hides_step_coverage) {  // the default mode says what each side covers
+    sheet.base_banner.text += " [" + StepCoverageText(cmp.base) + "]";
+    sheet.comparison_banner.text += " [" + StepCoverageText(cmp.comparison) + "]";
+  }
   sheet.columns = {
       {"Index", 40, CellFormat::kDefault, false},
       {"Duration(ms)", 20, CellFormat::kDefaultFloat, false},

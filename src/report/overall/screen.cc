@@ -49,4 +49,18 @@ std::string RenderCommunicationSplitLines(const analysis::OverallComparison& cmp
   return SplitLine(cmp.base, "base") + SplitLine(cmp.comparison, "comparison");
 }
 
+std::string StepCoverageText(const analysis::SideSummary& side) {
+  if (side.steps.empty()) return "no step markers";
+  // SideSummary::steps is ordered by step id.
+  const int64_t first = side.steps.front().id;
+  const int64_t last = side.steps.back().id;
+  if (side.steps.size() == 1) return fmt::format("1 step (ProfilerStep#{})", first);
+  return fmt::format("{} steps (ProfilerStep#{}..#{})", side.steps.size(), first, last);
+}
+
+std::string RenderStepCoverageLine(const analysis::OverallComparison& cmp) {
+  if (cmp.policy.overall_hides_step_coverage || cmp.screen.empty()) return {};
+  return fmt::format("base: {}; comparison: {}\n", StepCoverageText(cmp.base), StepCoverageText(cmp.comparison));
+}
+
 }  // namespace profdiff::report

@@ -20,4 +20,13 @@ std::string RenderScreenTable(const analysis::OverallComparison& cmp, bool color
 // (docs/deviations.md row 12).
 std::string RenderCommunicationSplitLines(const analysis::OverallComparison& cmp);
 
+// How many ProfilerStep windows a side covers, for the default mode's screen and OverallMetrics
+// banner: "6 steps (ProfilerStep#5..#10)", "1 step (ProfilerStep#6)", or "no step markers" when
+// the side has none.
+std::string StepCoverageText(const analysis::SideSummary& side);
+// The line printed under the screen table in the default mode ("base: 6 steps
+// (ProfilerStep#5..#10); comparison: ..."); empty in --reference-compat or without a table. The
+// OverallMetrics sheet's banners carry the same text in brackets (default mode).
+std::string RenderStepCoverageLine(const analysis::OverallComparison& cmp);
+
 }  // namespace profdiff::report
