@@ -213,11 +213,11 @@ std::vector<std::string> TidyColumnNames(const SheetSpec& sheet) {
   for (size_t c = 0; c < sheet.columns.size(); ++c) {
     std::string name = SnakeCase(sheet.columns[c].header);
     if (name.empty()) name = "column_" + std::to_string(c + 1);
-    if (InBanner(sheet.base_banner, c)) {
-      name = "base_" + name;
-    } else if (InBanner(sheet.comparison_banner, c)) {
-      name = "comparison_" + name;
-    }
+    // A header that already names its side ("Base Allocated Memory(MB)") keeps its one prefix.
+    const char* side = InBanner(sheet.base_banner, c)         ? "base_"
+                       : InBanner(sheet.comparison_banner, c) ? "comparison_"
+                                                              : nullptr;
+    if (side != nullptr && !name.starts_with(side)) name = side + name;
     std::string unique = name;
     for (int n = 2; taken.count(unique) != 0; ++n) unique = name + "_" + std::to_string(n);
     taken.insert(unique);

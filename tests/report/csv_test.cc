@@ -162,6 +162,14 @@ TEST(CsvTidy, OneUniqueHeaderRowThenRectangularRows) {
             (std::vector<std::string>{"order_id", "base_operator_name", "base_device_duration_us",
                                       "comparison_operator_name", "comparison_device_duration_us", "diff_ratio",
                                       "size_pct", "column_8", "diff_ratio_2"}));
+  {  // a header that already names its side gets no second prefix
+    SheetSpec m = s;
+    m.columns[2].header = "Base Allocated Memory(MB)";
+    m.columns[4].header = "Comparison Allocated Memory(MB)";
+    const std::vector<std::string> names = TidyColumnNames(m);
+    EXPECT_EQ(names[2], "base_allocated_memory_mb");
+    EXPECT_EQ(names[4], "comparison_allocated_memory_mb");
+  }
   const std::string text = RenderSheetCsv(s, CsvLayout::kTidy);
   EXPECT_EQ(text.find('\r'), std::string::npos);
   EXPECT_NE(text.find("\n1,\"aten::mm, \"\"q\"\"\nline 2\",100000," + long_name + ",0.30000000000000004,INF,,0,1e-09\n"),
