@@ -75,10 +75,13 @@ void PutOperatorRows(const analysis::OperatorComparison& oc, json& j, json& top)
   for (const analysis::OperatorStatRow& r : oc.operator_stats)
     stats.push_back({{"name", std::string(r.name)},
                      {"base_ms", JsonNumber(r.base.Ms(oc.policy))},
+                     {"base_ns", r.base.Ns()},
                      {"base_count", r.base_count},
                      {"comparison_ms", JsonNumber(r.comparison.Ms(oc.policy))},
+                     {"comparison_ns", r.comparison.Ns()},
                      {"comparison_count", r.comparison_count},
                      {"diff_ms", JsonNumber(r.diff_ms)},
+                     {"diff_ns", r.comparison.Ns() - r.base.Ns()},
                      {"diff_ratio", JsonNumber(r.ratio)}});
   for (size_t i = 0; i < stats.size() && i < kTopByDiff; ++i) top.push_back(stats[i]);
   j["operator_statistic"] = std::move(stats);
@@ -96,22 +99,31 @@ json ModuleStatistic(const analysis::ModuleStatBlock& b, const analysis::Referen
   for (const analysis::ModuleStatOpRow& r : b.ops)
     ops.push_back({{"name", std::string(r.name)},
                    {"base_self_ms", JsonNumber(r.base.device.Ms(policy))},
+                   {"base_self_ns", r.base.device.Ns()},
                    {"base_count", r.base.count},
                    {"comparison_self_ms", JsonNumber(r.comparison.device.Ms(policy))},
+                   {"comparison_self_ns", r.comparison.device.Ns()},
                    {"comparison_count", r.comparison.count},
                    {"self_diff_ms", JsonNumber(r.self_diff_ms)},
+                   {"self_diff_ns", r.comparison.device.Ns() - r.base.device.Ns()},
                    {"diff_ratio", JsonNumber(r.ratio)}});
   return {{"module_class", b.module_class},
           {"module_level", b.level},
           {"module_name", b.display_name},
           {"base_self_ms", JsonNumber(b.base.self.Ms(policy))},
+          {"base_self_ns", b.base.self.Ns()},
           {"base_total_ms", JsonNumber(b.base.total.Ms(policy))},
+          {"base_total_ns", b.base.total.Ns()},
           {"base_count", b.base.count},
           {"comparison_self_ms", JsonNumber(b.comparison.self.Ms(policy))},
+          {"comparison_self_ns", b.comparison.self.Ns()},
           {"comparison_total_ms", JsonNumber(b.comparison.total.Ms(policy))},
+          {"comparison_total_ns", b.comparison.total.Ns()},
           {"comparison_count", b.comparison.count},
           {"total_diff_ms", JsonNumber(b.total_diff_ms)},
+          {"total_diff_ns", b.comparison.total.Ns() - b.base.total.Ns()},
           {"self_diff_ms", JsonNumber(b.self_diff_ms)},
+          {"self_diff_ns", b.comparison.self.Ns() - b.base.self.Ns()},
           {"diff_total_ratio", JsonNumber(b.total_ratio)},
           {"operators", std::move(ops)}};
 }
