@@ -110,7 +110,8 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
                                ->type_name("[=LINE]");
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
   c.add_option("--input-format", r.input_format, kInputFormatHelp)->check(CLI::IsMember({"auto", "text", "db"}));
-  c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr");
+  c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr (nor the progress line)");
+  c.add_flag("--verbose", o.verbose, "Print each phase's wall time, CPU time and peak memory on stderr");
   c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   r.gate_opts[0] = c.add_option("--gate-e2e", r.gate_e2e, "Exit 1 when E2E time grew by more than PCT % (and the noise floor)");

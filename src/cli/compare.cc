@@ -1,5 +1,6 @@
 // `profdiff compare`: runs the pipeline (pipeline/compare_run.h), then prints what it produced and
 // maps the outcome to the exit code.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -19,21 +20,46 @@ namespace profdiff::cli {
 namespace {
 
 // The run's messages, printed on stderr as they come; notes are hidden by --quiet, warnings never.
+// On a terminal (and not --quiet) one line, rewritten in place, names the phase running; it is
+// cleared before anything else is printed. --verbose prints each phase's cost when it ends.
 class StderrMessages : public pipeline::RunMessages {
  public:
-  StderrMessages(std::ostream& err, bool quiet) : err_(err), quiet_(quiet) {}
+  StderrMessages(std::ostream& err, bool quiet, bool verbose, bool progress)
+      : err_(err), quiet_(quiet), verbose_(verbose), progress_(progress) {}
   void Warning(std::string_view text) override {
+    ClearProgress();
     err_ << "profdiff: warning: " << text << "\n";
     ++warnings_;
   }
   int64_t warnings() const { return warnings_; }
   void Note(std::string_view text) override {
-    if (!quiet_) err_ << "profdiff: " << text << "\n";
+    if (quiet_) return;
+    ClearProgress();
+    err_ << "profdiff: " << text << "\n";
+  }
+  void PhaseStarted(std::string_view name) override {
+    if (!progress_) return;
+    err_ << "\rprofdiff: " << name << "...\x1b[K" << std::flush;
+    shown_ = true;
+  }
+  void PhaseDone(const pipeline::PhaseTiming& t) override {
+    if (!verbose_) return;
+    ClearProgress();
+    err_ << fmt::format("profdiff: phase {}: {:.1f} ms wall, {:.1f} ms CPU, peak RSS {:.1f} MiB\n", t.name,
+                        t.wall_ms, t.cpu_ms, static_cast<double>(t.peak_rss_kib) / 1024.0);
+  }
+  void ClearProgress() {
+    if (!shown_) return;
+    err_ << "\r\x1b[K" << std::flush;
+    shown_ = false;
   }
 
  private:
   std::ostream& err_;
   bool quiet_;
+  bool verbose_;
+  bool progress_;
+  bool shown_ = false;
   int64_t warnings_ = 0;
 };
 
@@ -84,8 +110,11 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
 }  // namespace
 
 int RunCompare(const CompareOptions& options, std::ostream& out, std::ostream& err) {
-  StderrMessages messages(err, options.quiet);
+  // Progress only on the real stderr of a terminal (never in CI logs, pipes or tests' streams).
+  const bool progress = !options.quiet && &err == &std::cerr && ::isatty(STDERR_FILENO) != 0;
+  StderrMessages messages(err, options.quiet, options.verbose, progress);
   StatusOr<pipeline::CompareRunResult> run = pipeline::RunComparison(options, messages);
+  messages.ClearProgress();
   if (!run.ok()) {
     err << "profdiff: error: " << run.status().message() << "\n";
     return ExitCodeFor(run.status());

@@ -5,6 +5,7 @@
 #include "profdiff/pipeline/compare_run.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -224,6 +225,38 @@ analysis::GateResult RunGate(const CompareRequest& request, const analysis::Refe
   return gate;
 }
 
+// Times one phase of the run: tells `messages` when it starts and, when the scope ends, what it cost.
+class PhaseScope {
+ public:
+  PhaseScope(RunMessages& messages, std::string name)
+      : messages_(messages), name_(std::move(name)), wall_(std::chrono::steady_clock::now()), cpu_ms_(CpuMs()) {
+    messages_.PhaseStarted(name_);
+  }
+  PhaseScope(const PhaseScope&) = delete;
+  PhaseScope& operator=(const PhaseScope&) = delete;
+  ~PhaseScope() {
+    PhaseTiming t;
+    t.name = std::move(name_);
+    t.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_).count();
+    t.cpu_ms = CpuMs() - cpu_ms_;
+    rusage u{};
+    if (getrusage(RUSAGE_SELF, &u) == 0) t.peak_rss_kib = u.ru_maxrss;
+    messages_.PhaseDone(t);
+  }
+
+ private:
+  static double CpuMs() {
+    rusage u{};
+    if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+    auto ms = [](const timeval& v) { return static_cast<double>(v.tv_sec) * 1e3 + static_cast<double>(v.tv_usec) / 1e3; };
+    return ms(u.ru_utime) + ms(u.ru_stime);
+  }
+  RunMessages& messages_;
+  std::string name_;
+  std::chrono::steady_clock::time_point wall_;
+  double cpu_ms_;
+};
+
 // What the table's enabled comparisons produced.
 struct TableOutput {
   std::vector<report::SheetSpec> sheets;      // in workbook order
@@ -240,6 +273,7 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
     const bool enabled = inputs.request.enabled.*e.enabled;
     ComparisonOutput out;
     if (enabled) {
+      PhaseScope phase(messages, std::string(e.name));
       out = e.run(inputs);
       for (const std::string& w : out.warnings) messages.Warning(w);
       if (out.summary) table.summary.push_back(std::move(*out.summary));
@@ -339,6 +373,7 @@ Status WriteJsonAndHtml(const CompareRequest& request, const LoadedSides& sides,
 
 StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessages& messages) {
   for (const std::string& w : request.warnings) messages.Warning(w);
+  std::optional<PhaseScope> phase(std::in_place, messages, "check inputs and outputs");
   PD_RETURN_IF_ERROR(CheckInputs(request));
   PD_ASSIGN_OR_RETURN(std::optional<analysis::KernelMasks> masks, LoadMasks(request));
   RunOutputs outputs;
@@ -346,11 +381,13 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_ASSIGN_OR_RETURN(std::string workbook,
                       CheckOutputs(request, std::chrono::system_clock::now(), &reserved));
   if (reserved) outputs.Add(workbook);
+  phase.emplace(messages, "load inputs");
   PD_ASSIGN_OR_RETURN(LoadedSides sides, LoadSides(request));
   WarnUnreadableSideFiles(*sides.base, "base", messages);
   WarnUnreadableSideFiles(*sides.comparison, "comparison", messages);
 
   // Built once per run and read by every comparison.
+  phase.emplace(messages, "build timelines");
   const analysis::ReferencePolicy policy = analysis::MakeReferencePolicy(request.reference_line);
   analysis::TimelineOptions timeline_options;
   if (!request.gpu_flow_cat.empty()) timeline_options.gpu_flow_cat = request.gpu_flow_cat;
@@ -361,10 +398,12 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_RETURN_IF_ERROR(CheckStep(comparison, request.comparison_step, policy, "comparison", messages));
 
   CompareRunResult result;
+  phase.emplace(messages, "overall and gate");
   auto step = [](int64_t id) { return id == kVoidStep ? std::nullopt : std::optional<int64_t>(id); };
   result.overall = RunOverallComparison(base, comparison, policy, masks, step(request.base_step),
                                         step(request.comparison_step));
   result.gate = RunGate(request, policy, result.overall, base, comparison, messages);
+  phase.reset();
   TableOutput table;
   {  // the shared operator pairing lives while the rows run, not while the outputs are written
     analysis::SharedOperatorPairing pairing(base, comparison, policy, OperatorOptionsFor(request));
@@ -373,6 +412,7 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   result.summary_parts = std::move(table.summary);
   result.base_steps = analysis::CountProfilerSteps(base).value_or(0);
   result.comparison_steps = analysis::CountProfilerSteps(comparison).value_or(0);
+  phase.emplace(messages, "write outputs");
   PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, policy, workbook, reserved, table, outputs));
   PD_RETURN_IF_ERROR(WriteJsonAndHtml(request, sides, policy, table, result, outputs));
   outputs.Commit();

@@ -26,6 +26,7 @@ enum class ColorMode { kAuto, kAlways, kNever };
 // What the command line of `compare` asks for: the pipeline's request plus what only the CLI uses.
 struct CompareOptions : pipeline::CompareRequest {
   bool quiet = false;
+  bool verbose = false;  // --verbose: per-phase timings on stderr
   ColorMode color = ColorMode::kAuto;
 };
 

@@ -16,6 +16,15 @@
 
 namespace profdiff::pipeline {
 
+// What one phase of a run cost (`--verbose`): wall and CPU time (every thread of the process) and
+// the process's peak RSS when the phase ended.
+struct PhaseTiming {
+  std::string name;  // "load inputs", "build timelines", "overall and gate", "operators", ...
+  double wall_ms = 0;
+  double cpu_ms = 0;
+  int64_t peak_rss_kib = 0;
+};
+
 // Messages a run gives while it goes, in order (the CLI prints them to stderr at once, so they keep
 // their place before an error that ends the run).
 class RunMessages {
@@ -23,6 +32,9 @@ class RunMessages {
   virtual ~RunMessages() = default;
   virtual void Warning(std::string_view text) = 0;  // always shown
   virtual void Note(std::string_view text) = 0;     // informational (hidden by --quiet)
+  // A phase begins (progress on a terminal) and ends (its timing, for --verbose). Default: nothing.
+  virtual void PhaseStarted(std::string_view /*name*/) {}
+  virtual void PhaseDone(const PhaseTiming& /*timing*/) {}
 };
 
 struct CompareRunResult {
