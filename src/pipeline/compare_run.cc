@@ -352,10 +352,10 @@ Status WriteJsonAndHtml(const CompareRequest& request, const LoadedSides& sides,
   }
   context.sections = std::move(table.sections);
   const report::OrderedJson document = report::BuildJsonReport(context, result.gate);
-  result.json_text = report::DumpJsonReport(document);
+  // The text is kept only for stdout (--format json); the file is serialised straight from the document.
+  if (request.format == OutputFormat::kJson) result.json_text = report::DumpJsonReport(document);
   if (!request.json_path.empty()) {
-    PD_RETURN_IF_ERROR(
-        report::WriteFileAtomically(request.json_path, result.json_text, request.force));
+    PD_RETURN_IF_ERROR(report::WriteJsonReport(document, request.json_path, request.force));
     outputs.Add(request.json_path);
   }
   if (request.html_path.empty()) return Status::Ok();

@@ -1,8 +1,12 @@
 #include "profdiff/report/json_report.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <string>
 
 #include "profdiff/base/time.h"
+#include "profdiff/report/output_file.h"
 
 namespace profdiff::report {
 namespace {
@@ -99,6 +103,22 @@ OrderedJson BuildJsonReport(const JsonReportContext& ctx, const analysis::GateRe
 std::string DumpJsonReport(const OrderedJson& j) {
   // Invalid UTF-8 in labels or paths is replaced rather than aborting the dump.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Status WriteJsonReport(const OrderedJson& j, const std::string& path, bool force) {
+  return WriteViaTempFile(path, force, [&](const std::string& tmp) -> Status {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) return IoError("cannot write " + path + ": " + std::strerror(errno));
+    // nlohmann's own serializer (what dump() uses) writing into the stream, with dump()'s settings:
+    // indent 2, UTF-8 kept, invalid UTF-8 replaced.
+    nlohmann::detail::serializer<OrderedJson> serializer(nlohmann::detail::output_adapter<char>(out), ' ',
+                                                         json::error_handler_t::replace);
+    serializer.dump(j, true, false, 2);
+    out << '\n';
+    out.flush();
+    if (!out) return IoError("cannot write " + path + ": " + std::strerror(errno));
+    return Status::Ok();
+  });
 }
 
 std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate) {

@@ -42,7 +42,8 @@ struct CompareRunResult {
   analysis::GateResult gate;         // gate.ran: a --gate-* was given
   std::vector<std::string> written;  // absolute paths of the workbook and the CSV files
   std::string json_file;             // absolute path of --json FILE, when given
-  std::string json_text;             // the JSON result, when --json, --format json or --html
+  std::string json_text;             // the JSON result text, when --format json (--json FILE is written
+                                     // straight from the document)
   std::string html_file;             // absolute path of --html FILE, when given
   std::vector<report::SummaryPart> summary_parts;  // for the summary after the table
   int64_t base_steps = 0;            // ProfilerStep markers per side

@@ -12,6 +12,7 @@
 #include "profdiff/analysis/overall/gate.h"
 #include "profdiff/base/diagnostics.h"
 #include "profdiff/model/profile.h"
+#include "profdiff/base/status.h"
 #include "profdiff/report/json_values.h"
 
 namespace profdiff::report {
@@ -56,5 +57,9 @@ std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateR
 // text as RenderJsonReport writes it.
 OrderedJson BuildJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate);
 std::string DumpJsonReport(const OrderedJson& document);
+// Writes the same text as DumpJsonReport to `path` (through a temporary file, never replacing an
+// existing file unless `force`), serialised straight into the file: the text is never held whole in
+// memory.
+Status WriteJsonReport(const OrderedJson& document, const std::string& path, bool force);
 
 }  // namespace profdiff::report
