@@ -4,7 +4,8 @@ Writes a workbook with every sheet profdiff produces for a pair (OverallMetrics 
 module sheets), converts it with headless LibreOffice to one CSV per sheet, and checks that
 LibreOffice saw the same sheets, the same number of rows and the same text cells as openpyxl (the
 Excel-compatible reader the other tests use). Skipped (exit 77) when LibreOffice (`soffice`, Debian
-package libreoffice-calc-nogui) is not installed: it is a large package, so CI does not install it.
+package libreoffice-calc-nogui) is not installed: a large package, so a user's install does not
+pull it in; CI installs it (.ci/run step 1b).
 Uses the bundled tests/data profiles, plus the msinsight NPU pair when ../shared is present.
 """
 import csv
