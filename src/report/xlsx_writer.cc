@@ -97,9 +97,10 @@ Status WriteBanner(lxw_worksheet* ws, const Banner& b, lxw_format* f, const std:
   return WriteString(ws, 0, b.first_col, std::move(text), f, where + " banner");
 }
 
-// A sheet people can filter and scroll: an autofilter over the header row and the data rows, and
-// the panes frozen below the header so the column names stay in view. Neither changes a cell value
-// or a column width (both modes; --reference-compat keeps the reference's widths).
+// A sheet people can filter, scroll and print: an autofilter over the header row and the data rows,
+// the panes frozen below the header so the column names stay in view, landscape fit-to-width
+// printing. None of it changes a cell value or a column width (both modes; --reference-compat keeps
+// the reference's widths).
 Status AddFilterAndFreeze(lxw_worksheet* ws, const SheetSpec& sheet, const std::string& where) {
   if (sheet.columns.empty()) return Status::Ok();
   const auto last_row = static_cast<lxw_row_t>(kHeaderRow + sheet.rows.size());
@@ -107,6 +108,12 @@ Status AddFilterAndFreeze(lxw_worksheet* ws, const SheetSpec& sheet, const std::
   lxw_error e = worksheet_autofilter(ws, kHeaderRow, 0, last_row, last_col);
   if (e != LXW_NO_ERROR) return LxwError(e, where + " autofilter");
   worksheet_freeze_panes(ws, static_cast<lxw_row_t>(kFirstDataRow), 0);
+  // Printed landscape, every column on one page width (as many pages down as it takes), the header
+  // row repeated on each page.
+  worksheet_set_landscape(ws);
+  worksheet_fit_to_pages(ws, 1, 0);
+  e = worksheet_repeat_rows(ws, kHeaderRow, kHeaderRow);
+  if (e != LXW_NO_ERROR) return LxwError(e, where + " print titles");
   return Status::Ok();
 }
 

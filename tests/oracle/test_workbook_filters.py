@@ -1,5 +1,6 @@
 """A workbook that filters (issue 13, part 2): every sheet with a header row (row 3, under the banners)
-has an autofilter over the header and the data rows and its panes frozen below the header, in the
+has an autofilter over the header and the data rows, its panes frozen below the header and prints
+landscape, one page wide, with the header row on every page, in the
 default mode and under --reference-compat (cell values and column widths are pinned by the other
 oracle tests and stay the reference's). Read back with openpyxl.
 
@@ -46,6 +47,16 @@ def check_sheet(where, ws, failures):
         failures.append(f"{where}: autofilter {ws.auto_filter.ref!r} != {want!r}")
     if ws.freeze_panes != "A4":
         failures.append(f"{where}: frozen panes {ws.freeze_panes!r} != 'A4'")
+    # Printing: landscape, one page wide, the header row repeated on every page.
+    setup = ws.page_setup
+    if setup.orientation != "landscape":
+        failures.append(f"{where}: printed {setup.orientation!r}, not landscape")
+    if not ws.sheet_properties.pageSetUpPr or not ws.sheet_properties.pageSetUpPr.fitToPage or \
+            str(setup.fitToWidth or 1) != "1" or str(setup.fitToHeight) != "0":
+        failures.append(f"{where}: not fit to one page wide (fitToWidth {setup.fitToWidth}, "
+                        f"fitToHeight {setup.fitToHeight})")
+    if ws.print_title_rows not in ("3:3", "$3:$3"):
+        failures.append(f"{where}: print title rows {ws.print_title_rows!r} != '3:3'")
     return True
 
 

@@ -13,7 +13,9 @@ namespace profdiff::report::html {
 namespace {
 
 constexpr int kWidth = 900;
-constexpr int kLabelWidth = 300;  // left column of the waterfall / the bars' labels
+constexpr int kLabelWidth = 300;
+constexpr int kBarsX = 150;           // where the stacked bars start (their labels are left of it)
+constexpr int kValueLabelWidth = 110;  // room right of the longest bar for its value  // left column of the waterfall / the bars' labels
 constexpr int kRowHeight = 26;
 constexpr const char* kIncrease = "#d9534f";
 constexpr const char* kDecrease = "#3c9a5f";
@@ -83,7 +85,8 @@ std::string FormatMs(int64_t ns) {
 std::string StackedBarsSvg(const std::vector<StackedBar>& bars) {
   int64_t longest = 1;
   for (const StackedBar& b : bars) longest = std::max(longest, b.total_ns);
-  const double scale = static_cast<double>(kWidth - 160) / static_cast<double>(longest);
+  // The bars start at x = kBarsX; the longest leaves room for its value label ("12345.678 ms").
+  const double scale = static_cast<double>(kWidth - kBarsX - kValueLabelWidth) / static_cast<double>(longest);
   std::string body;
   std::vector<const BarSegment*> legend;
   std::set<std::string> seen;
@@ -91,7 +94,7 @@ std::string StackedBarsSvg(const std::vector<StackedBar>& bars) {
   for (const StackedBar& b : bars) {
     body += fmt::format("<text x=\"0\" y=\"{}\" class=\"bl\">{}</text>", y + 18,
                         EscapeText(Shorten(b.label, 18)));
-    double x = 150;
+    double x = kBarsX;
     body += fmt::format("<g class=\"bar\" data-total-ns=\"{}\">", b.total_ns);
     for (const BarSegment& s : b.segments) {
       if (s.ns <= 0) continue;
