@@ -27,13 +27,15 @@ struct ModEvent {
   int64_t start = 0;
   int64_t end = 0;
   bool x = false;      // creates a module ("X" event); otherwise a kernel pseudo event
-  std::string name;
+  std::string_view name;  // into the profile's strings or SideModules::backward_names
   int32_t group = -1;  // pseudo event: index into the kernel dict
 };
 
 struct ModNode {
   int64_t start = 0, end = 0;
-  std::string name, path, call_stack;
+  std::string_view name;
+  std::string path;        // module trees only: the call tree keeps none (docs/performance.md)
+  std::string call_stack;  // module trees only, set in step 8
   uint32_t parent = kNoMod;
   int64_t level = 1;
   std::vector<uint32_t> children;
@@ -48,8 +50,10 @@ struct ModTree {
 
   // docs/reference/operators.md#module-tree step 4: stable sort by start, cursor walk; "X" events
   // create modules, pseudo events add their kernel group to the cursor module (self) and its
-  // ancestors below the root (total).
-  void Build(std::vector<ModEvent>& events) {
+  // ancestors below the root (total). Module trees keep each node's path; the call tree (one node
+  // per python function) keeps none: a path per node costs depth x name length, quadratic in the
+  // nesting depth (the call stacks it needs are joined on demand by ChainText).
+  void Build(std::vector<ModEvent>& events, bool keep_paths) {
     std::stable_sort(events.begin(), events.end(),
                      [](const ModEvent& a, const ModEvent& b) { return a.start < b.start; });
     uint32_t cur = 0;
@@ -61,9 +65,11 @@ struct ModTree {
         n.end = e.end;
         n.parent = cur;
         n.level = nodes[cur].level + 1;
-        n.path = nodes[cur].path + "/" + e.name;
-        n.call_stack = nodes[cur].call_stack.empty() ? e.name : nodes[cur].call_stack + ";\n" + e.name;
-        n.name = std::move(e.name);
+        if (keep_paths) {
+          n.path.reserve(nodes[cur].path.size() + 1 + e.name.size());
+          n.path.append(nodes[cur].path).append("/").append(e.name);
+        }
+        n.name = e.name;
         const auto id = static_cast<uint32_t>(nodes.size());
         nodes.push_back(std::move(n));
         nodes[cur].children.push_back(id);
@@ -75,6 +81,22 @@ struct ModTree {
       for (uint32_t n = cur; n != 0; n = nodes[n].parent)
         nodes[n].total_groups.push_back(static_cast<uint32_t>(e.group));
     }
+  }
+
+  // The names from the top-level ancestor down to node n, joined as the reference builds a call
+  // stack: each name appended after ";\n", except after an empty text (which restarts it).
+  std::string ChainText(uint32_t n) const {
+    std::vector<std::string_view> chain;
+    for (; n != 0; n = nodes[n].parent) chain.push_back(nodes[n].name);
+    std::string text;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if (text.empty()) {
+        text.assign(*it);
+      } else {
+        text.append(";\n").append(*it);
+      }
+    }
+    return text;
   }
 
   // The innermost module strictly containing ts (start < ts < end), or kNoMod.
@@ -106,6 +128,7 @@ struct ModTree {
 
 struct SideModules {
   const Profile* p = nullptr;
+  std::deque<std::string> backward_names;  // the backward modules' names (ModEvent/ModNode views)
   KernelDict flows;
   ModTree trees[2];  // forward, backward
   bool has_modules = false;
@@ -132,7 +155,7 @@ void CollectPythonFunctions(const Profile& p, std::vector<ModEvent>& modules, st
   for (const Slice& s : p.slices) {
     if (s.kind != SliceKind::kPythonFunction) continue;
     std::string_view name = p.str(s.name);
-    ModEvent e{s.ts_ns, s.end_ns(), s.phase == 'X', std::string(name), -1};
+    ModEvent e{s.ts_ns, s.end_ns(), s.phase == 'X', name, -1};
     (ascii::StartsWithLower(name, "nn.module:") ? modules : calls).push_back(std::move(e));
   }
 }
@@ -151,7 +174,7 @@ void CollectTorchOps(const Timeline& timeline, std::vector<ModEvent>& modules, s
     ops.push_back(s);
     std::string_view name = p.str(sl.name);
     if (IsOptimizerOp(name)) {
-      modules.push_back({sl.ts_ns, sl.end_ns(), sl.phase == 'X', std::string(name), -1});
+      modules.push_back({sl.ts_ns, sl.end_ns(), sl.phase == 'X', name, -1});
       continue;
     }
     if (static_cast<int64_t>(p.tracks[sl.track].process) == bwd_process) bwd_ops[sl.ts_ns] = s;
@@ -170,7 +193,8 @@ std::vector<ModEvent> PseudoEvents(const KernelDict& dict) {
 // Step 6: a backward module per fwdbwd flow whose end starts a backward-process op and whose start lies
 // strictly inside a forward module: that op, renamed "[ BACKWARD ]{forward module path}".
 std::vector<ModEvent> BackwardEvents(const Timeline& timeline, const ModTree& fwd,
-                                     const std::unordered_map<int64_t, SliceId>& bwd_ops) {
+                                     const std::unordered_map<int64_t, SliceId>& bwd_ops,
+                                     std::deque<std::string>& names) {
   const Profile& p = timeline.p();
   std::vector<ModEvent> events;
   for (const FlowLink& f : timeline.flows.fwd_bwd) {
@@ -179,7 +203,8 @@ std::vector<ModEvent> BackwardEvents(const Timeline& timeline, const ModTree& fw
     uint32_t m = fwd.FindCall(p.flows[f.start].ts_ns);
     if (m == kNoMod) continue;
     const Slice& sl = p.slices[op->second];
-    events.push_back({sl.ts_ns, sl.end_ns(), true, "[ BACKWARD ]" + fwd.nodes[m].path, -1});
+    names.push_back("[ BACKWARD ]" + fwd.nodes[m].path);
+    events.push_back({sl.ts_ns, sl.end_ns(), true, names.back(), -1});
   }
   return events;
 }
@@ -203,9 +228,11 @@ void AssignOps(const Profile& p, std::vector<SliceId> ops, ModTree& fwd, ModTree
 
 // Step 8: each module's kernel groups go to the top-level op containing their ts (a forward cursor;
 // a group before the current op is dropped); the call stack is that of the innermost call function
-// strictly containing the module's start, if any.
+// strictly containing the module's start, if any, else the module's own chain of names. A call
+// function's stack is joined once, when a module first needs it.
 void AssignGroupsAndStacks(SideModules& side, const ModTree& calls) {
   const Profile& p = *side.p;
+  std::unordered_map<uint32_t, std::string> call_stacks;
   for (ModTree& t : side.trees) {
     for (uint32_t id = 1; id < t.nodes.size(); ++id) {
       ModNode& n = t.nodes[id];
@@ -216,7 +243,13 @@ void AssignGroupsAndStacks(SideModules& side, const ModTree& calls) {
         if (cur < n.top_ops.size() && ts >= p.slices[n.top_ops[cur]].ts_ns) n.top_op_groups[cur].push_back(g);
       }
       const uint32_t cf = calls.FindCall(n.start);
-      if (cf != kNoMod) n.call_stack = calls.nodes[cf].call_stack;
+      if (cf == kNoMod) {
+        n.call_stack = t.ChainText(id);
+        continue;
+      }
+      auto [it, fresh] = call_stacks.try_emplace(cf);
+      if (fresh) it->second = calls.ChainText(cf);
+      n.call_stack = it->second;
     }
   }
 }
@@ -240,14 +273,14 @@ void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const Op
 
   modules.insert(modules.end(), pseudo.begin(), pseudo.end());
   ModTree& fwd = side.trees[0];
-  fwd.Build(modules);
+  fwd.Build(modules, true);
   ModTree call_tree;
-  call_tree.Build(calls);
-  std::vector<ModEvent> bwd_events = BackwardEvents(timeline, fwd, bwd_ops);
+  call_tree.Build(calls, false);
+  std::vector<ModEvent> bwd_events = BackwardEvents(timeline, fwd, bwd_ops, side.backward_names);
   ModTree& bwd = side.trees[1];
   if (!bwd_events.empty()) {
     bwd_events.insert(bwd_events.end(), pseudo.begin(), pseudo.end());
-    bwd.Build(bwd_events);
+    bwd.Build(bwd_events, true);
   }
   AssignOps(p, std::move(ops), fwd, bwd);
   AssignGroupsAndStacks(side, call_tree);
