@@ -7,6 +7,7 @@
 // rows.
 #include <algorithm>
 #include <deque>
+#include <type_traits>
 #include <unordered_map>
 
 #include "profdiff/base/ascii.h"
@@ -31,57 +32,72 @@ struct ModEvent {
   int32_t group = -1;  // pseudo event: index into the kernel dict
 };
 
-struct ModNode {
+// A node of the call tree (one per python function: kept small, docs/performance.md).
+struct TreeNode {
   int64_t start = 0, end = 0;
   std::string_view name;
-  std::string path;        // module trees only: the call tree keeps none (docs/performance.md)
-  std::string call_stack;  // module trees only, set in step 8
   uint32_t parent = kNoMod;
-  int64_t level = 1;
   std::vector<uint32_t> children;
+};
+
+// A node of a module tree: a tree node with the module's path, kernels and ops.
+struct ModNode : TreeNode {
+  std::string path;
+  std::string call_stack;  // set in step 8
+  int64_t level = 1;
   std::vector<uint32_t> self_groups, total_groups;
   std::vector<SliceId> top_ops;
   std::vector<std::vector<uint32_t>> top_op_groups;
   std::vector<int64_t> op_stack;  // ends of the open ops of the module's op tree
 };
 
-struct ModTree {
-  std::vector<ModNode> nodes{ModNode{}};  // 0 = root
+// A module tree (Node = ModNode) or the call tree (Node = TreeNode). The call tree keeps no path
+// and no call stack per node: those cost depth x name length each, quadratic in the nesting depth
+// (4.2 GB on a 333 MB trace); the few call stacks needed are joined on demand by ChainText.
+template <class Node>
+struct Tree {
+  static constexpr bool kModules = std::is_same_v<Node, ModNode>;
+  std::vector<Node> nodes{Node{}};  // 0 = root
 
   // docs/reference/operators.md#module-tree step 4: stable sort by start, cursor walk; "X" events
   // create modules, pseudo events add their kernel group to the cursor module (self) and its
-  // ancestors below the root (total). Module trees keep each node's path; the call tree (one node
-  // per python function) keeps none: a path per node costs depth x name length, quadratic in the
-  // nesting depth (the call stacks it needs are joined on demand by ChainText).
-  void Build(std::vector<ModEvent>& events, bool keep_paths) {
+  // ancestors below the root (total).
+  void Build(std::vector<ModEvent>& events) {
     std::stable_sort(events.begin(), events.end(),
                      [](const ModEvent& a, const ModEvent& b) { return a.start < b.start; });
+    nodes.reserve(1 + static_cast<size_t>(std::count_if(events.begin(), events.end(),
+                                                        [](const ModEvent& e) { return e.x; })));
     uint32_t cur = 0;
     for (ModEvent& e : events) {
       while (cur != 0 && e.start > nodes[cur].end) cur = nodes[cur].parent;
       if (e.x) {
-        ModNode n;
+        Node n;
         n.start = e.start;
         n.end = e.end;
         n.parent = cur;
-        n.level = nodes[cur].level + 1;
-        if (keep_paths) {
+        n.name = e.name;
+        if constexpr (kModules) {
+          n.level = nodes[cur].level + 1;
           n.path.reserve(nodes[cur].path.size() + 1 + e.name.size());
           n.path.append(nodes[cur].path).append("/").append(e.name);
         }
-        n.name = e.name;
         const auto id = static_cast<uint32_t>(nodes.size());
         nodes.push_back(std::move(n));
         nodes[cur].children.push_back(id);
         cur = id;
         continue;
       }
-      if (cur == 0 || e.group < 0) continue;
-      nodes[cur].self_groups.push_back(static_cast<uint32_t>(e.group));
-      for (uint32_t n = cur; n != 0; n = nodes[n].parent)
-        nodes[n].total_groups.push_back(static_cast<uint32_t>(e.group));
+      if constexpr (kModules) AddGroup(cur, e.group);
     }
   }
+
+  void AddGroup(uint32_t cur, int32_t group) {
+    if (cur == 0 || group < 0) return;
+    const auto g = static_cast<uint32_t>(group);
+    nodes[cur].self_groups.push_back(g);
+    for (uint32_t n = cur; n != 0; n = nodes[n].parent) nodes[n].total_groups.push_back(g);
+  }
+
 
   // The names from the top-level ancestor down to node n, joined as the reference builds a call
   // stack: each name appended after ";\n", except after an empty text (which restarts it).
@@ -107,7 +123,7 @@ struct ModTree {
       auto it = std::upper_bound(ch.begin(), ch.end(), ts,
                                  [&](int64_t t, uint32_t c) { return t < nodes[c].start; });
       if (it == ch.begin()) break;
-      const ModNode& c = nodes[*(it - 1)];
+      const Node& c = nodes[*(it - 1)];
       if (!(c.start < ts && ts < c.end)) break;
       n = *(it - 1);
     }
@@ -116,7 +132,7 @@ struct ModTree {
 
   // find_torch_op_call: nest the op in the module's own op tree; top-level ops are kept.
   void AddOp(uint32_t m, SliceId op, int64_t start, int64_t end) {
-    ModNode& n = nodes[m];
+    Node& n = nodes[m];
     while (!n.op_stack.empty() && start > n.op_stack.back()) n.op_stack.pop_back();
     if (n.op_stack.empty()) {
       n.top_ops.push_back(op);
@@ -125,6 +141,9 @@ struct ModTree {
     n.op_stack.push_back(end);
   }
 };
+
+using ModTree = Tree<ModNode>;
+using CallTree = Tree<TreeNode>;
 
 struct SideModules {
   const Profile* p = nullptr;
@@ -230,7 +249,7 @@ void AssignOps(const Profile& p, std::vector<SliceId> ops, ModTree& fwd, ModTree
 // a group before the current op is dropped); the call stack is that of the innermost call function
 // strictly containing the module's start, if any, else the module's own chain of names. A call
 // function's stack is joined once, when a module first needs it.
-void AssignGroupsAndStacks(SideModules& side, const ModTree& calls) {
+void AssignGroupsAndStacks(SideModules& side, const CallTree& calls) {
   const Profile& p = *side.p;
   std::unordered_map<uint32_t, std::string> call_stacks;
   for (ModTree& t : side.trees) {
@@ -273,14 +292,15 @@ void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const Op
 
   modules.insert(modules.end(), pseudo.begin(), pseudo.end());
   ModTree& fwd = side.trees[0];
-  fwd.Build(modules, true);
-  ModTree call_tree;
-  call_tree.Build(calls, false);
+  fwd.Build(modules);
+  CallTree call_tree;
+  call_tree.Build(calls);
+  calls = {};
   std::vector<ModEvent> bwd_events = BackwardEvents(timeline, fwd, bwd_ops, side.backward_names);
   ModTree& bwd = side.trees[1];
   if (!bwd_events.empty()) {
     bwd_events.insert(bwd_events.end(), pseudo.begin(), pseudo.end());
-    bwd.Build(bwd_events, true);
+    bwd.Build(bwd_events);
   }
   AssignOps(p, std::move(ops), fwd, bwd);
   AssignGroupsAndStacks(side, call_tree);
