@@ -43,7 +43,7 @@ struct TreeNode {
 // A node of a module tree: a tree node with the module's path, kernels and ops.
 struct ModNode : TreeNode {
   std::string path;
-  std::string call_stack;  // set in step 8
+  std::string_view call_stack;  // set in step 8, into SideModules::stacks
   int64_t level = 1;
   std::vector<uint32_t> self_groups, total_groups;
   std::vector<SliceId> top_ops;
@@ -148,6 +148,7 @@ using CallTree = Tree<TreeNode>;
 struct SideModules {
   const Profile* p = nullptr;
   std::deque<std::string> backward_names;  // the backward modules' names (ModEvent/ModNode views)
+  std::deque<std::string> stacks;          // the modules' call stacks, one per distinct call function
   KernelDict flows;
   ModTree trees[2];  // forward, backward
   bool has_modules = false;
@@ -251,7 +252,7 @@ void AssignOps(const Profile& p, std::vector<SliceId> ops, ModTree& fwd, ModTree
 // function's stack is joined once, when a module first needs it.
 void AssignGroupsAndStacks(SideModules& side, const CallTree& calls) {
   const Profile& p = *side.p;
-  std::unordered_map<uint32_t, std::string> call_stacks;
+  std::unordered_map<uint32_t, std::string_view> call_stacks;
   for (ModTree& t : side.trees) {
     for (uint32_t id = 1; id < t.nodes.size(); ++id) {
       ModNode& n = t.nodes[id];
@@ -263,11 +264,11 @@ void AssignGroupsAndStacks(SideModules& side, const CallTree& calls) {
       }
       const uint32_t cf = calls.FindCall(n.start);
       if (cf == kNoMod) {
-        n.call_stack = t.ChainText(id);
+        n.call_stack = side.stacks.emplace_back(t.ChainText(id));
         continue;
       }
       auto [it, fresh] = call_stacks.try_emplace(cf);
-      if (fresh) it->second = calls.ChainText(cf);
+      if (fresh) it->second = side.stacks.emplace_back(calls.ChainText(cf));
       n.call_stack = it->second;
     }
   }
