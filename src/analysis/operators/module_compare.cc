@@ -7,6 +7,7 @@
 // rows.
 #include <algorithm>
 #include <deque>
+#include <type_traits>
 #include <unordered_map>
 
 #include "profdiff/base/ascii.h"
@@ -27,24 +28,36 @@ struct ModEvent {
   int64_t start = 0;
   int64_t end = 0;
   bool x = false;      // creates a module ("X" event); otherwise a kernel pseudo event
-  std::string name;
+  std::string_view name;  // into the profile's strings or SideModules::backward_names
   int32_t group = -1;  // pseudo event: index into the kernel dict
 };
 
-struct ModNode {
+// A node of the call tree (one per python function: kept small, docs/performance.md).
+struct TreeNode {
   int64_t start = 0, end = 0;
-  std::string name, path, call_stack;
+  std::string_view name;
   uint32_t parent = kNoMod;
-  int64_t level = 1;
   std::vector<uint32_t> children;
+};
+
+// A node of a module tree: a tree node with the module's path, kernels and ops.
+struct ModNode : TreeNode {
+  std::string path;
+  std::string_view call_stack;  // set in step 8, into SideModules::stacks
+  int64_t level = 1;
   std::vector<uint32_t> self_groups, total_groups;
   std::vector<SliceId> top_ops;
   std::vector<std::vector<uint32_t>> top_op_groups;
   std::vector<int64_t> op_stack;  // ends of the open ops of the module's op tree
 };
 
-struct ModTree {
-  std::vector<ModNode> nodes{ModNode{}};  // 0 = root
+// A module tree (Node = ModNode) or the call tree (Node = TreeNode). The call tree keeps no path
+// and no call stack per node: those cost depth x name length each, quadratic in the nesting depth
+// (4.2 GB on a 333 MB trace); the few call stacks needed are joined on demand by ChainText.
+template <class Node>
+struct Tree {
+  static constexpr bool kModules = std::is_same_v<Node, ModNode>;
+  std::vector<Node> nodes{Node{}};  // 0 = root
 
   // docs/reference/operators.md#module-tree step 4: stable sort by start, cursor walk; "X" events
   // create modules, pseudo events add their kernel group to the cursor module (self) and its
@@ -52,29 +65,54 @@ struct ModTree {
   void Build(std::vector<ModEvent>& events) {
     std::stable_sort(events.begin(), events.end(),
                      [](const ModEvent& a, const ModEvent& b) { return a.start < b.start; });
+    nodes.reserve(1 + static_cast<size_t>(std::count_if(events.begin(), events.end(),
+                                                        [](const ModEvent& e) { return e.x; })));
     uint32_t cur = 0;
     for (ModEvent& e : events) {
       while (cur != 0 && e.start > nodes[cur].end) cur = nodes[cur].parent;
       if (e.x) {
-        ModNode n;
+        Node n;
         n.start = e.start;
         n.end = e.end;
         n.parent = cur;
-        n.level = nodes[cur].level + 1;
-        n.path = nodes[cur].path + "/" + e.name;
-        n.call_stack = nodes[cur].call_stack.empty() ? e.name : nodes[cur].call_stack + ";\n" + e.name;
-        n.name = std::move(e.name);
+        n.name = e.name;
+        if constexpr (kModules) {
+          n.level = nodes[cur].level + 1;
+          n.path.reserve(nodes[cur].path.size() + 1 + e.name.size());
+          n.path.append(nodes[cur].path).append("/").append(e.name);
+        }
         const auto id = static_cast<uint32_t>(nodes.size());
         nodes.push_back(std::move(n));
         nodes[cur].children.push_back(id);
         cur = id;
         continue;
       }
-      if (cur == 0 || e.group < 0) continue;
-      nodes[cur].self_groups.push_back(static_cast<uint32_t>(e.group));
-      for (uint32_t n = cur; n != 0; n = nodes[n].parent)
-        nodes[n].total_groups.push_back(static_cast<uint32_t>(e.group));
+      if constexpr (kModules) AddGroup(cur, e.group);
     }
+  }
+
+  void AddGroup(uint32_t cur, int32_t group) {
+    if (cur == 0 || group < 0) return;
+    const auto g = static_cast<uint32_t>(group);
+    nodes[cur].self_groups.push_back(g);
+    for (uint32_t n = cur; n != 0; n = nodes[n].parent) nodes[n].total_groups.push_back(g);
+  }
+
+
+  // The names from the top-level ancestor down to node n, joined as the reference builds a call
+  // stack: each name appended after ";\n", except after an empty text (which restarts it).
+  std::string ChainText(uint32_t n) const {
+    std::vector<std::string_view> chain;
+    for (; n != 0; n = nodes[n].parent) chain.push_back(nodes[n].name);
+    std::string text;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if (text.empty()) {
+        text.assign(*it);
+      } else {
+        text.append(";\n").append(*it);
+      }
+    }
+    return text;
   }
 
   // The innermost module strictly containing ts (start < ts < end), or kNoMod.
@@ -85,7 +123,7 @@ struct ModTree {
       auto it = std::upper_bound(ch.begin(), ch.end(), ts,
                                  [&](int64_t t, uint32_t c) { return t < nodes[c].start; });
       if (it == ch.begin()) break;
-      const ModNode& c = nodes[*(it - 1)];
+      const Node& c = nodes[*(it - 1)];
       if (!(c.start < ts && ts < c.end)) break;
       n = *(it - 1);
     }
@@ -94,7 +132,7 @@ struct ModTree {
 
   // find_torch_op_call: nest the op in the module's own op tree; top-level ops are kept.
   void AddOp(uint32_t m, SliceId op, int64_t start, int64_t end) {
-    ModNode& n = nodes[m];
+    Node& n = nodes[m];
     while (!n.op_stack.empty() && start > n.op_stack.back()) n.op_stack.pop_back();
     if (n.op_stack.empty()) {
       n.top_ops.push_back(op);
@@ -104,8 +142,13 @@ struct ModTree {
   }
 };
 
+using ModTree = Tree<ModNode>;
+using CallTree = Tree<TreeNode>;
+
 struct SideModules {
   const Profile* p = nullptr;
+  std::deque<std::string> backward_names;  // the backward modules' names (ModEvent/ModNode views)
+  std::deque<std::string> stacks;          // the modules' call stacks, one per distinct call function
   KernelDict flows;
   ModTree trees[2];  // forward, backward
   bool has_modules = false;
@@ -132,7 +175,7 @@ void CollectPythonFunctions(const Profile& p, std::vector<ModEvent>& modules, st
   for (const Slice& s : p.slices) {
     if (s.kind != SliceKind::kPythonFunction) continue;
     std::string_view name = p.str(s.name);
-    ModEvent e{s.ts_ns, s.end_ns(), s.phase == 'X', std::string(name), -1};
+    ModEvent e{s.ts_ns, s.end_ns(), s.phase == 'X', name, -1};
     (ascii::StartsWithLower(name, "nn.module:") ? modules : calls).push_back(std::move(e));
   }
 }
@@ -151,7 +194,7 @@ void CollectTorchOps(const Timeline& timeline, std::vector<ModEvent>& modules, s
     ops.push_back(s);
     std::string_view name = p.str(sl.name);
     if (IsOptimizerOp(name)) {
-      modules.push_back({sl.ts_ns, sl.end_ns(), sl.phase == 'X', std::string(name), -1});
+      modules.push_back({sl.ts_ns, sl.end_ns(), sl.phase == 'X', name, -1});
       continue;
     }
     if (static_cast<int64_t>(p.tracks[sl.track].process) == bwd_process) bwd_ops[sl.ts_ns] = s;
@@ -170,7 +213,8 @@ std::vector<ModEvent> PseudoEvents(const KernelDict& dict) {
 // Step 6: a backward module per fwdbwd flow whose end starts a backward-process op and whose start lies
 // strictly inside a forward module: that op, renamed "[ BACKWARD ]{forward module path}".
 std::vector<ModEvent> BackwardEvents(const Timeline& timeline, const ModTree& fwd,
-                                     const std::unordered_map<int64_t, SliceId>& bwd_ops) {
+                                     const std::unordered_map<int64_t, SliceId>& bwd_ops,
+                                     std::deque<std::string>& names) {
   const Profile& p = timeline.p();
   std::vector<ModEvent> events;
   for (const FlowLink& f : timeline.flows.fwd_bwd) {
@@ -179,7 +223,8 @@ std::vector<ModEvent> BackwardEvents(const Timeline& timeline, const ModTree& fw
     uint32_t m = fwd.FindCall(p.flows[f.start].ts_ns);
     if (m == kNoMod) continue;
     const Slice& sl = p.slices[op->second];
-    events.push_back({sl.ts_ns, sl.end_ns(), true, "[ BACKWARD ]" + fwd.nodes[m].path, -1});
+    names.push_back("[ BACKWARD ]" + fwd.nodes[m].path);
+    events.push_back({sl.ts_ns, sl.end_ns(), true, names.back(), -1});
   }
   return events;
 }
@@ -203,9 +248,11 @@ void AssignOps(const Profile& p, std::vector<SliceId> ops, ModTree& fwd, ModTree
 
 // Step 8: each module's kernel groups go to the top-level op containing their ts (a forward cursor;
 // a group before the current op is dropped); the call stack is that of the innermost call function
-// strictly containing the module's start, if any.
-void AssignGroupsAndStacks(SideModules& side, const ModTree& calls) {
+// strictly containing the module's start, if any, else the module's own chain of names. A call
+// function's stack is joined once, when a module first needs it.
+void AssignGroupsAndStacks(SideModules& side, const CallTree& calls) {
   const Profile& p = *side.p;
+  std::unordered_map<uint32_t, std::string_view> call_stacks;
   for (ModTree& t : side.trees) {
     for (uint32_t id = 1; id < t.nodes.size(); ++id) {
       ModNode& n = t.nodes[id];
@@ -216,7 +263,13 @@ void AssignGroupsAndStacks(SideModules& side, const ModTree& calls) {
         if (cur < n.top_ops.size() && ts >= p.slices[n.top_ops[cur]].ts_ns) n.top_op_groups[cur].push_back(g);
       }
       const uint32_t cf = calls.FindCall(n.start);
-      if (cf != kNoMod) n.call_stack = calls.nodes[cf].call_stack;
+      if (cf == kNoMod) {
+        n.call_stack = side.stacks.emplace_back(t.ChainText(id));
+        continue;
+      }
+      auto [it, fresh] = call_stacks.try_emplace(cf);
+      if (fresh) it->second = side.stacks.emplace_back(calls.ChainText(cf));
+      n.call_stack = it->second;
     }
   }
 }
@@ -241,9 +294,10 @@ void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const Op
   modules.insert(modules.end(), pseudo.begin(), pseudo.end());
   ModTree& fwd = side.trees[0];
   fwd.Build(modules);
-  ModTree call_tree;
+  CallTree call_tree;
   call_tree.Build(calls);
-  std::vector<ModEvent> bwd_events = BackwardEvents(timeline, fwd, bwd_ops);
+  calls = {};
+  std::vector<ModEvent> bwd_events = BackwardEvents(timeline, fwd, bwd_ops, side.backward_names);
   ModTree& bwd = side.trees[1];
   if (!bwd_events.empty()) {
     bwd_events.insert(bwd_events.end(), pseudo.begin(), pseudo.end());
