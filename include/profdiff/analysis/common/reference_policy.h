@@ -117,6 +117,10 @@ struct ReferencePolicy {
   // Default: a tidy table (one header row of unique snake_case names carrying side and unit, exact
   // numbers, uncut text).
   bool csv_workbook_grid = false;
+  // The workbook's columns keep the reference's widths (a 30-character name column cuts
+  // "autograd::engine::evaluate_function: C"). Default: a text column is widened to its longest
+  // line (up to 80 characters); never narrower than the reference's.
+  bool workbook_reference_widths = false;
   // The screen table and the OverallMetrics banners are the reference's, with nothing added.
   // Default: a line under the screen table and each banner say how many ProfilerStep windows each
   // side covers ("6 steps (ProfilerStep#5..#10)").
