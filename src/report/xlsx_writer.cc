@@ -117,8 +117,22 @@ Status AddFilterAndFreeze(lxw_worksheet* ws, const SheetSpec& sheet, const std::
   return Status::Ok();
 }
 
+// UTF-8 characters of the longest line of `text`.
+size_t LongestLine(std::string_view text) {
+  size_t longest = 0, line = 0;
+  for (const char ch : text) {
+    if (ch == '\n') {
+      longest = std::max(longest, line);
+      line = 0;
+    } else if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) {
+      ++line;
+    }
+  }
+  return std::max(longest, line);
+}
+
 Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet,
-                  const std::string& path) {
+                  const std::string& path, bool fit_text_columns) {
   const std::string where = path + ": sheet '" + sheet.name + "'";
   if (lxw_error e = workbook_validate_sheet_name(wb, sheet.name.c_str()); e != LXW_NO_ERROR) {
     return InvalidArgument(where + ": invalid sheet name: " + lxw_strerror(e));
@@ -134,8 +148,8 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
     const ColumnSpec& col = sheet.columns[c];
     bool in_comparison = !cb.text.empty() && static_cast<int>(c) >= cb.first_col &&
                          static_cast<int>(c) <= cb.last_col;
-    lxw_error e = worksheet_set_column(ws, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c),
-                                       col.width, nullptr);
+    const double width = fit_text_columns ? FittedColumnWidth(sheet, c) : col.width;
+    lxw_error e = worksheet_set_column(ws, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c), width, nullptr);
     if (e != LXW_NO_ERROR) return LxwError(e, where + " column width");
     PD_RETURN_IF_ERROR(WriteString(ws, kHeaderRow, static_cast<int>(c), col.header,
                                    formats.Header(in_comparison ? kFillYellow : kFillGreen),
@@ -189,7 +203,7 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
 }
 
 Status WriteWorkbookFile(const std::vector<const SheetSpec*>& sheets, const std::string& file,
-                         const std::string& display_path) {
+                         const std::string& display_path, bool fit_text_columns) {
   // Constant-memory mode: each worksheet streams its rows to a temporary file as they are written
   // (rows are written in order), instead of libxlsxwriter keeping every cell of every sheet in memory
   // until the workbook closes; strings are stored inline. On the 1 GB pair with every comparison this
@@ -201,7 +215,7 @@ Status WriteWorkbookFile(const std::vector<const SheetSpec*>& sheets, const std:
   FormatCache formats(wb);
   Status st;
   for (const SheetSpec* s : sheets) {
-    st = WriteSheet(wb, formats, *s, display_path);
+    st = WriteSheet(wb, formats, *s, display_path, fit_text_columns);
     if (!st.ok()) break;
   }
   lxw_error e = workbook_close(wb);  // frees the workbook in every case
@@ -223,6 +237,15 @@ bool EndsWithXlsx(std::string_view s) {
 }
 
 }  // namespace
+
+double FittedColumnWidth(const SheetSpec& sheet, size_t col) {
+  const ColumnSpec& spec = sheet.columns.at(col);
+  size_t longest = LongestLine(spec.header);
+  for (const RowSpec& row : sheet.rows)
+    if (col < row.cells.size() && row.cells[col].kind == Cell::Kind::kString)
+      longest = std::max(longest, LongestLine(row.cells[col].text));
+  return std::max(spec.width, std::min(kMaxFittedWidth, static_cast<double>(longest) + 2));
+}
 
 Status WriteWorkbook(const std::vector<SheetSpec>& sheets, const std::string& path,
                      const WorkbookOptions& options) {
@@ -246,7 +269,7 @@ Status WriteWorkbook(const std::vector<SheetSpec>& sheets, const std::string& pa
     to_write.push_back(&empty_sheet);
   }
   return WriteViaTempFile(path, options.force, [&](const std::string& tmp) {
-    return WriteWorkbookFile(to_write, tmp, path);
+    return WriteWorkbookFile(to_write, tmp, path, options.fit_text_columns);
   });
 }
 

@@ -28,6 +28,7 @@ PAIRS = [(os.path.join(DATA, "kineto_h100_tiny/before_fix_trace.json"),
 NPU_PAIR = (os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1/rank0_ascend_pt"),
             os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1/rank1_ascend_pt"))
 MODES = {"default": [], "compat": ["--reference-compat"]}
+WIDENED = []  # per pair: columns the default mode made wider than the reference's
 
 
 def header_width(ws):
@@ -70,6 +71,18 @@ def run_pair(base, comp, failures):
             failures.append(f"{base} vs {comp} ({mode}): exit {rc}: {err}")
             return 0
         books[mode] = u.read_xlsx(out)
+    widened = 0
+    for name, ws in books["default"].items():
+        if name == "__wb__" or name not in books["compat"]:
+            continue
+        for letter, dim in ws.column_dimensions.items():
+            ref = books["compat"][name].column_dimensions[letter].width
+            if dim.width is None or ref is None:
+                continue
+            if dim.width < ref - 1e-6 or dim.width > max(ref, 80.72):
+                failures.append(f"{name} column {letter}: default width {dim.width}, compat {ref}")
+            widened += dim.width > ref + 1e-6
+    WIDENED.append(widened)
     checked = 0
     for mode, sheets in books.items():
         for name, ws in sheets.items():
@@ -87,6 +100,9 @@ def main():
     checked = sum(run_pair(b, c, failures) for b, c in pairs)
     if checked < 4:
         failures.append(f"only {checked} sheets with a header were checked")
+    # Real names are longer than the reference's 30-character name columns: the default mode widens them.
+    if not any(WIDENED):
+        failures.append("the default mode widened no column (text columns fit their longest line)")
     u.finish(failures, f"OK: {checked} sheets filter and freeze their header")
 
 

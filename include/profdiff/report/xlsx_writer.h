@@ -21,7 +21,16 @@ struct WorkbookOptions {
   std::string empty_reason = "no comparison produced any rows";
   std::string base_path_arg;
   std::string comparison_path_arg;
+  // Widen each text column to its longest line (header included), up to kMaxFittedWidth characters,
+  // never below the column's own width (the default mode; --reference-compat keeps the reference's).
+  bool fit_text_columns = false;
 };
+
+inline constexpr double kMaxFittedWidth = 80;
+
+// The width a column gets with fit_text_columns: max(col.width, min(kMaxFittedWidth, longest line + 2))
+// where a line's length counts UTF-8 characters; number cells do not widen a column.
+double FittedColumnWidth(const SheetSpec& sheet, size_t col);
 
 // Writes the sheets that have rows, in the given order. When none has rows, writes one explanatory
 // sheet (BuildEmptyComparisonSheet) instead of an empty "Sheet1". Sheet names must be unique and at
