@@ -282,7 +282,7 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
     }
     if (!e.json_key.empty())
       table.sections.push_back(
-          {std::string(e.json_key), enabled ? std::move(out.json) : report::OrderedJson()});
+          {std::string(e.json_key), enabled ? std::move(out.json) : report::JsonBody()});
   }
   std::stable_sort(sheet_groups.begin(), sheet_groups.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -352,14 +352,16 @@ Status WriteJsonAndHtml(const CompareRequest& request, const LoadedSides& sides,
     context.outputs.push_back(result.html_file);
   }
   context.sections = std::move(table.sections);
-  const report::OrderedJson document = report::BuildJsonReport(context, result.gate);
-  // The text is kept only for stdout (--format json); the file is serialised straight from the document.
-  if (request.format == OutputFormat::kJson) result.json_text = report::DumpJsonReport(document);
+  // The document is streamed: each section's rows are made one at a time as they are written. The
+  // text is kept only for stdout (--format json).
+  if (request.format == OutputFormat::kJson) result.json_text = report::RenderJsonReport(context, result.gate);
   if (!request.json_path.empty()) {
-    PD_RETURN_IF_ERROR(report::WriteJsonReport(document, request.json_path, request.force));
+    PD_RETURN_IF_ERROR(report::WriteJsonReport(context, result.gate, request.json_path, request.force));
     outputs.Add(request.json_path);
   }
   if (request.html_path.empty()) return Status::Ok();
+  // The page shows the statistics and the largest diffs, never the rows.
+  const report::OrderedJson document = report::BuildJsonSummaryDocument(context, result.gate);
   report::html::HtmlPageContext page;
   page.document = &document;
   page.base_step = request.base_step;
@@ -415,6 +417,7 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   result.comparison_steps = analysis::CountProfilerSteps(comparison).value_or(0);
   phase.emplace(messages, "write outputs");
   PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, policy, workbook, reserved, table, outputs));
+  std::vector<report::SheetSpec>().swap(table.sheets);  // written: their cells are not needed again
   PD_RETURN_IF_ERROR(WriteJsonAndHtml(request, sides, policy, table, result, outputs));
   outputs.Commit();
   return result;

@@ -1,5 +1,7 @@
 #include "profdiff/pipeline/comparisons.h"
 
+#include <memory>
+
 #include "profdiff/analysis/api/api_compare.h"
 #include "profdiff/analysis/communication/communication_compare.h"
 #include "profdiff/analysis/kernel/kernel_compare.h"
@@ -69,12 +71,15 @@ report::SummaryPart OperatorsSummary(const analysis::OperatorComparison& cmp) {
 
 // Operators and modules (docs/reference/operators.md, #module-comparison).
 ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
-  analysis::OperatorComparison cmp = analysis::CompareOperators(in.base, in.comparison, in.policy, in.pairing);
+  // Shared: the JSON section's rows are written from it after the row has returned.
+  const auto shared = std::make_shared<const analysis::OperatorComparison>(
+      analysis::CompareOperators(in.base, in.comparison, in.policy, in.pairing));
+  const analysis::OperatorComparison& cmp = *shared;
   ComparisonOutput out;
   out.sheets = report::BuildOperatorSheets(cmp, in.request.base_path, in.request.comparison_path);
   // Built only for a JSON result: on the ResNet50 pair the section costs about as much as the
   // operator sheets themselves (docs/performance.md, "House restructure").
-  if (in.request.wants_json()) out.json = report::OperatorsJsonSection(cmp);
+  if (in.request.wants_json()) out.json = report::OperatorsJsonBody(shared);
   out.warnings = cmp.warnings;
   if (cmp.kind != analysis::OperatorCompareKind::kNone) out.summary = OperatorsSummary(cmp);
   return out;
@@ -83,10 +88,12 @@ ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
 // Memory records under the operators, paired as the operator comparison pairs them
 // (docs/reference/memory.md).
 ComparisonOutput RunMemoryRow(const ComparisonInputs& in) {
-  analysis::MemoryComparison cmp = analysis::CompareMemory(in.base, in.comparison, in.policy, in.pairing);
+  const auto shared = std::make_shared<const analysis::MemoryComparison>(
+      analysis::CompareMemory(in.base, in.comparison, in.policy, in.pairing));
+  const analysis::MemoryComparison& cmp = *shared;
   ComparisonOutput out;
   out.sheets = report::BuildMemorySheets(cmp, in.request.base_path, in.request.comparison_path);
-  if (in.request.wants_json()) out.json = report::MemoryJsonSection(cmp);
+  if (in.request.wants_json()) out.json = report::MemoryJsonBody(shared);
   // The pairing's warnings are the operator comparison's too: said once. Why a side has no records
   // is said on stderr when the comparison was asked for by name (traces without memory events are
   // common); the JSON section always has it.
@@ -105,7 +112,7 @@ ComparisonOutput RunKernelRow(const ComparisonInputs& in) {
   analysis::KernelComparison cmp = analysis::CompareKernels(in.base, in.comparison, in.policy, options);
   ComparisonOutput out;
   out.sheets = report::BuildKernelSheets(cmp, in.request.base_path, in.request.comparison_path);
-  if (in.request.wants_json()) out.json = report::KernelsJsonSection(cmp);
+  if (in.request.wants_json()) out.json.value = report::KernelsJsonSection(cmp);
   out.warnings = cmp.warnings;
   return out;
 }
@@ -119,7 +126,7 @@ ComparisonOutput RunCommunicationRow(const ComparisonInputs& in) {
       analysis::CompareCommunication(in.base, in.comparison, in.policy, options);
   ComparisonOutput out;
   out.sheets = report::BuildCommunicationSheets(cmp, in.request.base_path, in.request.comparison_path);
-  if (in.request.wants_json()) out.json = report::CommunicationJsonSection(cmp);
+  if (in.request.wants_json()) out.json.value = report::CommunicationJsonSection(cmp);
   out.warnings = cmp.warnings;
   return out;
 }
@@ -135,7 +142,7 @@ ComparisonOutput RunApiRow(const ComparisonInputs& in) {
   analysis::ApiComparison cmp = analysis::CompareApi(in.base, in.comparison, in.policy, options);
   ComparisonOutput out;
   out.sheets = report::BuildApiSheets(cmp, in.request.base_path, in.request.comparison_path);
-  if (in.request.wants_json()) out.json = report::ApiJsonSection(cmp);
+  if (in.request.wants_json()) out.json.value = report::ApiJsonSection(cmp);
   out.warnings = cmp.warnings;
   return out;
 }

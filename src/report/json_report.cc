@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "profdiff/base/time.h"
@@ -82,7 +83,10 @@ JsonInput JsonInputFromProfile(const Profile& profile) {
   return in;
 }
 
-OrderedJson BuildJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate) {
+namespace {
+
+// The envelope: every top-level key before the sections.
+json Envelope(const JsonReportContext& ctx, const analysis::GateResult& gate) {
   json j;
   j["schema"] = kJsonSchema;
   j["tool"] = {{"name", "profdiff"}, {"version", ctx.tool_version}};
@@ -96,7 +100,100 @@ OrderedJson BuildJsonReport(const JsonReportContext& ctx, const analysis::GateRe
   j["diagnostics"] = {{"base", Diags(ctx.base_diagnostics)},
                       {"comparison", Diags(ctx.comparison_diagnostics)}};
   j["outputs"] = ctx.outputs;
-  for (const JsonSection& s : ctx.sections) j[s.key] = s.value;
+  return j;
+}
+
+// Writes the document as nlohmann's dump(2) prints it (indent 2, UTF-8 kept, invalid UTF-8
+// replaced), streaming each section's rows: the same serializer for every value, the layout of
+// objects and arrays ("{\n", members at indent + 2, ",\n" between, "\n" + indent + "}") written here
+// only where a section has rows.
+class DocumentWriter {
+ public:
+  explicit DocumentWriter(std::ostream& out)
+      : out_(out),
+        serializer_(nlohmann::detail::output_adapter<char>(out), ' ', json::error_handler_t::replace) {}
+
+  void Document(const json& envelope, const std::vector<JsonSection>& sections) {
+    out_ << "{\n";
+    size_t left = envelope.size() + sections.size();
+    for (const auto& [key, value] : envelope.items()) {
+      Key(key, 2);
+      Value(value, 2);
+      Separator(--left);
+    }
+    for (const JsonSection& s : sections) {
+      Key(s.key, 2);
+      Body(s.body, 2);
+      Separator(--left);
+    }
+    out_ << "}\n";
+  }
+
+ private:
+  void Indent(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) out_.put(' ');
+  }
+  void Key(const std::string& key, unsigned indent) {
+    Indent(indent);
+    serializer_.dump(json(key), false, false, 0);
+    out_ << ": ";
+  }
+  void Value(const json& v, unsigned indent) { serializer_.dump(v, true, false, 2, indent); }
+  void Separator(size_t left) { out_ << (left == 0 ? "\n" : ",\n"); }
+
+  void Body(const JsonBody& body, unsigned indent) {
+    if (body.rows.empty() || !body.value.is_object() || body.value.empty()) {
+      Value(body.rows.empty() ? body.value : MaterializeJsonBody(body), indent);
+      return;
+    }
+    out_ << "{\n";
+    size_t left = body.value.size();
+    for (const auto& [key, value] : body.value.items()) {
+      Key(key, indent + 2);
+      const JsonRows* rows = nullptr;
+      for (const auto& [name, r] : body.rows)
+        if (name == key) rows = &r;
+      if (rows != nullptr) {
+        Rows(*rows, indent + 2);
+      } else {
+        Value(value, indent + 2);
+      }
+      Separator(--left);
+    }
+    Indent(indent);
+    out_ << '}';
+  }
+
+  void Rows(const JsonRows& rows, unsigned indent) {
+    if (rows.count == 0) {
+      out_ << "[]";
+      return;
+    }
+    out_ << "[\n";
+    for (size_t i = 0; i < rows.count; ++i) {
+      Indent(indent + 2);
+      Value(rows.row(i), indent + 2);
+      Separator(rows.count - 1 - i);
+    }
+    Indent(indent);
+    out_ << ']';
+  }
+
+  std::ostream& out_;
+  nlohmann::detail::serializer<OrderedJson> serializer_;
+};
+
+}  // namespace
+
+OrderedJson BuildJsonSummaryDocument(const JsonReportContext& ctx, const analysis::GateResult& gate) {
+  json j = Envelope(ctx, gate);
+  for (const JsonSection& s : ctx.sections) j[s.key] = s.body.value;
+  return j;
+}
+
+OrderedJson BuildJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate) {
+  json j = Envelope(ctx, gate);
+  for (const JsonSection& s : ctx.sections) j[s.key] = MaterializeJsonBody(s.body);
   return j;
 }
 
@@ -105,16 +202,16 @@ std::string DumpJsonReport(const OrderedJson& j) {
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-Status WriteJsonReport(const OrderedJson& j, const std::string& path, bool force) {
+void WriteJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate, std::ostream& out) {
+  DocumentWriter(out).Document(Envelope(ctx, gate), ctx.sections);
+}
+
+Status WriteJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate,
+                       const std::string& path, bool force) {
   return WriteViaTempFile(path, force, [&](const std::string& tmp) -> Status {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) return IoError("cannot write " + path + ": " + std::strerror(errno));
-    // nlohmann's own serializer (what dump() uses) writing into the stream, with dump()'s settings:
-    // indent 2, UTF-8 kept, invalid UTF-8 replaced.
-    nlohmann::detail::serializer<OrderedJson> serializer(nlohmann::detail::output_adapter<char>(out), ' ',
-                                                         json::error_handler_t::replace);
-    serializer.dump(j, true, false, 2);
-    out << '\n';
+    WriteJsonReport(ctx, gate, out);
     out.flush();
     if (!out) return IoError("cannot write " + path + ": " + std::strerror(errno));
     return Status::Ok();
@@ -122,7 +219,9 @@ Status WriteJsonReport(const OrderedJson& j, const std::string& path, bool force
 }
 
 std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate) {
-  return DumpJsonReport(BuildJsonReport(ctx, gate));
+  std::ostringstream out;
+  WriteJsonReport(ctx, gate, out);
+  return std::move(out).str();
 }
 
 }  // namespace profdiff::report

@@ -11,4 +11,14 @@ OrderedJson JsonNumber(double v) {
   return v;
 }
 
+OrderedJson MaterializeJsonBody(const JsonBody& body) {
+  OrderedJson value = body.value;
+  for (const auto& [key, rows] : body.rows) {
+    OrderedJson array = OrderedJson::array();
+    for (size_t i = 0; i < rows.count; ++i) array.push_back(rows.row(i));
+    value[key] = std::move(array);
+  }
+  return value;
+}
+
 }  // namespace profdiff::report

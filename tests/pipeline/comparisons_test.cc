@@ -91,14 +91,20 @@ TEST(ComparisonTable, OperatorsRowBuildsItsJsonSectionOnlyForAJsonResult) {
   ComparisonOutput out = operators->run(inputs);  // screen and workbook only
   EXPECT_TRUE(pairing.built());  // built once, then read by the memory and API rows too
   EXPECT_FALSE(out.sheets.empty());
-  EXPECT_TRUE(out.json.is_null());
+  EXPECT_TRUE(out.json.value.is_null());
+  EXPECT_TRUE(out.json.rows.empty());
   request.json_path = "result.json";  // --json FILE
   out = operators->run(inputs);
-  EXPECT_TRUE(out.json.is_object());
+  EXPECT_TRUE(out.json.value.is_object());
+  // The rows are made while the document is written, from the comparison the body keeps alive.
+  ASSERT_EQ(out.json.rows.size(), 1u);
+  EXPECT_TRUE(out.json.value.at(out.json.rows[0].first).is_null());
+  EXPECT_GT(out.json.rows[0].second.count, 0u);
+  EXPECT_TRUE(out.json.rows[0].second.row(0).is_object());
   request.json_path.clear();
   request.format = OutputFormat::kJson;  // --format json
   out = operators->run(inputs);
-  EXPECT_TRUE(out.json.is_object());
+  EXPECT_TRUE(out.json.value.is_object());
 }
 
 }  // namespace

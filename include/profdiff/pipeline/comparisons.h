@@ -46,7 +46,7 @@ analysis::OperatorCompareOptions OperatorOptionsFor(const CompareRequest& reques
 
 struct ComparisonOutput {
   std::vector<report::SheetSpec> sheets;  // workbook order; a sheet without rows is not written
-  report::OrderedJson json;  // the value of the row's JSON key (only when request.wants_json())
+  report::JsonBody json;  // the value of the row's JSON key (only when request.wants_json())
   std::vector<std::string> warnings;      // shown on stderr as "profdiff: warning: ..."
   std::optional<report::SummaryPart> summary;  // what the row adds to the summary after the table
 };

@@ -5,6 +5,7 @@
 // its table of comparisons.
 #pragma once
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,10 +29,10 @@ struct JsonInput {
 // Fills a JsonInput from a loaded profile.
 JsonInput JsonInputFromProfile(const Profile& profile);
 
-// One comparison's section: `value` is null when the comparison did not run.
+// One comparison's section.
 struct JsonSection {
   std::string key;
-  OrderedJson value;
+  JsonBody body;
 };
 
 struct JsonReportContext {
@@ -50,16 +51,21 @@ struct JsonReportContext {
 };
 
 // The JSON document (pretty-printed with 2-space indent, ending in "\n"). `gate` gives "verdict"
-// (null when no gate ran) and "comparability_warnings".
+// (null when no gate ran) and "comparability_warnings". The text is exactly what nlohmann's
+// dump(2) prints for the whole document as one tree, but the sections' rows are made one at a time
+// as they are written: the document is never held whole in memory, as a tree or as text.
 std::string RenderJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate);
+void WriteJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate, std::ostream& out);
+// The same text written to `path` (through a temporary file, never replacing an existing file unless
+// `force`).
+Status WriteJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate,
+                       const std::string& path, bool force);
 
-// The same document as a value (the HTML page is built from it, so the two never disagree), and its
-// text as RenderJsonReport writes it.
+// The document as a value, each section's rows left null (what the HTML page is built from: it shows
+// the statistics and the largest diffs, never the rows, so the two never disagree).
+OrderedJson BuildJsonSummaryDocument(const JsonReportContext& ctx, const analysis::GateResult& gate);
+// The whole document as a value, rows made (tests).
 OrderedJson BuildJsonReport(const JsonReportContext& ctx, const analysis::GateResult& gate);
 std::string DumpJsonReport(const OrderedJson& document);
-// Writes the same text as DumpJsonReport to `path` (through a temporary file, never replacing an
-// existing file unless `force`), serialised straight into the file: the text is never held whole in
-// memory.
-Status WriteJsonReport(const OrderedJson& document, const std::string& path, bool force);
 
 }  // namespace profdiff::report

@@ -1,6 +1,7 @@
 #include "profdiff/report/operators/operators_json.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -69,8 +70,8 @@ json ModOpSide(const analysis::ModuleOpSide& s, const analysis::ReferencePolicy&
           {"self_us", JsonNumber(s.device.Us(policy))}};
 }
 
-// "operator_statistic", "operator_rows" and the first rows of the statistic as "top_by_diff".
-void PutOperatorRows(const analysis::OperatorComparison& oc, json& j, json& top) {
+// "operator_statistic" and the first rows of the statistic as "top_by_diff".
+void PutOperatorStatistic(const analysis::OperatorComparison& oc, json& j, json& top) {
   json stats = json::array();
   for (const analysis::OperatorStatRow& r : oc.operator_stats)
     stats.push_back({{"name", std::string(r.name)},
@@ -85,13 +86,13 @@ void PutOperatorRows(const analysis::OperatorComparison& oc, json& j, json& top)
                      {"diff_ratio", JsonNumber(r.ratio)}});
   for (size_t i = 0; i < stats.size() && i < kTopByDiff; ++i) top.push_back(stats[i]);
   j["operator_statistic"] = std::move(stats);
-  json rows = json::array();
-  for (const analysis::OperatorRow& r : oc.operator_rows)
-    rows.push_back({{"base", OpSide(*oc.base, r.base, oc.policy)},
-                    {"comparison", OpSide(*oc.comparison, r.comparison, oc.policy)},
-                    {"diff_us", JsonNumber(r.diff_us)},
-                    {"diff_ratio", JsonNumber(r.ratio)}});
-  j["operator_rows"] = std::move(rows);
+}
+
+json OperatorRowJson(const analysis::OperatorComparison& oc, const analysis::OperatorRow& r) {
+  return {{"base", OpSide(*oc.base, r.base, oc.policy)},
+          {"comparison", OpSide(*oc.comparison, r.comparison, oc.policy)},
+          {"diff_us", JsonNumber(r.diff_us)},
+          {"diff_ratio", JsonNumber(r.ratio)}};
 }
 
 json ModuleStatistic(const analysis::ModuleStatBlock& b, const analysis::ReferencePolicy& policy) {
@@ -143,9 +144,9 @@ json ModuleRow(const analysis::ModuleBlock& b, const analysis::ReferencePolicy& 
           {"operators", std::move(ops)}};
 }
 
-// "module_statistic", "module_rows" and, as "top_by_diff", the statistic blocks (without their
-// operators) with the largest total diff.
-void PutModuleRows(const analysis::OperatorComparison& oc, json& j, json& top) {
+// "module_statistic" and, as "top_by_diff", the statistic blocks (without their operators) with the
+// largest total diff.
+void PutModuleStatistic(const analysis::OperatorComparison& oc, json& j, json& top) {
   json stats = json::array();
   std::vector<std::pair<double, size_t>> order;
   for (const analysis::ModuleStatBlock& b : oc.module_stats) {
@@ -160,9 +161,6 @@ void PutModuleRows(const analysis::OperatorComparison& oc, json& j, json& top) {
     top.push_back(std::move(t));
   }
   j["module_statistic"] = std::move(stats);
-  json rows = json::array();
-  for (const analysis::ModuleBlock& b : oc.module_blocks) rows.push_back(ModuleRow(b, oc.policy));
-  j["module_rows"] = std::move(rows);
 }
 
 json MatchRate(const analysis::OperatorComparison& oc) {
@@ -196,22 +194,40 @@ json MatchQualityJson(const analysis::OperatorComparison& oc) {
 
 }  // namespace
 
-OrderedJson OperatorsJsonSection(const analysis::OperatorComparison& oc) {
-  json j;
+JsonBody OperatorsJsonBody(std::shared_ptr<const analysis::OperatorComparison> cmp) {
+  const analysis::OperatorComparison& oc = *cmp;
+  JsonBody body;
+  json& j = body.value;
   j["kind"] = std::string(KindName(oc.kind));
   j["matching"] = std::string(AlgorithmName(oc.algorithm));
   j["details"] = oc.details;
   j["match_rate"] = MatchRate(oc);
   j["match_quality"] = MatchQualityJson(oc);
   json top = json::array();
+  // The rows (one per operator pair or module instance: 100,000s on big traces) are written one at
+  // a time from the comparison, which the closure keeps alive.
   if (oc.kind == analysis::OperatorCompareKind::kOperator) {
-    PutOperatorRows(oc, j, top);
+    PutOperatorStatistic(oc, j, top);
+    j["operator_rows"] = nullptr;
+    body.rows.push_back({"operator_rows", JsonRows{oc.operator_rows.size(), [cmp](size_t i) {
+                                                     return OperatorRowJson(*cmp, cmp->operator_rows[i]);
+                                                   }}});
   } else if (oc.kind == analysis::OperatorCompareKind::kModule) {
-    PutModuleRows(oc, j, top);
+    PutModuleStatistic(oc, j, top);
+    j["module_rows"] = nullptr;
+    body.rows.push_back({"module_rows", JsonRows{oc.module_blocks.size(), [cmp](size_t i) {
+                                                   return ModuleRow(cmp->module_blocks[i], cmp->policy);
+                                                 }}});
   }
   j["top_by_diff"] = std::move(top);
   j["warnings"] = oc.warnings;
-  return j;
+  return body;
+}
+
+OrderedJson OperatorsJsonSection(const analysis::OperatorComparison& oc) {
+  // Not owned: the rows are made before this returns.
+  return MaterializeJsonBody(OperatorsJsonBody(std::shared_ptr<const analysis::OperatorComparison>(
+      std::shared_ptr<const analysis::OperatorComparison>(), &oc)));
 }
 
 }  // namespace profdiff::report

@@ -1,5 +1,6 @@
 // `--html FILE`: one self-contained page (docs/html-report.md) built from the JSON result's document
-// (BuildJsonReport), so the page shows exactly the numbers of the JSON: the inputs, devices, steps,
+// (BuildJsonSummaryDocument: the document without the sections' rows), so the page shows exactly the
+// numbers of the JSON: the inputs, devices, steps,
 // mode and verdict; stacked bars of each side's step time; a waterfall from ΔE2E to its categories
 // and one from the operator/module change to its largest items; a sortable, filterable table of
 // operators or modules; the match rate with the heaviest unmatched names; and the communication,
@@ -15,7 +16,7 @@
 namespace profdiff::report::html {
 
 struct HtmlPageContext {
-  const OrderedJson* document = nullptr;  // the JSON result (schema profdiff.compare/1)
+  const OrderedJson* document = nullptr;  // the JSON result (schema profdiff.compare/1), rows left null
   int64_t base_step = -1;                 // --base_step; -1: every step
   int64_t comparison_step = -1;           // --comparison_step
 };
