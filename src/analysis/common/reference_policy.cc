@@ -45,6 +45,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.comm_tasks_paired_by_order = true;
   p.csv_workbook_grid = true;
   p.workbook_reference_widths = true;
+  p.workbook_one_line_banners = true;
   p.overall_hides_step_coverage = true;
   switch (line) {
     case ReferenceLine::k8_2:

@@ -22,6 +22,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.memory_zero_allocation_no_duration ||
                p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order || p.csv_workbook_grid ||
                p.overall_hides_step_coverage || p.workbook_reference_widths);
+  EXPECT_FALSE(p.workbook_one_line_banners);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
   EXPECT_EQ(p.gap_order, GapOrder::kBaseFirst);  // the current reference's reading order
@@ -52,6 +53,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.memory_gpu_times_as_floats && p.memory_zero_allocation_no_duration &&
                 p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order && p.csv_workbook_grid &&
                 p.overall_hides_step_coverage && p.workbook_reference_widths);
+    EXPECT_TRUE(p.workbook_one_line_banners);
   }
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }

@@ -121,6 +121,10 @@ struct ReferencePolicy {
   // "autograd::engine::evaluate_function: C"). Default: a text column is widened to its longest
   // line (up to 80 characters); never narrower than the reference's.
   bool workbook_reference_widths = false;
+  // The workbook's banners stay on one line, cut at the edge of their merged columns (a long path's
+  // end, where "rank0" and "rank1" differ, is hidden). Default: a banner longer than its columns
+  // wraps there and row 1 is made tall enough for the whole text.
+  bool workbook_one_line_banners = false;
   // The screen table and the OverallMetrics banners are the reference's, with nothing added.
   // Default: a line under the screen table and each banner say how many ProfilerStep windows each
   // side covers ("6 steps (ProfilerStep#5..#10)").
