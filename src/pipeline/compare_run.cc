@@ -306,6 +306,7 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
     workbook_options.base_path_arg = request.base_path;
     workbook_options.comparison_path_arg = request.comparison_path;
     workbook_options.fit_text_columns = !policy.workbook_reference_widths;
+    workbook_options.wrap_banners = !policy.workbook_one_line_banners;
     workbook_options.empty_reason = table.empty_reason;
     PD_RETURN_IF_ERROR(report::WriteWorkbook(table.sheets, workbook, workbook_options));
     written.push_back(fs::absolute(workbook).string());

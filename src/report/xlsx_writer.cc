@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <xlsxwriter.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <map>
@@ -20,19 +21,22 @@ class FormatCache {
  public:
   explicit FormatCache(lxw_workbook* wb) : wb_(wb) {}
 
-  lxw_format* Header(uint32_t fill) {
-    auto it = headers_.find(fill);
+  // `wrap`: the text wraps at the cell's width (a banner longer than its merged columns).
+  lxw_format* Header(uint32_t fill, bool wrap = false) {
+    auto it = headers_.find({fill, wrap});
     if (it != headers_.end()) return it->second;
     lxw_format* f = Base();
     format_set_bold(f);
     format_set_bg_color(f, static_cast<lxw_color_t>(fill));
-    headers_[fill] = f;
+    if (wrap) format_set_text_wrap(f);
+    headers_[{fill, wrap}] = f;
     return f;
   }
 
-  lxw_format* Data(CellFormat type, uint32_t fill, int indent, bool red) {
+  // `wrap`: a multi-line text, shown on as many lines (its row is made tall enough).
+  lxw_format* Data(CellFormat type, uint32_t fill, int indent, bool red, bool wrap = false) {
     if (red) fill = kFillRed;
-    auto key = std::make_tuple(static_cast<int>(type), fill, indent, red);
+    auto key = std::make_tuple(static_cast<int>(type), fill, indent, red, wrap);
     auto it = data_.find(key);
     if (it != data_.end()) return it->second;
     lxw_format* f = Base();
@@ -45,6 +49,7 @@ class FormatCache {
     if (red) format_set_num_format(f, "0.00%");  // RED_RATIO = DEFAULT_RATIO + red fill
     if (fill != kNoFill) format_set_bg_color(f, static_cast<lxw_color_t>(fill));
     if (indent > 0) format_set_indent(f, static_cast<uint8_t>(indent > 15 ? 15 : indent));
+    if (wrap) format_set_text_wrap(f);
     data_[key] = f;
     return f;
   }
@@ -61,8 +66,8 @@ class FormatCache {
   }
 
   lxw_workbook* wb_;
-  std::map<uint32_t, lxw_format*> headers_;
-  std::map<std::tuple<int, uint32_t, int, bool>, lxw_format*> data_;
+  std::map<std::pair<uint32_t, bool>, lxw_format*> headers_;
+  std::map<std::tuple<int, uint32_t, int, bool, bool>, lxw_format*> data_;
 };
 
 Status LxwError(lxw_error e, const std::string& where) {
@@ -131,8 +136,105 @@ size_t LongestLine(std::string_view text) {
   return std::max(longest, line);
 }
 
+// Row heights for multi-line cells: a line of Arial 11 takes 15 points; Excel's tallest row is 409.
+constexpr double kPointsPerLine = 15;
+constexpr double kMaxRowPoints = 409;
+
+double RowPoints(size_t lines) {
+  return std::min(kMaxRowPoints, kPointsPerLine * static_cast<double>(lines));
+}
+
+size_t LineCount(std::string_view text) { return 1 + static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+// Lines a banner takes when it wraps in its merged columns (`width`: their total width in characters;
+// bold text is about a tenth wider than the width's unit).
+size_t BannerLines(std::string_view text, double width) {
+  size_t chars = 0;
+  for (const char ch : text) chars += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+  const double per_line = std::max(1.0, width / 1.1);
+  return static_cast<size_t>(std::ceil(static_cast<double>(chars) / per_line));
+}
+
+double BannerWidth(const Banner& b, const std::vector<double>& widths) {
+  double w = 0;
+  for (int c = b.first_col; c <= b.last_col && c < static_cast<int>(widths.size()); ++c) w += widths[c];
+  return w;
+}
+
+// Row 1: the two banners. With `wrap_banners` (the default mode) a banner longer than its merged
+// columns wraps there and the row is made tall enough for it, so the whole path shows (the reference
+// cuts it at the merged range's edge, hiding e.g. "rank0" vs "rank1").
+Status WriteBanners(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet,
+                    const std::vector<double>& widths, bool wrap_banners, const std::string& where) {
+  if (wrap_banners) {
+    size_t lines = 1;
+    for (const Banner* b : {&sheet.base_banner, &sheet.comparison_banner})
+      if (!b->text.empty()) lines = std::max(lines, BannerLines(b->text, BannerWidth(*b, widths)));
+    if (lines > 1) {
+      if (lxw_error e = worksheet_set_row(ws, 0, RowPoints(lines), nullptr); e != LXW_NO_ERROR)
+        return LxwError(e, where + " banner row height");
+    }
+  }
+  PD_RETURN_IF_ERROR(WriteBanner(ws, sheet.base_banner, formats.Header(kFillGreen, wrap_banners), where));
+  return WriteBanner(ws, sheet.comparison_banner, formats.Header(kFillYellow, wrap_banners), where);
+}
+
+// One data row. A text cell of several lines wraps and the row is as tall as its longest cell
+// (up to Excel's tallest row), so the lines show instead of being drawn over each other.
+Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet, size_t r,
+                const std::string& where) {
+  const RowSpec& row = sheet.rows[r];
+  const auto xr = static_cast<lxw_row_t>(kFirstDataRow + r);
+  size_t lines = 1;
+  for (const Cell& cell : row.cells)
+    if (cell.kind == Cell::Kind::kString) lines = std::max(lines, LineCount(cell.text));
+  if (lines > 1) {
+    if (lxw_error e = worksheet_set_row(ws, xr, RowPoints(lines), nullptr); e != LXW_NO_ERROR)
+      return LxwError(e, where + " row " + std::to_string(kFirstDataRow + r + 1) + " height");
+  }
+  for (size_t c = 0; c < sheet.columns.size(); ++c) {
+    const ColumnSpec& col = sheet.columns[c];
+    const Cell blank;
+    const Cell& cell = c < row.cells.size() ? row.cells[c] : blank;
+    const int indent = c == 0 ? row.indent : 0;
+    const auto xc = static_cast<lxw_col_t>(c);
+    lxw_error e = LXW_NO_ERROR;
+    switch (cell.kind) {
+      case Cell::Kind::kBlank:
+        e = worksheet_write_blank(ws, xr, xc, formats.Data(col.format, row.fill, indent, false));
+        break;
+      case Cell::Kind::kNumber: {
+        const double v = cell.number;
+        if (std::isnan(v)) {
+          e = worksheet_write_blank(ws, xr, xc, formats.Data(col.format, row.fill, indent, false));
+        } else if (std::isinf(v)) {
+          // Excel cannot store infinities; the reference writes "INF" (red in ratio columns).
+          const bool red = col.ratio && v > 0;
+          PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c), v > 0 ? "INF" : "-INF",
+                                         formats.Data(col.format, row.fill, indent, red),
+                                         where + " row " + std::to_string(kFirstDataRow + r + 1)));
+        } else {
+          const bool red = col.ratio && v > 1;
+          e = worksheet_write_number(ws, xr, xc, v, formats.Data(col.format, row.fill, indent, red));
+        }
+        break;
+      }
+      case Cell::Kind::kString: {
+        const bool red = col.ratio && cell.text == "INF";
+        const bool wrap = lines > 1 && cell.text.find('\n') != std::string::npos;
+        PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c), cell.text,
+                                       formats.Data(col.format, row.fill, indent, red, wrap),
+                                       where + " row " + std::to_string(kFirstDataRow + r + 1)));
+        break;
+      }
+    }
+    if (e != LXW_NO_ERROR) return LxwError(e, where + " row " + std::to_string(kFirstDataRow + r + 1));
+  }
+  return Status::Ok();
+}
+
 Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet,
-                  const std::string& path, bool fit_text_columns) {
+                  const std::string& path, const WorkbookOptions& options) {
   const std::string where = path + ": sheet '" + sheet.name + "'";
   if (lxw_error e = workbook_validate_sheet_name(wb, sheet.name.c_str()); e != LXW_NO_ERROR) {
     return InvalidArgument(where + ": invalid sheet name: " + lxw_strerror(e));
@@ -140,70 +242,29 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
   lxw_worksheet* ws = workbook_add_worksheet(wb, sheet.name.c_str());
   if (ws == nullptr) return IoError(where + ": cannot add the worksheet");
 
-  PD_RETURN_IF_ERROR(WriteBanner(ws, sheet.base_banner, formats.Header(kFillGreen), where));
-  PD_RETURN_IF_ERROR(WriteBanner(ws, sheet.comparison_banner, formats.Header(kFillYellow), where));
+  std::vector<double> widths;
+  for (size_t c = 0; c < sheet.columns.size(); ++c)
+    widths.push_back(options.fit_text_columns ? FittedColumnWidth(sheet, c) : sheet.columns[c].width);
+  PD_RETURN_IF_ERROR(WriteBanners(ws, formats, sheet, widths, options.wrap_banners, where));
 
   const Banner& cb = sheet.comparison_banner;
   for (size_t c = 0; c < sheet.columns.size(); ++c) {
     const ColumnSpec& col = sheet.columns[c];
     bool in_comparison = !cb.text.empty() && static_cast<int>(c) >= cb.first_col &&
                          static_cast<int>(c) <= cb.last_col;
-    const double width = fit_text_columns ? FittedColumnWidth(sheet, c) : col.width;
-    lxw_error e = worksheet_set_column(ws, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c), width, nullptr);
+    lxw_error e = worksheet_set_column(ws, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c), widths[c], nullptr);
     if (e != LXW_NO_ERROR) return LxwError(e, where + " column width");
     PD_RETURN_IF_ERROR(WriteString(ws, kHeaderRow, static_cast<int>(c), col.header,
                                    formats.Header(in_comparison ? kFillYellow : kFillGreen),
                                    where + " header"));
   }
   PD_RETURN_IF_ERROR(AddFilterAndFreeze(ws, sheet, where));
-
-  for (size_t r = 0; r < sheet.rows.size(); ++r) {
-    const RowSpec& row = sheet.rows[r];
-    const auto xr = static_cast<lxw_row_t>(kFirstDataRow + r);
-    const std::string row_where = where + " row " + std::to_string(kFirstDataRow + r + 1);
-    for (size_t c = 0; c < sheet.columns.size(); ++c) {
-      const ColumnSpec& col = sheet.columns[c];
-      const Cell blank;
-      const Cell& cell = c < row.cells.size() ? row.cells[c] : blank;
-      const int indent = c == 0 ? row.indent : 0;
-      const auto xc = static_cast<lxw_col_t>(c);
-      lxw_error e = LXW_NO_ERROR;
-      switch (cell.kind) {
-        case Cell::Kind::kBlank:
-          e = worksheet_write_blank(ws, xr, xc, formats.Data(col.format, row.fill, indent, false));
-          break;
-        case Cell::Kind::kNumber: {
-          const double v = cell.number;
-          if (std::isnan(v)) {
-            e = worksheet_write_blank(ws, xr, xc, formats.Data(col.format, row.fill, indent, false));
-          } else if (std::isinf(v)) {
-            // Excel cannot store infinities; the reference writes "INF" (red in ratio columns).
-            const bool red = col.ratio && v > 0;
-            PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c),
-                                           v > 0 ? "INF" : "-INF",
-                                           formats.Data(col.format, row.fill, indent, red),
-                                           row_where));
-          } else {
-            const bool red = col.ratio && v > 1;
-            e = worksheet_write_number(ws, xr, xc, v, formats.Data(col.format, row.fill, indent, red));
-          }
-          break;
-        }
-        case Cell::Kind::kString: {
-          const bool red = col.ratio && cell.text == "INF";
-          PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c), cell.text,
-                                         formats.Data(col.format, row.fill, indent, red), row_where));
-          break;
-        }
-      }
-      if (e != LXW_NO_ERROR) return LxwError(e, row_where);
-    }
-  }
+  for (size_t r = 0; r < sheet.rows.size(); ++r) PD_RETURN_IF_ERROR(WriteRow(ws, formats, sheet, r, where));
   return Status::Ok();
 }
 
 Status WriteWorkbookFile(const std::vector<const SheetSpec*>& sheets, const std::string& file,
-                         const std::string& display_path, bool fit_text_columns) {
+                         const std::string& display_path, const WorkbookOptions& options) {
   // Constant-memory mode: each worksheet streams its rows to a temporary file as they are written
   // (rows are written in order), instead of libxlsxwriter keeping every cell of every sheet in memory
   // until the workbook closes; strings are stored inline. On the 1 GB pair with every comparison this
@@ -215,7 +276,7 @@ Status WriteWorkbookFile(const std::vector<const SheetSpec*>& sheets, const std:
   FormatCache formats(wb);
   Status st;
   for (const SheetSpec* s : sheets) {
-    st = WriteSheet(wb, formats, *s, display_path, fit_text_columns);
+    st = WriteSheet(wb, formats, *s, display_path, options);
     if (!st.ok()) break;
   }
   lxw_error e = workbook_close(wb);  // frees the workbook in every case
@@ -240,10 +301,13 @@ bool EndsWithXlsx(std::string_view s) {
 
 double FittedColumnWidth(const SheetSpec& sheet, size_t col) {
   const ColumnSpec& spec = sheet.columns.at(col);
+  const auto cap = static_cast<size_t>(kMaxFittedWidth);  // no need to look further once reached
   size_t longest = LongestLine(spec.header);
-  for (const RowSpec& row : sheet.rows)
+  for (size_t r = 0; r < sheet.rows.size() && longest < cap; ++r) {
+    const RowSpec& row = sheet.rows[r];
     if (col < row.cells.size() && row.cells[col].kind == Cell::Kind::kString)
       longest = std::max(longest, LongestLine(row.cells[col].text));
+  }
   return std::max(spec.width, std::min(kMaxFittedWidth, static_cast<double>(longest) + 2));
 }
 
@@ -269,7 +333,7 @@ Status WriteWorkbook(const std::vector<SheetSpec>& sheets, const std::string& pa
     to_write.push_back(&empty_sheet);
   }
   return WriteViaTempFile(path, options.force, [&](const std::string& tmp) {
-    return WriteWorkbookFile(to_write, tmp, path, options.fit_text_columns);
+    return WriteWorkbookFile(to_write, tmp, path, options);
   });
 }
 

@@ -1,8 +1,10 @@
 """A workbook that filters (issue 13, part 2): every sheet with a header row (row 3, under the banners)
 has an autofilter over the header and the data rows, its panes frozen below the header and prints
-landscape, one page wide, with the header row on every page, in the
-default mode and under --reference-compat (cell values and column widths are pinned by the other
-oracle tests and stay the reference's). Read back with openpyxl.
+landscape, one page wide, with the header row on every page, and every text cell of several lines
+wraps in a row tall enough for its lines, in the default mode and under --reference-compat (cell
+values are pinned by the other oracle tests). The default mode also widens text columns to their
+longest line and wraps a banner longer than its merged columns in a row 1 tall enough for it;
+--reference-compat keeps the reference's widths and one-line banners. Read back with openpyxl.
 
 Runs on the bundled profiles in tests/data; the NPU-vs-NPU corpus pair (every comparison, many
 sheets) is added when ../shared is present.
@@ -21,7 +23,9 @@ except ImportError:
     sys.exit(u.SKIP)
 
 DATA = os.path.join(os.path.abspath(u.SOURCE_DIR), "tests", "data")
-PAIRS = [(os.path.join(DATA, "kineto_h100_tiny/before_fix_trace.json"),
+PAIRS = [(os.path.join(DATA, "kineto_resnet50_v100/worker0.1623143089861.pt.trace.json.gz"),
+          os.path.join(DATA, "ascend_910b_alexnet/rank0_ascend_pt")),
+         (os.path.join(DATA, "kineto_h100_tiny/before_fix_trace.json"),
           os.path.join(DATA, "ascend_trace_view/trace_view.json")),
          (os.path.join(DATA, "kineto_h100_tiny/before_fix_trace.json"),
           os.path.join(DATA, "kineto_h100_tiny/after_fix_trace.json"))]
@@ -29,6 +33,8 @@ NPU_PAIR = (os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1/rank0_ascend_p
             os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1/rank1_ascend_pt"))
 MODES = {"default": [], "compat": ["--reference-compat"]}
 WIDENED = []  # per pair: columns the default mode made wider than the reference's
+WRAPPED = {"cells": 0, "banners": 0}  # multi-line cells checked; banners the default mode wrapped
+POINTS_PER_LINE, MAX_ROW_POINTS = 15, 409
 
 
 def header_width(ws):
@@ -39,10 +45,57 @@ def header_width(ws):
     return len(row)
 
 
-def check_sheet(where, ws, failures):
+def check_multiline_cells(where, ws, failures):
+    """Each text cell of several lines wraps, and its row is tall enough for its longest cell."""
+    for row in ws.iter_rows(min_row=4):
+        lines = max((str(c.value).count("\n") + 1 for c in row if isinstance(c.value, str)), default=1)
+        if lines < 2:
+            continue
+        r = row[0].row
+        want = min(MAX_ROW_POINTS, POINTS_PER_LINE * lines)
+        height = ws.row_dimensions[r].height
+        if height is None or height < want - 1e-6:
+            failures.append(f"{where} row {r}: {lines} lines in a row of height {height}, want {want}")
+        for c in row:
+            if isinstance(c.value, str) and "\n" in c.value:
+                WRAPPED["cells"] += 1
+                if not c.alignment.wrap_text:
+                    failures.append(f"{where} {c.coordinate}: a multi-line cell that does not wrap")
+
+
+def merged_width(ws, cell_range):
+    return sum(ws.column_dimensions[get_column_letter(c)].width or 8.43
+               for c in range(cell_range.min_col, cell_range.max_col + 1))
+
+
+def check_banners(where, ws, mode, failures):
+    """Default mode: a banner longer than its merged columns wraps, row 1 tall enough. Compat: one line."""
+    height = ws.row_dimensions[1].height
+    for cell_range in ws.merged_cells.ranges:
+        if cell_range.min_row != 1:
+            continue
+        cell = ws.cell(1, cell_range.min_col)
+        text = str(cell.value or "")
+        if mode == "compat":
+            if cell.alignment.wrap_text or height is not None:
+                failures.append(f"{where}: compat banner {cell.coordinate} wraps or row 1 has height {height}")
+            continue
+        lines = -(-len(text) * 1.1 // merged_width(ws, cell_range))
+        if lines < 2:
+            continue
+        WRAPPED["banners"] += 1
+        if not cell.alignment.wrap_text:
+            failures.append(f"{where}: banner {cell.coordinate} of {len(text)} characters does not wrap")
+        if height is None or height < min(MAX_ROW_POINTS, POINTS_PER_LINE * lines) - 1e-6:
+            failures.append(f"{where}: banner of ~{lines:.0f} lines in row 1 of height {height}")
+
+
+def check_sheet(where, ws, failures, mode):
     n = header_width(ws)
     if n == 0:
         return False
+    check_multiline_cells(where, ws, failures)
+    check_banners(where, ws, mode, failures)
     want = f"A3:{get_column_letter(n)}{ws.max_row}"
     if ws.auto_filter.ref != want:
         failures.append(f"{where}: autofilter {ws.auto_filter.ref!r} != {want!r}")
@@ -88,7 +141,7 @@ def run_pair(base, comp, failures):
         for name, ws in sheets.items():
             if name == "__wb__":
                 continue
-            checked += check_sheet(f"{os.path.basename(comp)} {mode} sheet {name}", ws, failures)
+            checked += check_sheet(f"{os.path.basename(comp)} {mode} sheet {name}", ws, failures, mode)
     return checked
 
 
@@ -103,7 +156,10 @@ def main():
     # Real names are longer than the reference's 30-character name columns: the default mode widens them.
     if not any(WIDENED):
         failures.append("the default mode widened no column (text columns fit their longest line)")
-    u.finish(failures, f"OK: {checked} sheets filter and freeze their header")
+    if WRAPPED["cells"] == 0 or WRAPPED["banners"] == 0:
+        failures.append(f"nothing to check: {WRAPPED} (the bundled pairs have kernel lists and long paths)")
+    u.finish(failures, f"OK: {checked} sheets filter and freeze their header; {WRAPPED['cells']} multi-line "
+                       f"cells wrap in tall rows; {WRAPPED['banners']} long banners wrap (default mode)")
 
 
 if __name__ == "__main__":

@@ -93,3 +93,64 @@ TEST(XlsxWriter, NoRowsGivesTheExplanatorySheet) {
 
 }  // namespace
 }  // namespace profdiff::report
+
+namespace profdiff::report {
+namespace {
+
+// Row `r` (1-based) of the sheet XML: its <row ...> start tag.
+std::string RowTag(const std::string& sheet, int r) {
+  const std::string open = "<row r=\"" + std::to_string(r) + "\"";
+  const size_t a = sheet.find(open);
+  if (a == std::string::npos) return "";
+  return sheet.substr(a, sheet.find('>', a) - a + 1);
+}
+
+SheetSpec MultiLineSheet(std::string banner) {
+  SheetSpec s;
+  s.name = "Lines";
+  s.base_banner = {0, 1, std::move(banner)};
+  s.columns = {{"Name", 10, CellFormat::kBoldStr, false}, {"Kernels", 10, CellFormat::kDefault, false}};
+  s.rows.push_back({{Cell::String("one line"), Cell::Number(1)}, kNoFill, 0});
+  s.rows.push_back({{Cell::String("op"), Cell::String("k1\nk2\nk3")}, kNoFill, 0});
+  std::string many;
+  for (int i = 0; i < 40; ++i) many += "kernel\n";
+  s.rows.push_back({{Cell::String(many), Cell::Number(2)}, kNoFill, 0});
+  return s;
+}
+
+TEST(XlsxWriter, MultiLineCellsWrapInRowsTallEnough) {
+  if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
+  TempDir d;
+  ASSERT_TRUE(WriteWorkbook({MultiLineSheet("Base Profiling: x")}, d / "m.xlsx", false).ok());
+  std::string sheet, styles;
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "m.xlsx") + "' xl/worksheets/sheet1.xml", &sheet), 0);
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "m.xlsx") + "' xl/styles.xml", &styles), 0);
+  EXPECT_EQ(RowTag(sheet, 4).find("ht="), std::string::npos) << RowTag(sheet, 4);  // one line: default
+  EXPECT_NE(RowTag(sheet, 5).find("ht=\"45\""), std::string::npos) << RowTag(sheet, 5);  // 3 lines
+  EXPECT_NE(RowTag(sheet, 6).find("ht=\"409\""), std::string::npos) << RowTag(sheet, 6);  // Excel's tallest
+  EXPECT_NE(styles.find("wrapText=\"1\""), std::string::npos) << styles;
+  EXPECT_EQ(RowTag(sheet, 1).find("ht="), std::string::npos) << RowTag(sheet, 1);  // short banner
+}
+
+TEST(XlsxWriter, LongBannersWrapInTheDefaultMode) {
+  if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
+  const std::string banner = "Base Profiling: /data/profiles/job_20261124/node3/rank0_ascend_pt";  // 66 chars
+  for (const bool wrap : {false, true}) {
+    TempDir d;
+    WorkbookOptions o;
+    o.wrap_banners = wrap;
+    ASSERT_TRUE(WriteWorkbook({MultiLineSheet(banner)}, d / "b.xlsx", o).ok());
+    std::string sheet;
+    ASSERT_EQ(RunCommand("unzip -p '" + (d / "b.xlsx") + "' xl/worksheets/sheet1.xml", &sheet), 0);
+    // 66 characters in 20 columns' width at 1.1 per character: 4 lines.
+    if (wrap) {
+      EXPECT_NE(RowTag(sheet, 1).find("ht=\"60\""), std::string::npos) << RowTag(sheet, 1);
+    } else {
+      EXPECT_EQ(RowTag(sheet, 1).find("ht="), std::string::npos) << RowTag(sheet, 1);
+    }
+    EXPECT_NE(sheet.find(banner), std::string::npos);  // the same text either way
+  }
+}
+
+}  // namespace
+}  // namespace profdiff::report

@@ -1,6 +1,9 @@
 // Workbook writer (libxlsxwriter) for any list of SheetSpec, laid out exactly as
 // docs/reference/workbook.md: row 1 merged banners (green base, yellow comparison), row 2 empty,
-// header row 3, data from row 4. Output safety (docs/deviations.md): written to a temporary file in
+// header row 3, data from row 4. For people (both modes, no cell value changes): an autofilter and
+// frozen panes on the header, landscape one-page-wide printing, and a text cell of several lines
+// wraps in a row as tall as its lines (15 points a line, up to Excel's 409). Output safety
+// (docs/deviations.md): written to a temporary file in
 // the target directory and renamed; an existing file is never replaced unless `force`; on error no
 // partial file is left.
 #pragma once
@@ -24,6 +27,9 @@ struct WorkbookOptions {
   // Widen each text column to its longest line (header included), up to kMaxFittedWidth characters,
   // never below the column's own width (the default mode; --reference-compat keeps the reference's).
   bool fit_text_columns = false;
+  // A banner longer than its merged columns wraps there and row 1 is made tall enough for it (the
+  // default mode; --reference-compat keeps the reference's one-line banners).
+  bool wrap_banners = false;
 };
 
 inline constexpr double kMaxFittedWidth = 80;
