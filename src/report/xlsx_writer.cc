@@ -144,7 +144,21 @@ double RowPoints(size_t lines) {
   return std::min(kMaxRowPoints, kPointsPerLine * static_cast<double>(lines));
 }
 
-size_t LineCount(std::string_view text) { return 1 + static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+// Lines a multi-line text takes in a wrapping cell `width` characters wide: each of its lines, and
+// the lines a line longer than the cell wraps into.
+size_t WrappedLines(std::string_view text, double width) {
+  const auto per_line = static_cast<size_t>(std::max(1.0, std::floor(width)));
+  size_t lines = 0, chars = 0;
+  for (const char ch : text) {
+    if (ch == '\n') {
+      lines += std::max<size_t>(1, (chars + per_line - 1) / per_line);
+      chars = 0;
+    } else if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) {
+      ++chars;
+    }
+  }
+  return lines + std::max<size_t>(1, (chars + per_line - 1) / per_line);  // a trailing "\n" shows an empty line
+}
 
 // Lines a banner takes when it wraps in its merged columns (`width`: their total width in characters;
 // bold text is about a tenth wider than the width's unit).
@@ -180,14 +194,18 @@ Status WriteBanners(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sh
 }
 
 // One data row. A text cell of several lines wraps and the row is as tall as its longest cell
-// (up to Excel's tallest row), so the lines show instead of being drawn over each other.
+// (its lines, and the lines a line wider than the column wraps into; up to Excel's tallest row), so
+// the lines show instead of being drawn over each other.
 Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet, size_t r,
-                const std::string& where) {
+                const std::vector<double>& widths, const std::string& where) {
   const RowSpec& row = sheet.rows[r];
   const auto xr = static_cast<lxw_row_t>(kFirstDataRow + r);
   size_t lines = 1;
-  for (const Cell& cell : row.cells)
-    if (cell.kind == Cell::Kind::kString) lines = std::max(lines, LineCount(cell.text));
+  for (size_t c = 0; c < row.cells.size() && c < widths.size(); ++c) {
+    const Cell& cell = row.cells[c];
+    if (cell.kind == Cell::Kind::kString && cell.text.find('\n') != std::string::npos)
+      lines = std::max(lines, WrappedLines(cell.text, widths[c]));
+  }
   if (lines > 1) {
     if (lxw_error e = worksheet_set_row(ws, xr, RowPoints(lines), nullptr); e != LXW_NO_ERROR)
       return LxwError(e, where + " row " + std::to_string(kFirstDataRow + r + 1) + " height");
@@ -221,7 +239,7 @@ Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet,
       }
       case Cell::Kind::kString: {
         const bool red = col.ratio && cell.text == "INF";
-        const bool wrap = lines > 1 && cell.text.find('\n') != std::string::npos;
+        const bool wrap = cell.text.find('\n') != std::string::npos;
         PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c), cell.text,
                                        formats.Data(col.format, row.fill, indent, red, wrap),
                                        where + " row " + std::to_string(kFirstDataRow + r + 1)));
@@ -259,7 +277,7 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
                                    where + " header"));
   }
   PD_RETURN_IF_ERROR(AddFilterAndFreeze(ws, sheet, where));
-  for (size_t r = 0; r < sheet.rows.size(); ++r) PD_RETURN_IF_ERROR(WriteRow(ws, formats, sheet, r, where));
+  for (size_t r = 0; r < sheet.rows.size(); ++r) PD_RETURN_IF_ERROR(WriteRow(ws, formats, sheet, r, widths, where));
   return Status::Ok();
 }
 

@@ -115,6 +115,8 @@ SheetSpec MultiLineSheet(std::string banner) {
   std::string many;
   for (int i = 0; i < 40; ++i) many += "kernel\n";
   s.rows.push_back({{Cell::String(many), Cell::Number(2)}, kNoFill, 0});
+  // Two lines, the second 25 characters in a 10-character column: it wraps into 3, 4 lines in all.
+  s.rows.push_back({{Cell::String("a"), Cell::String("k1\n" + std::string(25, 'x'))}, kNoFill, 0});
   return s;
 }
 
@@ -128,6 +130,7 @@ TEST(XlsxWriter, MultiLineCellsWrapInRowsTallEnough) {
   EXPECT_EQ(RowTag(sheet, 4).find("ht="), std::string::npos) << RowTag(sheet, 4);  // one line: default
   EXPECT_NE(RowTag(sheet, 5).find("ht=\"45\""), std::string::npos) << RowTag(sheet, 5);  // 3 lines
   EXPECT_NE(RowTag(sheet, 6).find("ht=\"409\""), std::string::npos) << RowTag(sheet, 6);  // Excel's tallest
+  EXPECT_NE(RowTag(sheet, 7).find("ht=\"60\""), std::string::npos) << RowTag(sheet, 7);  // a long line wraps
   EXPECT_NE(styles.find("wrapText=\"1\""), std::string::npos) << styles;
   EXPECT_EQ(RowTag(sheet, 1).find("ht="), std::string::npos) << RowTag(sheet, 1);  // short banner
 }
