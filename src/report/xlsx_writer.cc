@@ -74,17 +74,17 @@ Status LxwError(lxw_error e, const std::string& where) {
   return IoError(where + ": " + lxw_strerror(e));
 }
 
+lxw_error WriteStringCell(lxw_worksheet* ws, lxw_row_t row, lxw_col_t col, const std::string& text,
+                          lxw_format* f) {
+  if (text.size() <= kMaxCellChars) return worksheet_write_string(ws, row, col, text.c_str(), f);
+  std::string cut = text;  // only then can it exceed Excel's limit (copy to cut it)
+  TruncateCellText(cut);
+  return worksheet_write_string(ws, row, col, cut.c_str(), f);
+}
+
 Status WriteString(lxw_worksheet* ws, int row, int col, const std::string& text, lxw_format* f,
                    const std::string& where) {
-  const std::string* out = &text;
-  std::string cut;
-  if (text.size() > kMaxCellChars) {  // only then can it exceed Excel's limit (copy to cut it)
-    cut = text;
-    TruncateCellText(cut);
-    out = &cut;
-  }
-  lxw_error e = worksheet_write_string(ws, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col),
-                                       out->c_str(), f);
+  lxw_error e = WriteStringCell(ws, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), text, f);
   if (e != LXW_NO_ERROR) return LxwError(e, where);
   return Status::Ok();
 }
@@ -228,9 +228,7 @@ Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet,
         } else if (std::isinf(v)) {
           // Excel cannot store infinities; the reference writes "INF" (red in ratio columns).
           const bool red = col.ratio && v > 0;
-          PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c), v > 0 ? "INF" : "-INF",
-                                         formats.Data(col.format, row.fill, indent, red),
-                                         where + " row " + std::to_string(kFirstDataRow + r + 1)));
+          e = WriteStringCell(ws, xr, xc, v > 0 ? "INF" : "-INF", formats.Data(col.format, row.fill, indent, red));
         } else {
           const bool red = col.ratio && v > 1;
           e = worksheet_write_number(ws, xr, xc, v, formats.Data(col.format, row.fill, indent, red));
@@ -240,9 +238,7 @@ Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet,
       case Cell::Kind::kString: {
         const bool red = col.ratio && cell.text == "INF";
         const bool wrap = cell.text.find('\n') != std::string::npos;
-        PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(xr), static_cast<int>(c), cell.text,
-                                       formats.Data(col.format, row.fill, indent, red, wrap),
-                                       where + " row " + std::to_string(kFirstDataRow + r + 1)));
+        e = WriteStringCell(ws, xr, xc, cell.text, formats.Data(col.format, row.fill, indent, red, wrap));
         break;
       }
     }
