@@ -42,6 +42,21 @@ class StderrMessages : public pipeline::RunMessages {
     err_ << "\rprofdiff: " << name << "...\x1b[K" << std::flush;
     shown_ = true;
   }
+  void LoadProgress(uint64_t read, uint64_t total) override {
+    if (!progress_) return;
+    auto mb = [](uint64_t b) {
+      const double v = static_cast<double>(b) / 1e6;
+      return v < 10 ? fmt::format("{:.1f}", v) : fmt::format("{:.0f}", v);
+    };
+    if (total > 0) {
+      err_ << fmt::format("\rprofdiff: load inputs: {} of {} MB ({} %)...\x1b[K", mb(std::min(read, total)),
+                          mb(total), std::min<uint64_t>(100, read * 100 / total));
+    } else {
+      err_ << fmt::format("\rprofdiff: load inputs: {} MB read...\x1b[K", mb(read));
+    }
+    err_ << std::flush;
+    shown_ = true;
+  }
   void PhaseDone(const pipeline::PhaseTiming& t) override {
     if (!verbose_) return;
     ClearProgress();

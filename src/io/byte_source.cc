@@ -77,6 +77,7 @@ StatusOr<size_t> ByteSource::ReadRaw(char* out, size_t n) {
     return IoError(fmt::format("{}@byte {}: read error: {}", path_, raw_offset_ + got, std::strerror(errno)));
   }
   raw_offset_ += got;
+  if (progress_ != nullptr) progress_->fetch_add(got, std::memory_order_relaxed);
   return got;
 }
 
@@ -99,6 +100,7 @@ StatusOr<size_t> ByteSource::ReadGzip(char* out, size_t n) {
         break;  // clean end of the last member
       }
       raw_offset_ += got;
+      if (progress_ != nullptr) progress_->fetch_add(got, std::memory_order_relaxed);
       zs.next_in = inf.in.data();
       zs.avail_in = static_cast<uInt>(got);
       if (inf.stream_ended) {

@@ -960,10 +960,11 @@ Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& so
 
 }  // namespace
 
-// No option changes how a trace is read (--strict is LoadProfile's), hence the unnamed LoadOptions.
-Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& /*options*/,
+// No option changes how a trace is read (--strict is LoadProfile's); `trace_bytes_read` counts it.
+Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOptions& options,
                      size_t chunk_bytes) {
   PD_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, ByteSource::Open(file, chunk_bytes));
+  source->set_progress(options.trace_bytes_read);
   Status s = LoadTraceStream(file, profile, *source);
   if (s.ok() || !source->gzipped() || source->failed()) return s;
   // Malformed JSON inside a gzip file is most often a damaged file: a corrupt deflate stream can

@@ -2,6 +2,7 @@
 // which the CLI maps to the exit code (usage: kInvalidArgument / kAlreadyExists; input: the others).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -143,6 +144,50 @@ TEST(RunComparison, OutputsAreCheckedBeforeLoadingAndAnExistingOneIsAlreadyExist
   ASSERT_FALSE(run.ok());
   EXPECT_EQ(run.status().code(), StatusCode::kInvalidArgument);
   EXPECT_FALSE(Exists(d / "book.txt"));
+}
+
+}  // namespace
+}  // namespace profdiff::pipeline
+
+namespace profdiff::pipeline {
+namespace {
+
+class ProgressRecorder : public RunMessages {
+ public:
+  void Warning(std::string_view) override {}
+  void Note(std::string_view) override {}
+  void LoadProgress(uint64_t read, uint64_t total) override { calls.emplace_back(read, total); }
+  std::vector<std::pair<uint64_t, uint64_t>> calls;
+};
+
+// While two ~115 MB traces load (a few hundred ms), the run reports the bytes read of the two files'
+// total size, ten times a second, never more than the total and never going back.
+TEST(RunComparison, ReportsTheBytesReadWhileLoading) {
+  TempDir d;
+  const std::string path = d / "big.pt.trace.json";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "{\"schemaVersion\": 1, \"traceEvents\": [\n";
+    for (int i = 0; i < 1000000; ++i) {
+      out << (i ? ",\n" : "") << "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, "
+          << "\"tid\": 1, \"ts\": " << 1000 + 2 * i << ", \"dur\": 1, \"args\": {\"External id\": " << i << "}}";
+    }
+    out << "\n]}\n";
+  }
+  const auto size = static_cast<uint64_t>(std::filesystem::file_size(path));
+  ASSERT_GT(size, 100u << 20);
+  ProgressRecorder messages;
+  CompareRequest r = Request(path, path);
+  r.enabled = EnabledComparisons{.profiling = true};
+  ASSERT_TRUE(RunComparison(r, messages).ok());
+  ASSERT_FALSE(messages.calls.empty()) << "no progress while loading 2 x " << size << " bytes";
+  uint64_t last = 0;
+  for (const auto& [read, total] : messages.calls) {
+    EXPECT_EQ(total, 2 * size);
+    EXPECT_LE(read, total);
+    EXPECT_GE(read, last);
+    last = read;
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // gzip magic (1f 8b). Memory use is independent of the file size: one input chunk (plus zlib's state).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -41,6 +42,9 @@ class ByteSource {
   uint64_t offset() const { return offset_; }
   // Size of the file on disk (compressed size for .gz).
   uint64_t file_bytes() const { return file_bytes_; }
+  // Adds the bytes read from the file on disk (compressed bytes for .gz) to `counter` as they are
+  // read, for a progress display on another thread; null: none.
+  void set_progress(std::atomic<uint64_t>* counter) { progress_ = counter; }
 
  private:
   struct Inflater;
@@ -57,6 +61,7 @@ class ByteSource {
   uint64_t offset_ = 0;
   uint64_t file_bytes_ = 0;
   uint64_t raw_offset_ = 0;  // compressed bytes consumed
+  std::atomic<uint64_t>* progress_ = nullptr;
   std::unique_ptr<Inflater> inflater_;
 };
 

@@ -2,6 +2,7 @@
 // files to read, then each file is read by the loader for its format into one Profile.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -28,6 +29,9 @@ struct LoadOptions {
   // reference's inputs (docs/reference/inputs.md#path-resolution) and refuses them.
   bool accept_side_files = false;
   InputFormat input_format = InputFormat::kAuto;
+  // Bytes of the trace file read from disk so far (compressed bytes for .gz), added while it loads,
+  // for a progress display on another thread; null: not counted.
+  std::atomic<uint64_t>* trace_bytes_read = nullptr;
 };
 
 // What a user path resolves to (docs/reference/inputs.md#path-resolution, #path-level).

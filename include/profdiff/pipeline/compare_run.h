@@ -35,6 +35,9 @@ class RunMessages {
   // A phase begins (progress on a terminal) and ends (its timing, for --verbose). Default: nothing.
   virtual void PhaseStarted(std::string_view /*name*/) {}
   virtual void PhaseDone(const PhaseTiming& /*timing*/) {}
+  // While the inputs load, ten times a second: the trace bytes read from disk so far (compressed
+  // bytes for .gz) of `total` (0: unknown). Default: nothing.
+  virtual void LoadProgress(uint64_t /*read*/, uint64_t /*total*/) {}
 };
 
 struct CompareRunResult {
