@@ -46,6 +46,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.csv_workbook_grid = true;
   p.workbook_reference_widths = true;
   p.workbook_one_line_banners = true;
+  p.keep_unmatched_wrappers = true;
   p.overall_hides_step_coverage = true;
   switch (line) {
     case ReferenceLine::k8_2:

@@ -23,6 +23,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order || p.csv_workbook_grid ||
                p.overall_hides_step_coverage || p.workbook_reference_widths);
   EXPECT_FALSE(p.workbook_one_line_banners);
+  EXPECT_FALSE(p.keep_unmatched_wrappers);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
   EXPECT_EQ(p.gap_order, GapOrder::kBaseFirst);  // the current reference's reading order
@@ -54,6 +55,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order && p.csv_workbook_grid &&
                 p.overall_hides_step_coverage && p.workbook_reference_widths);
     EXPECT_TRUE(p.workbook_one_line_banners);
+    EXPECT_TRUE(p.keep_unmatched_wrappers);
   }
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }

@@ -125,6 +125,11 @@ struct ReferencePolicy {
   // end, where "rank0" and "rank1" differ, is hidden). Default: a banner longer than its columns
   // wraps there and row 1 is made tall enough for the whole text.
   bool workbook_one_line_banners = false;
+  // The operator comparison keeps an unmatched wrapper (an op with children and no kernel of its own:
+  // "autograd::engine::evaluate_function: X", a record_function around the forward pass) as one
+  // unmatched row. Default: the pairing drills into unmatched wrappers on either side and matches
+  // their children (DrillUnmatchedWrappers), losing no device time.
+  bool keep_unmatched_wrappers = false;
   // The screen table and the OverallMetrics banners are the reference's, with nothing added.
   // Default: a line under the screen table and each banner say how many ProfilerStep windows each
   // side covers ("6 steps (ProfilerStep#5..#10)").
