@@ -326,4 +326,200 @@ std::vector<NodePair> DrillDown(const OpTree& base, const OpTree& comparison, st
   return out;
 }
 
+
+namespace {
+
+bool IsRuntime(const OpTree& tree, const Profile& p, NodeId id) {
+  const SliceId s = tree.node(id).slice;
+  return s != kNoSlice && p.slices[s].kind == SliceKind::kCudaRuntime;
+}
+
+// A wrapper: children, no kernel of its own, and at least one child that is not a runtime call (an
+// op whose children are only cudaLaunchKernel & co. is an operator itself).
+bool IsWrapper(const OpTree& tree, const Profile& p, NodeId id) {
+  if (tree.children(id).empty() || tree.node(id).kernels_count != 0) return false;
+  for (NodeId child : tree.children(id))
+    if (!IsRuntime(tree, p, child)) return true;
+  return false;
+}
+
+// `nodes` with each wrapper replaced by its children; `count`: the wrappers replaced.
+std::vector<NodeId> ExpandWrappers(const OpTree& tree, const Profile& p, const std::vector<NodeId>& nodes,
+                                   uint64_t* count) {
+  std::vector<NodeId> out;
+  *count = 0;
+  for (NodeId id : nodes) {
+    if (!IsWrapper(tree, p, id)) {
+      out.push_back(id);
+      continue;
+    }
+    ++*count;
+    for (NodeId child : tree.children(id)) out.push_back(child);
+  }
+  return out;
+}
+
+
+class WrapperDriller {
+ public:
+  WrapperDriller(const Profile& bp, const OpTree& base, const Profile& cp, const OpTree& comparison,
+                 const ChildMatcher& match)
+      : bp_(bp), base_(base), cp_(cp), comparison_(comparison), match_(match) {}
+
+  // Every gap of `pairs` drilled, the matched pairs kept in place.
+  std::vector<NodePair> Pairs(const std::vector<NodePair>& pairs, int depth) {
+    std::vector<NodePair> out;
+    for (size_t i = 0; i < pairs.size();) {
+      if (pairs[i].base != kNoNode && pairs[i].comparison != kNoNode) {
+        out.push_back(pairs[i++]);
+        continue;
+      }
+      size_t j = i;
+      while (j < pairs.size() && (pairs[j].base == kNoNode || pairs[j].comparison == kNoNode)) ++j;
+      std::vector<NodePair> gap(pairs.begin() + static_cast<std::ptrdiff_t>(i), pairs.begin() + static_cast<std::ptrdiff_t>(j));
+      std::vector<NodePair> drilled = Gap(gap, depth);
+      out.insert(out.end(), drilled.begin(), drilled.end());
+      i = j;
+    }
+    return out;
+  }
+
+ private:
+  // Pairs of two runtime calls (cudaLaunchKernel and cudaLaunchKernel of two different operators)
+  // are not a match worth drilling for.
+  bool RealMatch(NodeId b, NodeId c) const {
+    return b != kNoNode && c != kNoNode && !(IsRuntime(base_, bp_, b) && IsRuntime(comparison_, cp_, c));
+  }
+  size_t RealMatches(const std::vector<MatchPair>& pairs, const std::vector<NodeId>& b,
+                     const std::vector<NodeId>& c) const {
+    size_t n = 0;
+    for (const MatchPair& p : pairs)
+      n += p.base != kNoIndex && p.comparison != kNoIndex && RealMatch(b[static_cast<size_t>(p.base)], c[static_cast<size_t>(p.comparison)]);
+    return n;
+  }
+
+  // One gap: the best of the three expansions when it matches anything, its own gaps drilled again;
+  // else the gap unchanged.
+  std::vector<NodePair> Gap(const std::vector<NodePair>& gap, int depth) {
+    std::vector<NodeId> b, c;
+    for (const NodePair& p : gap) {
+      if (p.base != kNoNode) b.push_back(p.base);
+      if (p.comparison != kNoNode) c.push_back(p.comparison);
+    }
+    if (b.empty() || c.empty() || depth >= kMaxWrapperDepth) return gap;
+    uint64_t nb = 0, nc = 0;
+    const std::vector<NodeId> bx = ExpandWrappers(base_, bp_, b, &nb), cx = ExpandWrappers(comparison_, cp_, c, &nc);
+    struct Option {
+      const std::vector<NodeId>* b;
+      const std::vector<NodeId>* c;
+      uint64_t drilled_b, drilled_c;
+    };
+    const Option options[3] = {{&bx, &c, nb, 0}, {&b, &cx, 0, nc}, {&bx, &cx, nb, nc}};
+    const Option* best = nullptr;
+    std::vector<MatchPair> best_pairs;
+    size_t best_matched = 0;
+    for (const Option& o : options) {
+      if (o.drilled_b + o.drilled_c == 0) continue;
+      if (static_cast<uint64_t>(o.b->size()) * o.c->size() > kMaxWrapperDrillCells) continue;
+      std::vector<MatchPair> m = match_(*o.b, *o.c);
+      const size_t matched = RealMatches(m, *o.b, *o.c);
+      if (matched > best_matched) {
+        best = &o;
+        best_matched = matched;
+        best_pairs = std::move(m);
+      }
+    }
+    if (best == nullptr) return gap;
+    std::vector<NodePair> out = Pairs(ToNodePairs(best_pairs, *best->b, *best->c), depth + 1);
+    Collapse(true, b, out);
+    Collapse(false, c, out);
+    return out;
+  }
+
+  // A wrapper of `nodes` none of whose descendants in `out` got a real match goes back in their place
+  // (one row for it instead of rows for its unmatched children; a runtime call its drilling paired
+  // stays on the other side alone): only wrappers that found a match inside stay drilled.
+  void Collapse(bool base_side, const std::vector<NodeId>& nodes, std::vector<NodePair>& out) const {
+    const OpTree& tree = base_side ? base_ : comparison_;
+    const Profile& p = base_side ? bp_ : cp_;
+    NodeId NodePair::*side = base_side ? &NodePair::base : &NodePair::comparison;
+    NodeId NodePair::*other = base_side ? &NodePair::comparison : &NodePair::base;
+    for (NodeId w : nodes) {
+      if (!IsWrapper(tree, p, w)) continue;
+      std::vector<size_t> at;  // entries of out under w
+      bool matched = false;
+      for (size_t i = 0; i < out.size(); ++i) {
+        const NodeId n = out[i].*side;
+        if (n == kNoNode || n == w || !Under(tree, n, w)) continue;
+        at.push_back(i);
+        matched |= base_side ? RealMatch(n, out[i].*other) : RealMatch(out[i].*other, n);
+      }
+      if (matched || at.empty()) continue;
+      std::vector<NodePair> collapsed;
+      size_t next = 0;
+      for (size_t i = 0; i < out.size(); ++i) {
+        if (next < at.size() && at[next] == i) {
+          if (next++ == 0) {
+            NodePair alone;
+            alone.*side = w;
+            collapsed.push_back(alone);
+          }
+          if (out[i].*other == kNoNode) continue;
+          NodePair rest;  // the other side's node, now without a partner
+          rest.*other = out[i].*other;
+          collapsed.push_back(rest);
+          continue;
+        }
+        collapsed.push_back(out[i]);
+      }
+      out = std::move(collapsed);
+    }
+  }
+
+  static bool Under(const OpTree& tree, NodeId n, NodeId ancestor) {
+    for (NodeId a = tree.node(n).parent; a != kNoNode; a = tree.node(a).parent)
+      if (a == ancestor) return true;
+    return false;
+  }
+
+  const Profile& bp_;
+  const OpTree& base_;
+  const Profile& cp_;
+  const OpTree& comparison_;
+  const ChildMatcher& match_;
+};
+
+// Wrappers of one side drilled into: the ancestors of the drilled pairs' nodes up to (and including)
+// the node of the original pairs they replaced.
+uint64_t CountDrilled(const OpTree& tree, const std::vector<NodePair>& before, const std::vector<NodePair>& after,
+                      NodeId NodePair::*side) {
+  std::unordered_set<NodeId> original, now, drilled;
+  for (const NodePair& p : before)
+    if (p.*side != kNoNode) original.insert(p.*side);
+  for (const NodePair& p : after)
+    if (p.*side != kNoNode) now.insert(p.*side);
+  for (NodeId n : now) {
+    if (original.count(n)) continue;
+    for (NodeId a = tree.node(n).parent; a != kNoNode && !now.count(a); a = tree.node(a).parent) {
+      if (!drilled.insert(a).second || original.count(a)) break;
+    }
+  }
+  return drilled.size();
+}
+
+}  // namespace
+
+std::vector<NodePair> DrillUnmatchedWrappers(const Profile& base_profile, const OpTree& base,
+                                             const Profile& comparison_profile, const OpTree& comparison,
+                                             const std::vector<NodePair>& pairs, const ChildMatcher& match,
+                                             WrapperDrillStats* stats) {
+  WrapperDriller driller(base_profile, base, comparison_profile, comparison, match);
+  std::vector<NodePair> out = driller.Pairs(pairs, 0);
+  if (stats != nullptr) {
+    *stats = {CountDrilled(base, pairs, out, &NodePair::base),
+              CountDrilled(comparison, pairs, out, &NodePair::comparison)};
+  }
+  return out;
+}
+
 }  // namespace profdiff::analysis

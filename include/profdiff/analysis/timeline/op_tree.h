@@ -162,6 +162,30 @@ using ChildMatcher =
 std::vector<NodePair> DrillDown(const OpTree& base, const OpTree& comparison, std::vector<NodePair> pairs,
                                 int64_t max_kernel_num, const ChildMatcher& match);
 
+// ---- Drilling into unmatched wrappers (profdiff's default mode; docs/deviations.md) ------------
+// A wrapper is a node with children, no kernel of its own (every kernel of its subtree belongs to a
+// child's subtree) and no runtime call among its children (an op that calls cudaLaunchKernel is an
+// operator, not a wrapper), e.g. "autograd::engine::evaluate_function: AddmmBackward0" or a
+// record_function annotation around the forward pass: replacing it by its children loses no device
+// time. A wrapper none of whose descendants finds a match goes back in their place (one row). For each gap of `pairs` (a maximal run of one-sided pairs), the gap's base nodes and
+// comparison nodes are re-matched with the base side's wrappers replaced by their children, then the
+// comparison side's, then both; the first of the three with the most matched pairs is kept when it
+// matches more than the gap did (none), and its own gaps are drilled again (up to kMaxWrapperDepth
+// levels). A gap whose lists are too long to re-match (their product over kMaxWrapperDrillCells) is
+// left as it is.
+inline constexpr int kMaxWrapperDepth = 8;
+inline constexpr uint64_t kMaxWrapperDrillCells = uint64_t{1} << 24;
+
+struct WrapperDrillStats {
+  uint64_t base = 0;        // base wrappers replaced by their children
+  uint64_t comparison = 0;
+};
+
+std::vector<NodePair> DrillUnmatchedWrappers(const Profile& base_profile, const OpTree& base,
+                                             const Profile& comparison_profile, const OpTree& comparison,
+                                             const std::vector<NodePair>& pairs, const ChildMatcher& match,
+                                             WrapperDrillStats* stats);
+
 // Maps index pairs from MatchSequences over node lists back to node ids.
 std::vector<NodePair> ToNodePairs(std::span<const MatchPair> pairs, std::span<const NodeId> base,
                                   std::span<const NodeId> comparison);
