@@ -59,8 +59,9 @@ TEST(CompareCorpusCli, LowOperatorMatchWarns) {
   const fs::path resnet = fs::path(kCorpus) / "kineto_resnet50_v100_2020_bare_list/resnet50_num_workers_0/worker0.pt.trace.json.gz";
   const fs::path npu = fs::path(kCorpus) / "msinsight_pt_text_2025_level1/rank0_ascend_pt";
   if (!fs::exists(alexnet) || !fs::exists(resnet) || !fs::exists(npu)) GTEST_SKIP() << "shared corpus not found";
+  // The reference's pairing: the A100 side's two top-level annotations wrap everything.
   Result r = RunCli({"compare", "-bp", alexnet.string(), "-d", npu.string(), "--no-xlsx", "--format", "json",
-                     "--enable_operator_compare"});
+                     "--enable_operator_compare", "--reference-compat"});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("warning: operator matching: only 0 of 2 base and 0 of 115 comparison operators matched"),
             std::string::npos)
@@ -68,6 +69,17 @@ TEST(CompareCorpusCli, LowOperatorMatchWarns) {
   json q = json::parse(r.out)["operators"]["match_quality"];
   EXPECT_TRUE(q["low"].get<bool>());
   EXPECT_EQ(q["base_unmatched"][0]["name"], "[param|cuda]");
+  EXPECT_EQ(q["wrappers_drilled"]["base"], 0);
+  // The default mode drills into the unmatched wrappers on both sides and pairs operators inside.
+  r = RunCli({"compare", "-bp", alexnet.string(), "-d", npu.string(), "--no-xlsx", "--format", "json",
+              "--enable_operator_compare"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("after drilling into 1 base and 1 comparison wrapper(s)"), std::string::npos) << r.err;
+  const json ops = json::parse(r.out)["operators"];
+  EXPECT_GT(ops["match_rate"]["matched"].get<int>(), 0);
+  EXPECT_GT(ops["match_rate"]["base_items"].get<int>(), 2);
+  EXPECT_EQ(ops["match_quality"]["wrappers_drilled"]["base"], 1);
+  EXPECT_EQ(ops["match_quality"]["wrappers_drilled"]["comparison"], 1);
 
   r = RunCli({"compare", "-bp", resnet.string(), "-d", npu.string(), "--no-xlsx", "--format", "json",
               "--enable_operator_compare"});

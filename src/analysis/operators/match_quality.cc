@@ -117,6 +117,7 @@ MatchQuality AssessMatchQuality(const OperatorComparison& oc) {
   q.base_items = oc.base_items;
   q.comparison_items = oc.comparison_items;
   q.matched = oc.matched;
+  q.wrappers_drilled = oc.wrappers_drilled;
   q.low = (q.base_items > 0 && 2 * q.matched < q.base_items) ||
           (q.comparison_items > 0 && 2 * q.matched < q.comparison_items);
   if (!q.low) return q;
@@ -132,11 +133,17 @@ MatchQuality AssessMatchQuality(const OperatorComparison& oc) {
 
 std::string MatchQualityWarning(const MatchQuality& q) {
   if (!q.low) return {};
+  const std::string drilled =
+      q.wrappers_drilled.base + q.wrappers_drilled.comparison == 0
+          ? std::string()
+          : fmt::format(", after drilling into {} base and {} comparison wrapper(s)", q.wrappers_drilled.base,
+                        q.wrappers_drilled.comparison);
   std::string w = fmt::format(
-      "operator matching: only {} of {} base and {} of {} comparison operators matched ({}, {}); "
+      "operator matching: only {} of {} base and {} of {} comparison operators matched ({}, {}){}; "
       "likely causes: {}. Heaviest unmatched: base {}; comparison {}",
       q.matched, q.base_items, q.matched, q.comparison_items, Percent(q.matched, q.base_items),
-      Percent(q.matched, q.comparison_items), q.reason, NameList(q.base_unmatched), NameList(q.comparison_unmatched));
+      Percent(q.matched, q.comparison_items), drilled, q.reason, NameList(q.base_unmatched),
+      NameList(q.comparison_unmatched));
   if (!q.suggestions.empty()) {
     std::string map;
     for (const NameMapSuggestion& s : q.suggestions) map += (map.empty() ? "" : ",") + fmt::format("'{}':'{}'", s.base, s.comparison);

@@ -129,7 +129,8 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
   out.warnings.insert(out.warnings.end(), pairing.warnings.begin(), pairing.warnings.end());
   const OpTree& bt = pairing.base_tree;
   const OpTree& ct = pairing.comparison_tree;
-  const std::vector<NodePair>& node_pairs = pairing.pairs;
+  const std::vector<NodePair>& node_pairs = pairing.OperatorPairs();
+  out.wrappers_drilled = pairing.wrappers_drilled;
 
   // Rows.
   out.operator_rows.reserve(node_pairs.size());

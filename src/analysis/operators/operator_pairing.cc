@@ -137,6 +137,16 @@ OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, 
     };
     out.pairs = DrillDown(bt, ct, std::move(out.pairs), *options.max_kernel_num, matcher);
   }
+  if (!policy.keep_unmatched_wrappers && out.algorithm != MatchAlgorithm::kNone) {
+    const ChildMatcher matcher = [&](std::span<const NodeId> b, std::span<const NodeId> c) {
+      const std::vector<MatchKey> bk = keys.Base(b);
+      const std::vector<MatchKey> ck = keys.Comparison(c);
+      return MatchSequences(out.algorithm, bk, ck, policy.gap_order);
+    };
+    out.wrapper_drilled_pairs =
+        DrillUnmatchedWrappers(base.p(), bt, comparison.p(), ct, out.pairs, matcher, &out.wrappers_drilled);
+    if (out.wrappers_drilled.base + out.wrappers_drilled.comparison == 0) out.wrapper_drilled_pairs.clear();
+  }
   return out;
 }
 

@@ -189,7 +189,8 @@ json MatchQualityJson(const analysis::OperatorComparison& oc) {
           {"reason", q.low ? json(q.reason) : json(nullptr)},
           {"base_unmatched", names(q.base_unmatched)},
           {"comparison_unmatched", names(q.comparison_unmatched)},
-          {"op_name_map_suggestions", std::move(suggestions)}};
+          {"op_name_map_suggestions", std::move(suggestions)},
+          {"wrappers_drilled", {{"base", oc.wrappers_drilled.base}, {"comparison", oc.wrappers_drilled.comparison}}}};
 }
 
 }  // namespace

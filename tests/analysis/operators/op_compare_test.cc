@@ -441,3 +441,108 @@ TEST(ModuleCompare, SideWithoutModulesFallsBackToOperators) {
 
 }  // namespace
 }  // namespace profdiff::analysis
+
+namespace profdiff::analysis {
+namespace {
+
+// Top-level ops given as (name, children); a child launches one 10 ns kernel at its start; with
+// `own_kernel`, a wrapper also launches one itself, outside its children.
+struct TopOp {
+  std::string name;
+  std::vector<std::string> children;
+  bool own_kernel = false;
+};
+
+Profile Wrapped(const std::vector<TopOp>& ops) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "1");
+  TrackId stream = b.Track("0", "stream 7");
+  int64_t ts = 1000, kernel_ts = 1000000;
+  uint64_t flow = 1;
+  auto kernel = [&](int64_t launch) {
+    b.Add(stream, SliceKind::kKernel, "k", "kernel", kernel_ts, 10);
+    b.Flow(flow++, "ac2g", launch, cpu, kernel_ts, stream);
+    kernel_ts += 100;
+  };
+  for (const TopOp& op : ops) {
+    const int64_t len = 1000 * static_cast<int64_t>(op.children.size() + 2);
+    b.Add(cpu, SliceKind::kCpuOp, op.name, "cpu_op", ts, len);
+    if (op.own_kernel || op.children.empty()) kernel(ts + 1);
+    int64_t child_ts = ts + 500;
+    for (const std::string& c : op.children) {
+      b.Add(cpu, SliceKind::kCpuOp, c, "cpu_op", child_ts, 400);
+      kernel(child_ts);
+      child_ts += 1000;
+    }
+    ts += len + 1000;
+  }
+  return std::move(b.p);
+}
+
+int64_t DeviceE5(const OperatorComparison& r, bool base) {
+  int64_t sum = 0;
+  for (const OperatorRow& row : r.operator_rows) sum += base ? row.base.device.e5 : row.comparison.device.e5;
+  return sum;
+}
+
+TEST(OperatorCompare, UnmatchedWrappersAreDrilledIntoInTheDefaultModeOnly) {
+  // Base wraps a and b in W (no kernel of its own); the comparison runs a and b at the top level.
+  Profile base = Wrapped({{"W", {"a", "b"}}, {"c", {}}});
+  Profile comp = Wrapped({{"a", {}}, {"b", {}}, {"c", {}}});
+  OperatorComparison exact = Compare(base, comp);
+  EXPECT_EQ(exact.matched, 3u);
+  EXPECT_EQ(exact.base_items, 3u);
+  EXPECT_EQ(exact.wrappers_drilled.base, 1u);
+  EXPECT_EQ(exact.wrappers_drilled.comparison, 0u);
+  ASSERT_EQ(exact.operator_rows.size(), 3u);
+  for (const OperatorRow& row : exact.operator_rows) EXPECT_EQ(row.base.name, row.comparison.name);
+  ReferencePolicy keep = ExactPolicy();
+  keep.keep_unmatched_wrappers = true;  // the reference's pairing, exact arithmetic
+  for (const ReferencePolicy& policy : {Compat(ReferenceLine::k8_2), Compat(ReferenceLine::k26_1), keep}) {
+    OperatorComparison compat = Compare(base, comp, policy);
+    EXPECT_EQ(compat.matched, 1u);  // c only: W stays one unmatched row
+    EXPECT_EQ(compat.wrappers_drilled.base, 0u);
+  }
+  // Every kernel is counted once either way: 3 on each side.
+  const OperatorComparison kept = Compare(base, comp, keep);
+  EXPECT_EQ(DeviceE5(kept, true), DeviceE5(exact, true));
+  EXPECT_EQ(DeviceE5(kept, false), DeviceE5(exact, false));
+  EXPECT_EQ(DeviceE5(exact, true), 3 * 10 * Slice::kE5PerNs);
+  // The other side wrapped: drilled there.
+  OperatorComparison swapped = Compare(comp, base);
+  EXPECT_EQ(swapped.matched, 3u);
+  EXPECT_EQ(swapped.wrappers_drilled.comparison, 1u);
+  // --disable_details matches nothing, so it drills nothing.
+  OperatorCompareOptions o;
+  o.disable_details = true;
+  EXPECT_EQ(Compare(base, comp, ExactPolicy(), o).wrappers_drilled.base, 0u);
+}
+
+TEST(OperatorCompare, AWrapperWithItsOwnKernelOrNoMatchInsideStaysOneRow) {
+  Profile comp = Wrapped({{"a", {}}, {"b", {}}});
+  // W launches a kernel itself: replacing it by its children would lose that kernel.
+  const Profile own_kernel = Wrapped({{"W", {"a", "b"}, true}});  // the rows' names view its strings
+  OperatorComparison own = Compare(own_kernel, comp);
+  EXPECT_EQ(own.matched, 0u);
+  EXPECT_EQ(own.wrappers_drilled.base, 0u);
+  ASSERT_EQ(own.operator_rows.size(), 3u);
+  EXPECT_EQ(own.operator_rows[0].base.name, "W");
+  // V's children match nothing: V stays one row while W, beside it, is drilled.
+  const Profile two_wrappers = Wrapped({{"V", {"x", "y"}}, {"W", {"a", "b"}}});
+  OperatorComparison mixed = Compare(two_wrappers, comp);
+  EXPECT_EQ(mixed.matched, 2u);
+  EXPECT_EQ(mixed.wrappers_drilled.base, 1u);
+  int v_rows = 0;
+  for (const OperatorRow& row : mixed.operator_rows) {
+    EXPECT_NE(row.base.name, "x");
+    v_rows += row.base.name == "V";
+  }
+  EXPECT_EQ(v_rows, 1);
+  ReferencePolicy keep = ExactPolicy();
+  keep.keep_unmatched_wrappers = true;
+  EXPECT_EQ(DeviceE5(mixed, true), DeviceE5(Compare(two_wrappers, comp, keep), true));
+  EXPECT_EQ(DeviceE5(mixed, true), 4 * 10 * Slice::kE5PerNs);
+}
+
+}  // namespace
+}  // namespace profdiff::analysis

@@ -28,6 +28,7 @@ struct MatchQuality {
   std::vector<UnmatchedName> comparison_unmatched;
   std::vector<NameMapSuggestion> suggestions;       // confident pairs only
   std::string reason;                               // why, in words ("" when not low)
+  WrapperDrillStats wrappers_drilled;               // default mode: wrappers the pairing drilled into
 };
 
 inline constexpr size_t kHeaviestUnmatched = 5;

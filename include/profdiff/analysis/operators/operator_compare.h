@@ -166,6 +166,8 @@ struct OperatorComparison {
   uint64_t base_items = 0;
   uint64_t comparison_items = 0;
   uint64_t matched = 0;
+  // Default mode: unmatched wrappers the pairing replaced by their children, per side.
+  WrapperDrillStats wrappers_drilled;
 
   // NPU: kernel start -> kernel_details.csv "Input Shapes"
   // (docs/reference/loading.md#kernel-linking step 2), per side.

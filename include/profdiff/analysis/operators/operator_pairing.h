@@ -1,7 +1,8 @@
 // The operator pairing (docs/reference/operators.md#operator-tree to #matching-keys): both sides'
 // torch-operator trees, their top-layer ops (of one step on NPU sides, when asked), split into
 // forward/backward segments when both sides have a backward thread, matched per segment pair with
-// the policy's algorithm and gap order, then drilled down under --max_kernel_num. The operator
+// the policy's algorithm and gap order, then drilled down under --max_kernel_num (and, in the default
+// mode, into unmatched wrappers: OperatorPairs()). The operator
 // comparison builds its rows from it; the memory comparison (docs/reference/memory.md) reuses it,
 // as the reference does.
 #pragma once
@@ -41,6 +42,15 @@ struct OperatorPairing {
   // The node pairs in output order (a missing side is kNoNode): segment pairs in order, each
   // matched, then each pair over --max_kernel_num replaced by its children's pairs.
   std::vector<NodePair> pairs;
+  // Default mode (!policy.keep_unmatched_wrappers): `pairs` with the unmatched wrappers drilled into
+  // (DrillUnmatchedWrappers), the operator comparison's rows; empty when nothing was drilled. The
+  // memory comparison keeps `pairs`: a record a wrapper allocates itself would have no row once the
+  // wrapper is replaced by its children.
+  std::vector<NodePair> wrapper_drilled_pairs;
+  WrapperDrillStats wrappers_drilled;
+  const std::vector<NodePair>& OperatorPairs() const {
+    return wrapper_drilled_pairs.empty() ? pairs : wrapper_drilled_pairs;
+  }
   MatchAlgorithm algorithm = MatchAlgorithm::kLcs;  // the matching used (kNone: --disable_details)
   std::vector<std::string> warnings;  // a requested step without operators
 };
