@@ -41,6 +41,9 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.memory_drops_unqueued_cann_rows = true;
   p.memory_gpu_times_as_floats = true;
   p.memory_zero_allocation_no_duration = true;
+  p.memory_db_times_as_floats = true;
+  p.memory_db_step_drops_unreleased = true;
+  p.memory_db_null_shape_none = true;
   p.comm_tasks_single_cursor = true;
   p.comm_tasks_paired_by_order = true;
   p.csv_workbook_grid = true;
@@ -51,6 +54,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;
+      p.memory_db_bytes_as_kb = true;  // 26.1 divides OP_MEMORY.size by 1024
       p.matching = MatchAlgorithm::kReferenceCompat;
       p.gap_order = GapOrder::kComparisonFirst;
       break;

@@ -24,6 +24,8 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.overall_hides_step_coverage || p.workbook_reference_widths);
   EXPECT_FALSE(p.workbook_one_line_banners);
   EXPECT_FALSE(p.keep_unmatched_wrappers);
+  EXPECT_FALSE(p.memory_db_bytes_as_kb || p.memory_db_times_as_floats || p.memory_db_step_drops_unreleased ||
+               p.memory_db_null_shape_none);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
   EXPECT_EQ(p.gap_order, GapOrder::kBaseFirst);  // the current reference's reading order
@@ -37,6 +39,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_EQ(current.line, ReferenceLine::k26_1);
   EXPECT_FALSE(old_line.fused_infer_attention_is_fa);
   EXPECT_TRUE(current.fused_infer_attention_is_fa);
+  EXPECT_TRUE(old_line.memory_db_bytes_as_kb);  // 26.1 divides OP_MEMORY.size by 1024
+  EXPECT_FALSE(current.memory_db_bytes_as_kb);
   EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
   EXPECT_EQ(old_line.matching, MatchAlgorithm::kReferenceCompat);  // the 8.2 recurrence
   EXPECT_EQ(current.matching, MatchAlgorithm::kSequenceMatcher);   // difflib's matching blocks
@@ -56,6 +60,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.overall_hides_step_coverage && p.workbook_reference_widths);
     EXPECT_TRUE(p.workbook_one_line_banners);
     EXPECT_TRUE(p.keep_unmatched_wrappers);
+    EXPECT_TRUE(p.memory_db_times_as_floats && p.memory_db_step_drops_unreleased && p.memory_db_null_shape_none);
   }
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }

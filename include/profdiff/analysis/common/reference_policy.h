@@ -102,6 +102,21 @@ struct ReferencePolicy {
   // A memory record allocated at time 0 has duration 0: the reference tests the time for truth
   // (memory deviation 4). Default: release − allocation.
   bool memory_zero_allocation_no_duration = false;
+  // Ascend DB export, 8.2 line only: OP_MEMORY.size is in bytes and used as KB (sizes 1024 times
+  // those of the text export, printed as integers; memory deviation 6). 26.1 divides by 1024.
+  // Default: KB = bytes / 1024.
+  bool memory_db_bytes_as_kb = false;
+  // Ascend DB export: a record's times are its ns / 1000 as binary doubles, printed as Python prints
+  // a float ("1736410576404541.2", an absent release "0.0"), and its duration is the difference of
+  // the two doubles (35.0 rather than 35.03; memory deviation 7). Default: the µs of the int64 ns.
+  bool memory_db_times_as_floats = false;
+  // Ascend DB export with a step: the records are read by the reference's step query
+  // (releaseTime >= step start AND allocationTime <= step end), so an allocation never released
+  // (NULL releaseTime) in the step is dropped (memory deviation 8). Default: it counts.
+  bool memory_db_step_drops_unreleased = false;
+  // Ascend DB export: an op without input shapes (NULL PYTORCH_API.inputShapes) shows Input Shape
+  // "None", Python's text of the NULL (memory deviation 9). Default: "N/A", as for the text export.
+  bool memory_db_null_shape_none = false;
   // ---- Communication comparison -----------------------------------------------------------------
   // NPU text: one forward cursor over all HCCL tasks (every group's planes, sorted by start) gives
   // each op (all groups, sorted by start) the tasks starting within it, so concurrent ops of different
