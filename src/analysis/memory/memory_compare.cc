@@ -50,7 +50,7 @@ MemorySide MakeSide(const Profile& p, const OpTree& tree, const PlacedMemory& pl
   for (uint32_t r : side.records) {
     side.size_kb += placed.records[r].size_kb;
     const MemoryRecord& rec = placed.records[r];
-    side.duration.AddNsRefUs(MemoryDurationNs(rec), MemoryDurationUs(rec, p.meta.device, policy));
+    side.duration.AddNsRefUs(MemoryDurationNs(rec), MemoryDurationUs(rec, p.meta, policy));
   }
   return side;
 }
@@ -93,8 +93,8 @@ std::vector<MemoryStatRow> Statistics(const MemoryComparison& cmp) {
   return out;
 }
 
-std::vector<MemoryRecord> RecordsOf(const Profile& p, const ReferencePolicy& policy) {
-  if (p.meta.device == DeviceKind::kNpu) return BuildNpuMemoryRecords(p, policy);
+std::vector<MemoryRecord> RecordsOf(const Profile& p, const ReferencePolicy& policy, std::optional<int64_t> step) {
+  if (p.meta.device == DeviceKind::kNpu) return BuildNpuMemoryRecords(p, policy, step);
   return BuildGpuMemoryRecords(p.memory_events, policy);
 }
 
@@ -131,18 +131,23 @@ int64_t MemoryDurationNs(const MemoryRecord& r) {
   return r.release_ns - r.allocation_ns;
 }
 
-double GpuTimeAsFloatUs(int64_t ns) {
+double TimeAsFloatUs(int64_t ns) {
   const std::string text = FormatNsAsMicrosShortest(ns);
   double v = 0;
   std::from_chars(text.data(), text.data() + text.size(), v);
   return v;
 }
 
-double MemoryDurationUs(const MemoryRecord& r, DeviceKind device, const ReferencePolicy& policy) {
+bool MemoryTimesAsFloats(const ProfileMeta& meta, const ReferencePolicy& policy) {
+  if (meta.format == SourceFormat::kAscendDb) return policy.memory_db_times_as_floats;
+  return meta.device == DeviceKind::kGpu && policy.memory_gpu_times_as_floats;
+}
+
+double MemoryDurationUs(const MemoryRecord& r, const ProfileMeta& meta, const ReferencePolicy& policy) {
   const int64_t ns = MemoryDurationNs(r);
   if (policy.memory_zero_allocation_no_duration && r.allocation_ns == 0) return 0.0;
-  if (ns == 0 || device != DeviceKind::kGpu || !policy.memory_gpu_times_as_floats) return NsToUs(ns);
-  return GpuTimeAsFloatUs(r.release_ns) - GpuTimeAsFloatUs(r.allocation_ns);
+  if (ns == 0 || !MemoryTimesAsFloats(meta, policy)) return NsToUs(ns);
+  return TimeAsFloatUs(r.release_ns) - TimeAsFloatUs(r.allocation_ns);
 }
 
 PlacedMemory PlaceMemoryRecords(const OpTree& tree, const Profile& profile, std::vector<MemoryRecord> records) {
@@ -181,7 +186,7 @@ namespace {
 
 // The comparison over `pairing`, whose trees `out` already points at.
 void CompareOnPairing(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
-                      const OperatorPairing& pairing, MemoryComparison& out);
+                      const OperatorCompareOptions& options, const OperatorPairing& pairing, MemoryComparison& out);
 
 }  // namespace
 
@@ -191,7 +196,7 @@ MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison,
   out.details = !options.disable_details;
   auto owned = std::make_shared<const OperatorPairing>(PairOperators(base, comparison, policy, options));
   out.owned = owned;
-  CompareOnPairing(base, comparison, policy, *owned, out);
+  CompareOnPairing(base, comparison, policy, options, *owned, out);
   return out;
 }
 
@@ -199,22 +204,23 @@ MemoryComparison CompareMemory(const Timeline& base, const Timeline& comparison,
                                SharedOperatorPairing& shared) {
   MemoryComparison out;
   out.details = !shared.options().disable_details;
-  CompareOnPairing(base, comparison, policy, shared.Get(), out);
+  CompareOnPairing(base, comparison, policy, shared.options(), shared.Get(), out);
   return out;
 }
 
 namespace {
 
 void CompareOnPairing(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
-                      const OperatorPairing& pairing, MemoryComparison& out) {
+                      const OperatorCompareOptions& options, const OperatorPairing& pairing, MemoryComparison& out) {
   out.policy = policy;
   out.base = &base.p();
   out.comparison = &comparison.p();
   out.warnings = pairing.warnings;
   out.base_tree_ = &pairing.base_tree;
   out.comparison_tree_ = &pairing.comparison_tree;
-  out.base_memory = PlaceMemoryRecords(out.base_tree(), base.p(), RecordsOf(base.p(), policy));
-  out.comparison_memory = PlaceMemoryRecords(out.comparison_tree(), comparison.p(), RecordsOf(comparison.p(), policy));
+  out.base_memory = PlaceMemoryRecords(out.base_tree(), base.p(), RecordsOf(base.p(), policy, options.base_step));
+  out.comparison_memory = PlaceMemoryRecords(out.comparison_tree(), comparison.p(),
+                                             RecordsOf(comparison.p(), policy, options.comparison_step));
   if (out.base_memory.records.empty()) out.no_records.push_back(NoRecordsReason(base.p(), "base"));
   if (out.comparison_memory.records.empty()) out.no_records.push_back(NoRecordsReason(comparison.p(), "comparison"));
 

@@ -64,16 +64,62 @@ class QueueIndex {
 
 }  // namespace
 
-std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const ReferencePolicy& policy) {
+namespace {
+
+// Ascend DB export: the OP_MEMORY rows in the order the reference reads them (ORDER BY releaseTime:
+// never released first, ties in table order), which breaks ties between records placed at one time.
+// With policy.memory_db_step_drops_unreleased and a step, only the rows of the reference's step
+// query: releaseTime >= the STEP_TIME start and allocationTime <= its end (no row for a step that
+// STEP_TIME lacks).
+std::vector<const OperatorMemoryRow*> DbRowsInReadOrder(const Profile& profile, const ReferencePolicy& policy,
+                                                        std::optional<int64_t> step) {
+  std::vector<const OperatorMemoryRow*> rows;
+  rows.reserve(profile.npu.operator_memory.size());
+  const DbStep* window = nullptr;
+  const bool step_query = step && policy.memory_db_step_drops_unreleased;
+  if (step_query) {
+    for (const DbStep& s : profile.npu.db.steps)
+      if (s.id == *step) window = &s;
+    if (window == nullptr) return rows;
+  }
+  for (const OperatorMemoryRow& row : profile.npu.operator_memory) {
+    if (step_query && (row.release_ns == kAbsentNs || row.release_ns < window->start_ns ||
+                       row.allocation_ns == kAbsentNs || row.allocation_ns > window->end_ns))
+      continue;
+    rows.push_back(&row);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const OperatorMemoryRow* a, const OperatorMemoryRow* b) {
+    return a->release_ns < b->release_ns;  // kAbsentNs (NULL) is the smallest
+  });
+  return rows;
+}
+
+std::vector<const OperatorMemoryRow*> RowsInReadOrder(const Profile& profile, const ReferencePolicy& policy,
+                                                      std::optional<int64_t> step) {
+  if (profile.meta.format == SourceFormat::kAscendDb) return DbRowsInReadOrder(profile, policy, step);
+  std::vector<const OperatorMemoryRow*> rows;
+  rows.reserve(profile.npu.operator_memory.size());
+  for (const OperatorMemoryRow& row : profile.npu.operator_memory) rows.push_back(&row);
+  return rows;
+}
+
+}  // namespace
+
+std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const ReferencePolicy& policy,
+                                                std::optional<int64_t> step) {
   std::vector<MemoryRecord> out;
   if (profile.meta.path_level == "trace" || profile.npu.operator_memory.empty()) return out;
   const QueueIndex queues(profile);
-  out.reserve(profile.npu.operator_memory.size());
-  for (const OperatorMemoryRow& row : profile.npu.operator_memory) {
+  const double size_scale =
+      profile.meta.format == SourceFormat::kAscendDb && policy.memory_db_bytes_as_kb ? 1024.0 : 1.0;
+  const std::vector<const OperatorMemoryRow*> rows = RowsInReadOrder(profile, policy, step);
+  out.reserve(rows.size());
+  for (const OperatorMemoryRow* row_ptr : rows) {
+    const OperatorMemoryRow& row = *row_ptr;
     // The reference skips a row whose allocation time is empty, "N/A" or 0.
     if (row.allocation_ns == kAbsentNs || row.allocation_ns == 0) continue;
     MemoryRecord r;
-    r.size_kb = row.size_kb;
+    r.size_kb = row.size_kb * size_scale;  // exact: the loader's bytes / 1024 times 1024
     r.allocation_ns = row.allocation_ns;
     r.release_ns = row.release_ns == 0 ? kAbsentNs : row.release_ns;
     r.ts_ns = row.allocation_ns;

@@ -17,10 +17,29 @@ Cell Int(int64_t v) { return Cell::Number(static_cast<double>(v)); }
 
 std::string TimeText(const Profile& p, int64_t ns, bool release, const analysis::ReferencePolicy& policy) {
   const bool npu = p.meta.device == DeviceKind::kNpu;
+  const bool floats = analysis::MemoryTimesAsFloats(p.meta, policy);
+  if (npu && floats) return PyFloatRepr(ns == kAbsentNs ? 0.0 : analysis::TimeAsFloatUs(ns));  // DB: Python's float
   if (ns == kAbsentNs) return release ? (npu ? "0" : "None") : "0";
   if (npu) return FormatNsAsMicros(ns);
-  return policy.memory_gpu_times_as_floats ? ExactDecimalOfDouble(analysis::GpuTimeAsFloatUs(ns))
-                                           : FormatNsAsMicrosShortest(ns);
+  return floats ? ExactDecimalOfDouble(analysis::TimeAsFloatUs(ns)) : FormatNsAsMicrosShortest(ns);
+}
+
+// A record's size as the reference prints it: Python's float, or with policy.memory_db_bytes_as_kb
+// the DB's integer bytes.
+std::string SizeText(const Profile& p, double size_kb, const analysis::ReferencePolicy& policy) {
+  if (p.meta.format == SourceFormat::kAscendDb && policy.memory_db_bytes_as_kb && std::trunc(size_kb) == size_kb &&
+      std::fabs(size_kb) < 9.0e15)
+    return std::to_string(static_cast<int64_t>(size_kb));
+  return PyFloatRepr(size_kb);
+}
+
+// The op's Input Shape cell: its shapes, "N/A" without, or "None" for a DB op without shapes under
+// policy.memory_db_null_shape_none.
+std::string InputShapeText(const Profile& p, SliceId slice, const analysis::ReferencePolicy& policy) {
+  if (p.meta.format == SourceFormat::kAscendDb && policy.memory_db_null_shape_none &&
+      p.FindArg(p.slices[slice], ArgKey::kInputDims) == nullptr)
+    return "None";
+  return std::string(OpArgText(p, slice, ArgKey::kInputDims));
 }
 
 SheetSpec MemoryCompareSheet(const analysis::MemoryComparison& cmp, const analysis::OpTree& bt,
@@ -54,7 +73,7 @@ SheetSpec MemoryCompareSheet(const analysis::MemoryComparison& cmp, const analys
       std::string details;
       for (uint32_t rec : ms.records) details += AllocatedDetailsLine(p, tree, placed, rec, cmp.policy);
       row.cells.push_back(Str(ms.name));
-      row.cells.push_back(Str(OpArgText(p, ms.slice, ArgKey::kInputDims)));
+      row.cells.push_back(Str(InputShapeText(p, ms.slice, cmp.policy)));
       row.cells.push_back(Str(OpArgText(p, ms.slice, ArgKey::kInputType)));
       row.cells.push_back(Str(details));
       row.cells.push_back(Num(ms.size_kb));
@@ -168,8 +187,8 @@ std::string AllocatedDetailsLine(const Profile& p, const analysis::OpTree& tree,
   if (name.empty() && owner != analysis::kRootNode) name = p.str(p.slices[tree.node(owner).slice].name);
   std::string line(name);
   line += ", (" + TimeText(p, r.allocation_ns, false, policy) + ", " + TimeText(p, r.release_ns, true, policy);
-  line += "), [duration: " + PyFloatRepr(analysis::MemoryDurationUs(r, p.meta.device, policy));
-  line += "], [size: " + PyFloatRepr(r.size_kb) + "]\n";
+  line += "), [duration: " + PyFloatRepr(analysis::MemoryDurationUs(r, p.meta, policy));
+  line += "], [size: " + SizeText(p, r.size_kb, policy) + "]\n";
   return line;
 }
 

@@ -69,6 +69,54 @@ TEST(NpuMemoryRecords, UnqueuedCannRowsDropOnlyUnderReferenceCompat) {
   EXPECT_EQ(compat[0].ts_ns, 0);   // the second lands at time 0, under the root
 }
 
+// An Ascend DB export (OP_MEMORY) with step 5 over [100, 900] µs: sizes are bytes / 1024 in the
+// model, rows come in table order.
+TEST(NpuMemoryRecords, DbRowsInReleaseOrderBytesAndStepQueryOnlyUnderReferenceCompat) {
+  Profile p = NpuWithQueues();
+  p.meta.format = SourceFormat::kAscendDb;
+  p.npu.db.steps.push_back({5, 100 * kUs, 900 * kUs});
+  AddRow(p, "a", 3.0, 300 * kUs, 700 * kUs);        // 3072 bytes
+  AddRow(p, "b", 0.5, 200 * kUs, kAbsentNs);        // NULL releaseTime: never released
+  AddRow(p, "c", 1.0, 150 * kUs, 400 * kUs);
+  AddRow(p, "d", 2.0, 50 * kUs, 80 * kUs);          // released before the step
+  auto ts = [](const std::vector<MemoryRecord>& r) {
+    std::vector<int64_t> out;
+    for (const MemoryRecord& m : r) out.push_back(m.ts_ns / kUs);
+    return out;
+  };
+  // Every mode reads the rows in the reference's order: by release time, never released first.
+  EXPECT_EQ(ts(BuildNpuMemoryRecords(p, ExactPolicy())), (std::vector<int64_t>{200, 50, 150, 300}));
+  const ReferencePolicy old_line = ReferenceCompatPolicy(ReferenceLine::k8_2);
+  const ReferencePolicy current = ReferenceCompatPolicy(ReferenceLine::k26_1);
+  EXPECT_EQ(BuildNpuMemoryRecords(p, ExactPolicy())[0].size_kb, 0.5);
+  EXPECT_EQ(BuildNpuMemoryRecords(p, current)[0].size_kb, 0.5);
+  EXPECT_EQ(BuildNpuMemoryRecords(p, old_line)[0].size_kb, 512);  // 8.2: the bytes, as KB
+  // With the step: the default keeps what the operator tree shows; the reference's step query drops
+  // the unreleased allocation and the one released before the step.
+  EXPECT_EQ(ts(BuildNpuMemoryRecords(p, ExactPolicy(), 5)), (std::vector<int64_t>{200, 50, 150, 300}));
+  EXPECT_EQ(ts(BuildNpuMemoryRecords(p, current, 5)), (std::vector<int64_t>{150, 300}));
+  EXPECT_TRUE(BuildNpuMemoryRecords(p, current, 6).empty());  // a step STEP_TIME lacks
+  p.meta.format = SourceFormat::kAscendProfileDir;  // the text export: file order, KB as written
+  EXPECT_EQ(ts(BuildNpuMemoryRecords(p, old_line, 5)), (std::vector<int64_t>{300, 200, 150, 50}));
+  EXPECT_EQ(BuildNpuMemoryRecords(p, old_line)[1].size_kb, 0.5);
+}
+
+TEST(MemoryCompare, DbTimesAreDoublesOnlyUnderReferenceCompat) {
+  MemoryRecord r;
+  r.allocation_ns = 1736410576404541230;  // 1736410576404541.25 as a double
+  r.release_ns = 1736410576404576260;     // 1736410576404576.25
+  ProfileMeta db;
+  db.device = DeviceKind::kNpu;
+  db.format = SourceFormat::kAscendDb;
+  EXPECT_FALSE(MemoryTimesAsFloats(db, ExactPolicy()));
+  EXPECT_TRUE(MemoryTimesAsFloats(db, ReferenceCompatPolicy(ReferenceLine::k26_1)));
+  EXPECT_DOUBLE_EQ(MemoryDurationUs(r, db, ExactPolicy()), 35.03);
+  EXPECT_EQ(MemoryDurationUs(r, db, ReferenceCompatPolicy(ReferenceLine::k26_1)), 35.0);
+  EXPECT_EQ(TimeAsFloatUs(r.allocation_ns), 1736410576404541.25);
+  db.format = SourceFormat::kAscendProfileDir;  // the text export's times are decimals
+  EXPECT_DOUBLE_EQ(MemoryDurationUs(r, db, ReferenceCompatPolicy(ReferenceLine::k26_1)), 35.03);
+}
+
 // Base: A [0, 1000] µs with child B [100, 200] µs; comparison: A [0, 1000] µs alone. Records are
 // allocated by non-cann rows at their own time.
 struct Pair {
@@ -199,11 +247,13 @@ TEST(MemoryCompare, ZeroAllocationDurationOnlyUnderReferenceCompat) {
   MemoryRecord r;
   r.allocation_ns = 0;
   r.release_ns = 1500;
+  ProfileMeta gpu;
+  gpu.device = DeviceKind::kGpu;
   EXPECT_EQ(MemoryDurationNs(r), 1500);
-  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ExactPolicy()), 1.5);
-  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.0);
+  EXPECT_EQ(MemoryDurationUs(r, gpu, ExactPolicy()), 1.5);
+  EXPECT_EQ(MemoryDurationUs(r, gpu, ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.0);
   r.allocation_ns = 1000;
-  EXPECT_EQ(MemoryDurationUs(r, DeviceKind::kGpu, ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.5);
+  EXPECT_EQ(MemoryDurationUs(r, gpu, ReferenceCompatPolicy(ReferenceLine::k8_2)), 0.5);
 }
 
 }  // namespace

@@ -83,6 +83,43 @@ TEST(MemorySheets, AllocatedDetailsAsTheReferencePrintsThem) {
   EXPECT_EQ(j["top_by_diff"].size(), 1u);
 }
 
+// The same op from an Ascend DB export (no input shapes: NULL inputShapes): the default prints it as
+// the text export; under --reference-compat the times are Python floats, an absent release 0.0, the
+// shape "None", and on the 8.2 line the size is the DB's bytes.
+TEST(MemorySheets, DbRecordsAsEachModePrintsThem) {
+  const int64_t t = 1736410576404541230;
+  Profile b = Npu(t), c = Npu(t);
+  b.meta.format = c.meta.format = SourceFormat::kAscendDb;
+  b.npu.operator_memory[0].size_kb = c.npu.operator_memory[0].size_kb = 19268096.0 / 1024;
+  for (Profile* p : {&b, &c}) p->npu.operator_memory[1].name = p->strings.Intern("aten::empty");  // not cann::
+  const analysis::Timeline bt = analysis::BuildTimeline(b, {}), ct = analysis::BuildTimeline(c, {});
+  struct Want {
+    analysis::ReferencePolicy policy;
+    std::string unreleased, released, shape;
+  };
+  const Want wants[] = {
+      {analysis::ExactPolicy(), "aten::to, (1736410576404541.240, 0), [duration: 0.0], [size: 18816.5]\n",
+       "aten::to, (1736410576404541.250, 1736410576438599.490), [duration: 34058.24], [size: 0.5]\n", "N/A"},
+      {analysis::ReferenceCompatPolicy(analysis::ReferenceLine::k26_1),
+       "aten::to, (1736410576404541.2, 0.0), [duration: 0.0], [size: 18816.5]\n",
+       "aten::to, (1736410576404541.2, 1736410576438599.5), [duration: 34058.25], [size: 0.5]\n", "None"},
+      {analysis::ReferenceCompatPolicy(analysis::ReferenceLine::k8_2),
+       "aten::to, (1736410576404541.2, 0.0), [duration: 0.0], [size: 19268096]\n",
+       "aten::to, (1736410576404541.2, 1736410576438599.5), [duration: 34058.25], [size: 512]\n", "None"},
+  };
+  for (const Want& w : wants) {
+    const analysis::MemoryComparison cmp = analysis::CompareMemory(bt, ct, w.policy, {});
+    ASSERT_EQ(cmp.rows.size(), 1u);
+    const std::vector<uint32_t>& recs = cmp.rows[0].base.records;
+    ASSERT_EQ(recs.size(), 2u);
+    EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree(), cmp.base_memory, recs[0], cmp.policy), w.unreleased);
+    EXPECT_EQ(AllocatedDetailsLine(b, cmp.base_tree(), cmp.base_memory, recs[1], cmp.policy), w.released);
+    const std::vector<SheetSpec> sheets = BuildMemorySheets(cmp, "b", "c");
+    ASSERT_EQ(sheets.size(), 2u);
+    EXPECT_EQ(sheets[1].rows[0].cells[2], Cell::String(w.shape));
+  }
+}
+
 TEST(MemorySheets, GpuTimesAndDisableDetails) {
   ProfileBuilder g(DeviceKind::kGpu);
   g.Add(g.Track("1", "1"), SliceKind::kCpuOp, "aten::add", "cpu_op", 500, 10000);

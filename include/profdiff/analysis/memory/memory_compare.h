@@ -46,13 +46,16 @@ std::vector<uint32_t> SubtreeMemory(const OpTree& tree, const PlacedMemory& plac
 
 // A record's duration: release − allocation when both are set, else 0.
 int64_t MemoryDurationNs(const MemoryRecord& r);
-// The same in µs as the comparison shows it: the exact ns in µs, or on a GPU side with
-// policy.memory_gpu_times_as_floats the difference of the two times as doubles (GpuTimeAsFloatUs);
-// 0 for an allocation at time 0 with policy.memory_zero_allocation_no_duration.
-double MemoryDurationUs(const MemoryRecord& r, DeviceKind device, const ReferencePolicy& policy);
-// The double a Kineto time parses to: the µs decimal of `ns`, correctly rounded (what Python's
-// json.loads gives for the trace's text when it has at most three decimals).
-double GpuTimeAsFloatUs(int64_t ns);
+// Whether the reference reads this side's memory record times as doubles: a GPU trace with
+// policy.memory_gpu_times_as_floats, an Ascend DB export with policy.memory_db_times_as_floats.
+bool MemoryTimesAsFloats(const ProfileMeta& meta, const ReferencePolicy& policy);
+// The same in µs as the comparison shows it: the exact ns in µs, or where MemoryTimesAsFloats the
+// difference of the two times as doubles (TimeAsFloatUs); 0 for an allocation at time 0 with
+// policy.memory_zero_allocation_no_duration.
+double MemoryDurationUs(const MemoryRecord& r, const ProfileMeta& meta, const ReferencePolicy& policy);
+// The double nearest to `ns` / 1000: what Python's json.loads gives for a Kineto time written with
+// at most three decimals, and what Python's int ns / 1000 gives for an Ascend DB time.
+double TimeAsFloatUs(int64_t ns);
 
 struct MemorySide {
   bool present = false;

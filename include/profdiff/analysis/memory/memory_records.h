@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "profdiff/analysis/common/reference_policy.h"
@@ -33,6 +34,11 @@ std::vector<MemoryRecord> BuildGpuMemoryRecords(const std::vector<MemoryEvent>& 
 // enqueue with the same correlation_id). Other rows land at their allocation time, unnamed. What
 // happens to a "cann::" row without such a dequeue or enqueue is memory_drops_unqueued_cann_rows.
 // Empty at "trace" path level (no side files are read there).
-std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const ReferencePolicy& policy);
+// Ascend DB export (OP_MEMORY): the same rule over the rows in the reference's order (by release
+// time, never released first); with policy.memory_db_bytes_as_kb the sizes are the table's bytes
+// used as KB, and with policy.memory_db_step_drops_unreleased and a `step` only the rows of the
+// reference's step query (released at or after the step's start, allocated at or before its end).
+std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const ReferencePolicy& policy,
+                                                std::optional<int64_t> step = std::nullopt);
 
 }  // namespace profdiff::analysis
