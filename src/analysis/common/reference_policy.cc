@@ -50,6 +50,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.workbook_reference_widths = true;
   p.workbook_one_line_banners = true;
   p.keep_unmatched_wrappers = true;
+  p.db_api_row_per_connection_id = true;
   p.overall_hides_step_coverage = true;
   switch (line) {
     case ReferenceLine::k8_2:

@@ -145,6 +145,12 @@ struct ReferencePolicy {
   // unmatched row. Default: the pairing drills into unmatched wrappers on either side and matches
   // their children (DrillUnmatchedWrappers), losing no device time.
   bool keep_unmatched_wrappers = false;
+  // Ascend DB export: the reference reads PYTORCH_API joined with CONNECTION_IDS, one row per
+  // connection id, so a torch op that launched through k connection ids is k nested copies of
+  // itself in the operator tree, each holding the kernels of its own id: its calls count k times in
+  // the API sheet and its children sit k levels down (operator deviation 8). Default: one node per
+  // op, holding every kernel it launched.
+  bool db_api_row_per_connection_id = false;
   // The screen table and the OverallMetrics banners are the reference's, with nothing added.
   // Default: a line under the screen table and each banner say how many ProfilerStep windows each
   // side covers ("6 steps (ProfilerStep#5..#10)").
