@@ -85,13 +85,15 @@ class OpTreeBuilder {
       : timeline_(timeline), p_(timeline.p()), policy_(policy), options_(options), nodes_(tree_.nodes_) {}
 
   OpTree Build() {
+    if (policy_.db_api_row_per_connection_id && p_.meta.format == SourceFormat::kAscendDb) IndexDbConnections();
     AddNodes();
     IndexChildren();
     const KernelDict dict = LinkKernels(timeline_, policy_, options_);
     tree_.stats_.flows_used = dict.flows_used;
     tree_.stats_.flows_unlinked = dict.flows_unlinked;
     std::vector<std::pair<NodeId, SliceId>> attach =
-        policy_.attach_kernels_by_start_ts ? AttachByStartTs(dict) : AttachToInnermost(dict);
+        by_connection_ ? AttachByConnectionId(dict)
+                       : (policy_.attach_kernels_by_start_ts ? AttachByStartTs(dict) : AttachToInnermost(dict));
     StoreKernels(std::move(attach));
     return std::move(tree_);
   }
@@ -116,19 +118,57 @@ class OpTreeBuilder {
       while (last != kRootNode && sl.ts_ns > nodes_[last].end_ns) last = nodes_[last].parent;
       OpNode n;
       n.slice = s;
-      n.parent = last;
       n.start_ns = sl.ts_ns;
       n.end_ns = sl.end_ns();
-      n.depth = nodes_[last].depth + 1;
       n.is_step = sl.kind == SliceKind::kStepMarker;
       if (n.is_step) {
         auto it = step_id_of.find(s);
         if (it != step_id_of.end()) n.step_id = it->second;
       }
-      nodes_.push_back(n);
-      ++nodes_[last].children_count;
-      last = static_cast<NodeId>(nodes_.size() - 1);
+      // One node, or with by_connection_ one per connection id, each nested in the previous copy.
+      const std::vector<int64_t>* conns = nullptr;
+      if (by_connection_) {
+        auto it = connections_of_.find(s);
+        if (it != connections_of_.end()) conns = &it->second;
+      }
+      const size_t copies = conns == nullptr ? 1 : conns->size();
+      for (size_t c = 0; c < copies; ++c) {
+        n.parent = last;
+        n.depth = nodes_[last].depth + 1;
+        nodes_.push_back(n);
+        if (by_connection_) node_connection_.push_back(conns == nullptr ? kNoNumber : (*conns)[c]);
+        ++nodes_[last].children_count;
+        last = static_cast<NodeId>(nodes_.size() - 1);
+      }
     }
+  }
+
+  // policy.db_api_row_per_connection_id on an Ascend DB side: each op's CANN connection ids, in the
+  // order the reference's join returns them (PYTORCH_API, then CONNECTION_IDS, order).
+  void IndexDbConnections() {
+    by_connection_ = true;
+    node_connection_.push_back(kNoNumber);  // the root
+    for (const DbLaunch& l : p_.npu.db.op_launches) connections_of_[l.op].push_back(l.connection_id);
+  }
+
+  // The reference's DB rule: every node gets the kernels launched through its connection id.
+  std::vector<std::pair<NodeId, SliceId>> AttachByConnectionId(const KernelDict& dict) {
+    std::unordered_map<int64_t, std::vector<SliceId>> kernels_of;
+    for (const KernelLink& link : dict.links) {
+      const FlowEvent& f = p_.flows[link.start_flow];
+      if (!f.id_is_string) kernels_of[static_cast<int64_t>(f.id)].push_back(link.kernel);
+    }
+    std::vector<std::pair<NodeId, SliceId>> attach;
+    std::unordered_set<int64_t> used;
+    for (NodeId id = 1; id < nodes_.size(); ++id) {
+      auto it = kernels_of.find(node_connection_[id]);
+      if (it == kernels_of.end()) continue;
+      used.insert(it->first);
+      for (SliceId k : it->second) attach.emplace_back(id, k);
+    }
+    for (const auto& [conn, ks] : kernels_of)
+      if (!used.count(conn)) tree_.stats_.kernels_without_op += ks.size();
+    return attach;
   }
 
   // Children in creation order (CSR).
@@ -222,6 +262,9 @@ class OpTreeBuilder {
   const OpTreeOptions& options_;
   OpTree tree_;
   std::vector<OpNode>& nodes_;
+  bool by_connection_ = false;                                        // IndexDbConnections
+  std::unordered_map<SliceId, std::vector<int64_t>> connections_of_;  // op slice -> connection ids
+  std::vector<int64_t> node_connection_;                              // node -> its connection id
 };
 
 OpTree BuildOpTree(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options) {
