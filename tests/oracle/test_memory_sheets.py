@@ -1,7 +1,7 @@
 """Parity of the MemoryCompare / MemoryCompareStatistic sheets with both release lines of the reference.
 
 For each text/GPU oracle case that has a memory sheet (../shared/oracle/MANIFEST.tsv; the DB cases
-npu_db_* are checked by check_db_cases), and for each line, profdiff writes a workbook with that line's flag
+and the DB cases npu_db_* of DB_CASES), and for each line, profdiff writes a workbook with that line's flag
 (`--reference-compat=8.2` against ../shared/oracle, the bare `--reference-compat` against
 ../shared/oracle-26.1, whose operator pairing is difflib's) plus the case's options, and every cell is
 compared with the reference's CSV dump (oracle_util.check_sheet): numbers exactly, the "Allocated
@@ -54,42 +54,21 @@ EXACT_CASES = {case: CASES[case] for case in ("npu_text_r0_r1", "npu_text_step50
 
 
 # The Ascend DB export (issue #9): OP_MEMORY read as each line reads it (docs/deviations.md, memory
-# rows 6-9). Known gap, checked the other way round so it cannot go unnoticed when fixed: the
-# reference duplicates a PYTORCH_API row once per CONNECTION_IDS match, so some ops (Conv2D under
-# DistributedDataParallel.forward) nest one level deeper and their records come later in the
-# breadth-first "Allocated Details" of row 7; profdiff does not duplicate rows yet. Only those two
-# cells (base and comparison) may differ, and they must.
+# rows 6-9), on the operator tree of one node per PYTORCH_API row and connection id (operator row 8).
 DB = "msinsight_pt_db_2025_level1"
 DB_CASES = {
     "npu_db_r0_r1": (DB + "/rank0_ascend_pt", DB + "/rank1_ascend_pt", []),
     "npu_db_step50": (DB + "/rank0_ascend_pt", DB + "/rank1_ascend_pt", ["--base_step=50", "--comparison_step=50"]),
 }
-KNOWN_DB_CELLS = ("MemoryCompare row 7 col 5:", "MemoryCompare row 7 col 10:")
-
-
-def check_db_cases():
-    errors = []
-    for line, (oracle, flags) in LINES.items():
-        for case, (base, comparison, extra) in DB_CASES.items():
-            label = f"{line}/{case}"
-            found = ou.check_sheets_case(label, os.path.join(oracle, case), flags, base, comparison, extra, SHEETS,
-                                         LAYOUTS, "memory")
-            known = [e for e in found if any(k in e for k in KNOWN_DB_CELLS)]
-            errors += [e for e in found if e not in known]
-            if len(known) != len(KNOWN_DB_CELLS):
-                errors.append(f"{label}: the known DB record-order cells now match the reference: remove "
-                              "KNOWN_DB_CELLS and the note in docs/deviations.md")
-    return errors
 
 
 def main():
     ou.require_shared()
     errors = []
     for line, (oracle, flags) in LINES.items():
-        for case, (base, comparison, extra) in CASES.items():
+        for case, (base, comparison, extra) in {**CASES, **DB_CASES}.items():
             errors += ou.check_sheets_case(f"{line}/{case}", os.path.join(oracle, case), flags, base, comparison,
                                            extra, SHEETS, LAYOUTS, "memory")
-    errors += check_db_cases()
     for case, (base, comparison, extra) in EXACT_CASES.items():
         errors += ou.check_sheets_case(f"exact/{case}", os.path.join(ou.ORACLE, case), [], base, comparison,
                                        extra, ["MemoryCompare"], LAYOUTS, "memory")
