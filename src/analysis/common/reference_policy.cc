@@ -51,6 +51,9 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.workbook_one_line_banners = true;
   p.keep_unmatched_wrappers = true;
   p.db_api_row_per_connection_id = true;
+  p.db_module_kernels_of_last_connection = true;
+  p.db_kernel_lines_global_task_id = true;
+  p.db_step_query_for_modules = true;
   p.overall_hides_step_coverage = true;
   switch (line) {
     case ReferenceLine::k8_2:

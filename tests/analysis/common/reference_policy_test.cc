@@ -24,7 +24,8 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.overall_hides_step_coverage || p.workbook_reference_widths);
   EXPECT_FALSE(p.workbook_one_line_banners);
   EXPECT_FALSE(p.keep_unmatched_wrappers);
-  EXPECT_FALSE(p.db_api_row_per_connection_id);
+  EXPECT_FALSE(p.db_api_row_per_connection_id || p.db_module_kernels_of_last_connection ||
+               p.db_kernel_lines_global_task_id || p.db_step_query_for_modules);
   EXPECT_FALSE(p.memory_db_bytes_as_kb || p.memory_db_times_as_floats || p.memory_db_step_drops_unreleased ||
                p.memory_db_null_shape_none);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
@@ -61,7 +62,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.overall_hides_step_coverage && p.workbook_reference_widths);
     EXPECT_TRUE(p.workbook_one_line_banners);
     EXPECT_TRUE(p.keep_unmatched_wrappers);
-    EXPECT_TRUE(p.db_api_row_per_connection_id);
+    EXPECT_TRUE(p.db_api_row_per_connection_id && p.db_module_kernels_of_last_connection &&
+                p.db_kernel_lines_global_task_id && p.db_step_query_for_modules);
     EXPECT_TRUE(p.memory_db_times_as_floats && p.memory_db_step_drops_unreleased && p.memory_db_null_shape_none);
   }
   EXPECT_EQ(PolicyModeName(current), "reference-compat");

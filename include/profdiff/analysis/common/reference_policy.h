@@ -151,6 +151,23 @@ struct ReferencePolicy {
   // the API sheet and its children sit k levels down (operator deviation 8). Default: one node per
   // op, holding every kernel it launched.
   bool db_api_row_per_connection_id = false;
+  // Ascend DB export, module comparison: the reference keys the kernels by their op's start time,
+  // one (PYTORCH_API row, connection id) after the other, so where an op launched through several
+  // connection ids only the last id's kernels reach the modules (the Conv2d_0 module of the msinsight
+  // DB shows trans_TransData_2 alone, not its Conv2D; operator deviation 9). Default: every kernel an
+  // op launched, grouped at the op's start.
+  bool db_module_kernels_of_last_connection = false;
+  // Ascend DB export: a kernel line of the Kernel Details cells names the task by its
+  // COMPUTE_TASK_INFO.globalTaskId, the DB's row key ("trans_TransData_2, 6, AI_VECTOR_CORE"; operator
+  // deviation 10). Default: the device's task id (TASK.taskId, 11066 there), the Task ID the text
+  // export's kernel_details.csv shows for the same task.
+  bool db_kernel_lines_global_task_id = false;
+  // Ascend DB export with a step: the reference's module comparison reads only the PYTORCH_API rows
+  // and tasks starting inside the step's STEP_TIME window, so a module's call stack loses the frames
+  // that began before the step ("nn.Module: DistributedDataParallel_0" instead of the
+  // "<string>(1): <module>; multiprocessing/spawn.py..." chain; operator deviation 11). Default: the
+  // whole capture, as for a text export (the reference's text path ignores the step there too).
+  bool db_step_query_for_modules = false;
   // The screen table and the OverallMetrics banners are the reference's, with nothing added.
   // Default: a line under the screen table and each banner say how many ProfilerStep windows each
   // side covers ("6 steps (ProfilerStep#5..#10)").
