@@ -139,6 +139,33 @@ class DbLoader {
     p_.slices.push_back(s);
     return id;
   }
+  // A CANN connection id held by exactly two PYTORCH_API rows, both torch ops, links a forward op to
+  // its backward op (how the DB export records PyTorch's fwdbwd flows): one fwdbwd flow from the
+  // earlier start to the later, in connection-id order.
+  void AddFwdBwdFlows() {
+    std::vector<int64_t> ids;
+    for (const auto& [cann, rows] : rows_of_cann_)
+      if (rows.size() == 2) ids.push_back(cann);
+    std::sort(ids.begin(), ids.end());
+    const StringId cat = p_.strings.Intern("fwdbwd");
+    for (int64_t cann : ids) {
+      const std::vector<SliceId>& rows = rows_of_cann_[cann];
+      if (!IsTorchOpKind(p_.slices[rows[0]].kind) || !IsTorchOpKind(p_.slices[rows[1]].kind)) continue;
+      const bool first_earlier = p_.slices[rows[0]].ts_ns <= p_.slices[rows[1]].ts_ns;
+      const Slice& fwd = p_.slices[first_earlier ? rows[0] : rows[1]];
+      const Slice& bwd = p_.slices[first_earlier ? rows[1] : rows[0]];
+      for (const Slice* end : {&fwd, &bwd}) {
+        FlowEvent f;
+        f.ts_ns = end->ts_ns;
+        f.id = static_cast<uint64_t>(cann);
+        f.phase = end == &fwd ? 's' : 'f';
+        f.track = end->track;
+        f.cat = f.name = cat;
+        p_.flows.push_back(f);
+      }
+    }
+    rows_of_cann_.clear();
+  }
   void AddFlow(char phase, uint64_t id, int64_t ts_ns, TrackId track) {
     FlowEvent f;
     f.ts_ns = ts_ns;
@@ -165,6 +192,7 @@ class DbLoader {
   // PYTORCH_API.connectionId -> the CANN connection ids of CONNECTION_IDS (in table order).
   std::unordered_map<int64_t, std::vector<int64_t>> connections_;
   std::unordered_set<int64_t> launched_;  // every CANN connection id some API row holds
+  std::unordered_map<int64_t, std::vector<SliceId>> rows_of_cann_;  // CANN connection id -> its API rows
   std::unordered_set<int64_t> pmu_cube_;  // globalTaskIds with a non-zero aic_total_time / aic_mac_time
   StringId async_npu_ = kEmptyString;
 };
@@ -333,9 +361,11 @@ Status DbLoader::LoadTorchApi() {
     for (int64_t cann : it->second) {
       AddFlow('s', static_cast<uint64_t>(cann), s.ts_ns, s.track);
       launched_.insert(cann);
+      rows_of_cann_[cann].push_back(op);
       if (kind == SliceKind::kCpuOp || kind == SliceKind::kStepMarker) p_.npu.db.op_launches.push_back({cann, op});
     }
   }
+  AddFwdBwdFlows();
   return Status::Ok();
 }
 
@@ -387,6 +417,7 @@ Status DbLoader::LoadTasks() {
     AddArgText(ArgKey::kTaskType, task_type);
     if (stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
     if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
+    if (gid.ok()) AddArgInt(ArgKey::kGlobalTaskId, gid.value);
     if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
     if (is_compute) AddArgText(ArgKey::kInputDims, Str(st.Int(11), "COMPUTE_TASK_INFO"));
     const SliceId id = AddSlice(s, args_begin);

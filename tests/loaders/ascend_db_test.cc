@@ -332,5 +332,38 @@ TEST(AscendDb, PmuCubeFlag) {
   }
 }
 
+// Two torch ops sharing a CANN connection id are PyTorch's forward op and its backward op: one
+// fwdbwd flow from the earlier start to the later. Two queue rows sharing one (an Enqueue and its
+// Dequeue), or three rows, are not a link. The compute task keeps its device task id and its DB key.
+TEST(AscendDb, TwoOpsSharingAConnectionIdAreAForwardBackwardLink) {
+  report::testing::TempDir d;
+  const std::string rows =
+      "INSERT INTO STRING_IDS VALUES (40,'aten::add_backward'),(41,'Dequeue@aten::add');"
+      "INSERT INTO PYTORCH_API VALUES ('1800','1850',(3136493 << 32) | 9,78,40,NULL,NULL,NULL,NULL,NULL,50001,0),"
+      "  ('1170','1180',(3136493 << 32) | 8,79,41,NULL,NULL,NULL,NULL,NULL,50002,0);"
+      "UPDATE PYTORCH_API SET connectionId = 80 WHERE name = 14;"
+      "INSERT INTO CONNECTION_IDS VALUES (78, 500), (79, 600), (80, 600);";
+  const std::string path = d / "ascend_pytorch_profiler_0.db";
+  ASSERT_EQ(testing::WriteDb(path, std::string(testing::kDbSchema) + testing::kDbRows + rows), "");
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(path, p, LoadOptions{}).ok());
+  std::vector<const FlowEvent*> fwd_bwd;
+  for (const FlowEvent& f : p.flows)
+    if (p.str(f.cat) == "fwdbwd") fwd_bwd.push_back(&f);
+  // 500: aten::add (1100) and aten::add_backward (1800); 501 has one row, 600 two queue rows.
+  ASSERT_EQ(fwd_bwd.size(), 2u);
+  EXPECT_EQ(fwd_bwd[0]->phase, 's');
+  EXPECT_EQ(fwd_bwd[0]->ts_ns, 1100);
+  EXPECT_EQ(fwd_bwd[1]->phase, 'f');
+  EXPECT_EQ(fwd_bwd[1]->ts_ns, 1800);
+  EXPECT_EQ(fwd_bwd[0]->id, 500u);
+  EXPECT_EQ(p.track(*FindSlice(p, "aten::add_backward")).tid, 9);
+  EXPECT_EQ(p.tracks[fwd_bwd[1]->track].tid, 9);
+  const Slice* kernel = FindSlice(p, "AddKernel");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kTaskId), 3);         // TASK.taskId
+  EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kGlobalTaskId), 10);  // TASK.globalTaskId
+}
+
 }  // namespace
 }  // namespace profdiff

@@ -92,6 +92,7 @@ constexpr bool IsTorchOpKind(SliceKind k) {
   X(kTaskType, "Task Type")                              \
   X(kStreamId, "Stream Id")                              \
   X(kTaskId, "Task Id")                                  \
+  X(kGlobalTaskId, "Global Task Id") /* Ascend DB */     \
   X(kCorrelationId, "correlation_id")                    \
   X(kDeviceId, "Device Id")                              \
   X(kDeviceType, "Device Type")                          \
