@@ -77,6 +77,25 @@ KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, 
   return out;
 }
 
+void GroupDbKernelsByLastConnection(const Profile& profile, KernelDict& dict) {
+  std::unordered_map<int64_t, std::vector<SliceId>> kernels_of;
+  for (const KernelLink& link : dict.links) {
+    const FlowEvent& f = profile.flows[link.start_flow];
+    if (!f.id_is_string) kernels_of[static_cast<int64_t>(f.id)].push_back(link.kernel);
+  }
+  std::vector<KernelGroup> groups;
+  std::unordered_map<int64_t, size_t> group_of;
+  for (const DbLaunch& l : profile.npu.db.op_launches) {
+    auto k = kernels_of.find(l.connection_id);
+    if (k == kernels_of.end()) continue;
+    const int64_t ts = profile.slices[l.op].ts_ns;
+    auto [it, inserted] = group_of.try_emplace(ts, groups.size());
+    if (inserted) groups.push_back({ts, {}});
+    groups[it->second].kernels = k->second;  // the last one wins
+  }
+  dict.groups = std::move(groups);
+}
+
 // Builds an OpTree in steps (docs/reference/operators.md#operator-tree,
 // docs/reference/loading.md#kernel-linking); a friend of OpTree.
 class OpTreeBuilder {

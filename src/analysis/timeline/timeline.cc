@@ -37,7 +37,9 @@ Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {
   std::unordered_set<int64_t> seen;
   for (const Step& s : by_file)
     if (seen.insert(s.id).second) t.step_ids.push_back(s.id);
-  if (t.flows.first_fwd_bwd_end) {
+  // The Ascend DB export's fwdbwd links (two torch ops sharing a connection id) carry no backward
+  // thread: the reference has none for it (no segmentation, no thread-based conv direction).
+  if (t.flows.first_fwd_bwd_end && profile.meta.format != SourceFormat::kAscendDb) {
     const bool npu = profile.meta.device == DeviceKind::kNpu;
     uint32_t end = npu ? *t.flows.last_fwd_bwd_end : *t.flows.first_fwd_bwd_end;
     t.backward_track = profile.flows[end].track;

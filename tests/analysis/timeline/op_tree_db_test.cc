@@ -70,6 +70,22 @@ TEST(OpTreeDb, OneNodePerConnectionIdUnderReferenceCompat) {
   }
 }
 
+// The module comparison's kernel groups: by default every kernel an op launched at its start; the
+// reference's DB dict keeps, per op start, the last connection id's kernels only.
+TEST(OpTreeDb, ModuleKernelGroupsOfTheLastConnectionId) {
+  const Profile p = DbProfile();
+  const Timeline tl = BuildTimeline(p, {});
+  KernelDict dict = LinkKernels(tl, ExactPolicy());
+  ASSERT_EQ(dict.groups.size(), 2u);
+  EXPECT_EQ(Names(p, dict.groups[0].kernels), (std::vector<std::string_view>{"Conv2D_a", "Conv2D_b"}));
+  GroupDbKernelsByLastConnection(p, dict);
+  ASSERT_EQ(dict.groups.size(), 2u);
+  EXPECT_EQ(dict.groups[0].ts_ns, 0);
+  EXPECT_EQ(Names(p, dict.groups[0].kernels), (std::vector<std::string_view>{"Conv2D_b"}));
+  EXPECT_EQ(dict.groups[1].ts_ns, 10000);
+  EXPECT_EQ(Names(p, dict.groups[1].kernels), (std::vector<std::string_view>{"Add"}));
+}
+
 TEST(OpTreeDb, TextExportsAreNeverDuplicated) {
   Profile p = DbProfile();
   p.meta.format = SourceFormat::kAscendProfileDir;

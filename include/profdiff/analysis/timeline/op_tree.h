@@ -135,6 +135,10 @@ struct KernelDict {
 // Kernels are what IsAttachableKernel accepts, except that policy.old_memcpy_not_kernel drops GPU
 // events whose category is not "kernel" or "gpu_memcpy" (old Kineto "Memcpy").
 KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options = {});
+// The reference's module kernel dict of an Ascend DB export: `dict`'s groups replaced by one per op
+// start, holding the kernels of the last (PYTORCH_API row, connection id) starting there that
+// launched any (Profile::npu.db.op_launches order), starts in first-insertion order.
+void GroupDbKernelsByLastConnection(const Profile& profile, KernelDict& dict);
 
 // True for slices that flows can attach as kernels: GPU kKernel/kGpuMemcpy, NPU kNpuTask (and kHcclOp
 // with include_hccl_ops).
