@@ -34,5 +34,40 @@ TEST(KernelLine, DurationAsWritten) {
   EXPECT_EQ(KernelLine(p, whole, no_shapes), "w [duration: 2.0]\n");
 }
 
+// An Ascend DB task names itself by its device task id by default, by the DB's globalTaskId under
+// --reference-compat (ReferencePolicy::db_kernel_lines_global_task_id); a text export always by its
+// Task Id.
+TEST(KernelLine, DbTaskIdOfEachMode) {
+  Profile p;
+  p.meta.format = SourceFormat::kAscendDb;
+  p.GetOrCreateTrack("1", "2");
+  const SliceId k = AddKernel(p, "trans_TransData_2", 27901, 0);
+  Slice& s = p.slices[k];
+  s.kind = SliceKind::kNpuTask;
+  s.args_begin = static_cast<uint32_t>(p.args.size());
+  for (auto [key, v] : {std::pair{ArgKey::kTaskId, int64_t{11066}}, std::pair{ArgKey::kGlobalTaskId, int64_t{6}}}) {
+    Arg a;
+    a.key = key;
+    a.type = ArgType::kInt;
+    a.i = v;
+    p.args.push_back(a);
+  }
+  Arg type;
+  type.key = ArgKey::kTaskType;
+  type.type = ArgType::kString;
+  type.text = p.strings.Intern("AI_VECTOR_CORE");
+  p.args.push_back(type);
+  s.args_count = 3;
+  const std::unordered_map<int64_t, StringId> no_shapes;
+  const analysis::ReferencePolicy compat = analysis::ReferenceCompatPolicy(analysis::ReferenceLine::k26_1);
+  EXPECT_EQ(KernelTaskIdKey(p, analysis::ExactPolicy()), ArgKey::kTaskId);
+  EXPECT_EQ(KernelLine(p, k, no_shapes, KernelTaskIdKey(p, analysis::ExactPolicy())),
+            "trans_TransData_2, 11066, AI_VECTOR_CORE [duration: 27.901]\n");
+  EXPECT_EQ(KernelLine(p, k, no_shapes, KernelTaskIdKey(p, compat)),
+            "trans_TransData_2, 6, AI_VECTOR_CORE [duration: 27.901]\n");
+  p.meta.format = SourceFormat::kAscendProfileDir;
+  EXPECT_EQ(KernelTaskIdKey(p, compat), ArgKey::kTaskId);
+}
+
 }  // namespace
 }  // namespace profdiff::report

@@ -170,10 +170,28 @@ DualSum SumGroups(const SideModules& s, const std::vector<uint32_t>& groups) {
 
 // ---- One side's module trees (docs/reference/operators.md#module-tree) --------------------------
 
+// The rows a side's module trees read: all, or with policy.db_step_query_for_modules on an Ascend DB
+// side with a step, the rows (PYTORCH_API rows, tasks, fwdbwd pairs) starting inside the step's
+// STEP_TIME window, as the reference's step queries read them.
+struct RowWindow {
+  bool all = true;
+  int64_t start_ns = 0, end_ns = 0;
+  bool Has(int64_t ts_ns) const { return all || (ts_ns >= start_ns && ts_ns <= end_ns); }
+};
+
+RowWindow ModuleRows(const Profile& p, const ReferencePolicy& policy, std::optional<int64_t> step) {
+  RowWindow w;
+  if (!step || !policy.db_step_query_for_modules || p.meta.format != SourceFormat::kAscendDb) return w;
+  for (const DbStep& s : p.npu.db.steps)
+    if (s.id == *step) w = {false, s.start_ns, s.end_ns};
+  return w;
+}
+
 // Step 1: python functions split into module events ("nn.Module:" names) and call functions.
-void CollectPythonFunctions(const Profile& p, std::vector<ModEvent>& modules, std::vector<ModEvent>& calls) {
+void CollectPythonFunctions(const Profile& p, const RowWindow& rows, std::vector<ModEvent>& modules,
+                            std::vector<ModEvent>& calls) {
   for (const Slice& s : p.slices) {
-    if (s.kind != SliceKind::kPythonFunction) continue;
+    if (s.kind != SliceKind::kPythonFunction || !rows.Has(s.ts_ns)) continue;
     std::string_view name = p.str(s.name);
     ModEvent e{s.ts_ns, s.end_ns(), s.phase == 'X', name, -1};
     (ascii::StartsWithLower(name, "nn.module:") ? modules : calls).push_back(std::move(e));
@@ -182,22 +200,24 @@ void CollectPythonFunctions(const Profile& p, std::vector<ModEvent>& modules, st
 
 // Step 2: torch ops; optimizer ops become module events, ops of the backward process (the process of
 // the first fwdbwd flow end, flow ids in order of first appearance) are indexed by start.
-void CollectTorchOps(const Timeline& timeline, std::vector<ModEvent>& modules, std::vector<SliceId>& ops,
-                     std::unordered_map<int64_t, SliceId>& bwd_ops) {
+// An Ascend DB export has no processes there: every op is indexed.
+void CollectTorchOps(const Timeline& timeline, const RowWindow& rows, std::vector<ModEvent>& modules,
+                     std::vector<SliceId>& ops, std::unordered_map<int64_t, SliceId>& bwd_ops) {
   const Profile& p = timeline.p();
   int64_t bwd_process = -1;
   if (const std::optional<uint32_t>& end = timeline.flows.fwd_bwd_first_end_by_id)
     bwd_process = p.tracks[p.flows[*end].track].process;
+  const bool db = p.meta.format == SourceFormat::kAscendDb;
   for (SliceId s = 0; s < p.slices.size(); ++s) {
     const Slice& sl = p.slices[s];
-    if (!IsTorchOpKind(sl.kind)) continue;
+    if (!IsTorchOpKind(sl.kind) || !rows.Has(sl.ts_ns)) continue;
     ops.push_back(s);
     std::string_view name = p.str(sl.name);
     if (IsOptimizerOp(name)) {
       modules.push_back({sl.ts_ns, sl.end_ns(), sl.phase == 'X', name, -1});
       continue;
     }
-    if (static_cast<int64_t>(p.tracks[sl.track].process) == bwd_process) bwd_ops[sl.ts_ns] = s;
+    if (db || static_cast<int64_t>(p.tracks[sl.track].process) == bwd_process) bwd_ops[sl.ts_ns] = s;
   }
 }
 
@@ -212,12 +232,13 @@ std::vector<ModEvent> PseudoEvents(const KernelDict& dict) {
 
 // Step 6: a backward module per fwdbwd flow whose end starts a backward-process op and whose start lies
 // strictly inside a forward module: that op, renamed "[ BACKWARD ]{forward module path}".
-std::vector<ModEvent> BackwardEvents(const Timeline& timeline, const ModTree& fwd,
+std::vector<ModEvent> BackwardEvents(const Timeline& timeline, const RowWindow& rows, const ModTree& fwd,
                                      const std::unordered_map<int64_t, SliceId>& bwd_ops,
                                      std::deque<std::string>& names) {
   const Profile& p = timeline.p();
   std::vector<ModEvent> events;
   for (const FlowLink& f : timeline.flows.fwd_bwd) {
+    if (!rows.Has(p.flows[f.start].ts_ns) || !rows.Has(p.flows[f.end].ts_ns)) continue;
     auto op = bwd_ops.find(p.flows[f.end].ts_ns);
     if (op == bwd_ops.end()) continue;
     uint32_t m = fwd.FindCall(p.flows[f.start].ts_ns);
@@ -274,21 +295,36 @@ void AssignGroupsAndStacks(SideModules& side, const CallTree& calls) {
   }
 }
 
+// Keeps the kernels of `rows` in each group; a group left empty goes.
+void KeepKernelsIn(const Profile& p, const RowWindow& rows, KernelDict& dict) {
+  if (rows.all) return;
+  std::vector<KernelGroup> kept;
+  for (KernelGroup& g : dict.groups) {
+    std::erase_if(g.kernels, [&](SliceId k) { return !rows.Has(p.slices[k].ts_ns); });
+    if (!g.kernels.empty()) kept.push_back(std::move(g));
+  }
+  dict.groups = std::move(kept);
+}
+
 void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const OperatorCompareOptions& options,
-               SideModules& side) {
+               std::optional<int64_t> step, SideModules& side) {
   const Profile& p = timeline.p();
   side.p = &p;
+  const RowWindow rows = ModuleRows(p, policy, step);
   std::vector<ModEvent> modules, calls;
-  CollectPythonFunctions(p, modules, calls);
+  CollectPythonFunctions(p, rows, modules, calls);
   if (modules.empty()) return;
   side.has_modules = true;
 
   std::vector<SliceId> ops;
   std::unordered_map<int64_t, SliceId> bwd_ops;
-  CollectTorchOps(timeline, modules, ops, bwd_ops);
+  CollectTorchOps(timeline, rows, modules, ops, bwd_ops);
   OpTreeOptions tree_options;
   tree_options.overall_or_communication_runs = options.overall_or_communication_runs;
   side.flows = LinkKernels(timeline, policy, tree_options);
+  if (policy.db_module_kernels_of_last_connection && p.meta.format == SourceFormat::kAscendDb)
+    GroupDbKernelsByLastConnection(p, side.flows);
+  KeepKernelsIn(p, rows, side.flows);
   const std::vector<ModEvent> pseudo = PseudoEvents(side.flows);
 
   modules.insert(modules.end(), pseudo.begin(), pseudo.end());
@@ -297,7 +333,7 @@ void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const Op
   CallTree call_tree;
   call_tree.Build(calls);
   calls = {};
-  std::vector<ModEvent> bwd_events = BackwardEvents(timeline, fwd, bwd_ops, side.backward_names);
+  std::vector<ModEvent> bwd_events = BackwardEvents(timeline, rows, fwd, bwd_ops, side.backward_names);
   ModTree& bwd = side.trees[1];
   if (!bwd_events.empty()) {
     bwd_events.insert(bwd_events.end(), pseudo.begin(), pseudo.end());
@@ -557,8 +593,8 @@ void AddModuleStats(const std::vector<ModPair>& ordered, const SideModules (&sid
 bool CompareModules(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                     const OperatorCompareOptions& options, OperatorComparison& out) {
   SideModules sides[2];
-  BuildSide(base, policy, options, sides[0]);
-  BuildSide(comparison, policy, options, sides[1]);
+  BuildSide(base, policy, options, options.base_step, sides[0]);
+  BuildSide(comparison, policy, options, options.comparison_step, sides[1]);
   if (!sides[0].has_modules || !sides[1].has_modules) return false;
 
   const MatchAlgorithm algorithm = options.disable_details ? MatchAlgorithm::kNone : policy.matching;

@@ -27,9 +27,10 @@ std::string ArgIdText(const Profile& p, const Slice& s, ArgKey key) {
 }
 
 std::string KernelsText(const Profile& p, const std::vector<SliceId>& kernels,
-                        const std::unordered_map<int64_t, StringId>& shapes) {
+                        const std::unordered_map<int64_t, StringId>& shapes, const analysis::ReferencePolicy& policy) {
   std::string out;
-  for (SliceId k : kernels) out += KernelLine(p, k, shapes);
+  const ArgKey task_id_key = KernelTaskIdKey(p, policy);
+  for (SliceId k : kernels) out += KernelLine(p, k, shapes, task_id_key);
   return out;
 }
 
@@ -71,7 +72,7 @@ SheetSpec OperatorCompareSheet(const OperatorComparison& cmp, std::string_view b
       row.cells.push_back(Str(os.name));
       row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputDims)));
       row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputType)));
-      row.cells.push_back(Str(KernelsText(p, os.kernels, ShapesOf(cmp, is_base))));
+      row.cells.push_back(Str(KernelsText(p, os.kernels, ShapesOf(cmp, is_base), cmp.policy)));
       row.cells.push_back(Num(os.device.Us(cmp.policy)));
     };
     side(r.base, *cmp.base, true);
@@ -149,11 +150,11 @@ RowSpec ModuleOperatorRow(const OperatorComparison& cmp, const analysis::ModuleB
                Int(m.level),
                Str(m.display_name),
                Str(r.base.name),
-               Str(KernelsText(*cmp.base, r.base.kernels, cmp.base_kernel_shapes)),
+               Str(KernelsText(*cmp.base, r.base.kernels, cmp.base_kernel_shapes, cmp.policy)),
                Num(r.base.device.Us(cmp.policy)),
                Cell::Blank(),
                Str(r.comparison.name),
-               Str(KernelsText(*cmp.comparison, r.comparison.kernels, cmp.comparison_kernel_shapes)),
+               Str(KernelsText(*cmp.comparison, r.comparison.kernels, cmp.comparison_kernel_shapes, cmp.policy)),
                Num(r.comparison.device.Us(cmp.policy)),
                Cell::Blank(),
                Cell::Blank(),
@@ -322,11 +323,18 @@ std::string PyFloatRepr(double v) {
   return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
 }
 
-std::string KernelLine(const Profile& p, SliceId kernel, const std::unordered_map<int64_t, StringId>& shapes) {
+ArgKey KernelTaskIdKey(const Profile& p, const analysis::ReferencePolicy& policy) {
+  return p.meta.format == SourceFormat::kAscendDb && policy.db_kernel_lines_global_task_id ? ArgKey::kGlobalTaskId
+                                                                                          : ArgKey::kTaskId;
+}
+
+std::string KernelLine(const Profile& p, SliceId kernel, const std::unordered_map<int64_t, StringId>& shapes,
+                       ArgKey task_id_key) {
   const Slice& k = p.slices[kernel];
   std::string line(p.str(k.name));
   if (k.kind == SliceKind::kNpuTask || k.kind == SliceKind::kHcclOp) {
-    line += ", " + ArgIdText(p, k, ArgKey::kTaskId) + ", " + ArgIdText(p, k, ArgKey::kTaskType);
+    if (p.FindArg(k, task_id_key) == nullptr) task_id_key = ArgKey::kTaskId;
+    line += ", " + ArgIdText(p, k, task_id_key) + ", " + ArgIdText(p, k, ArgKey::kTaskType);
     if (k.kind == SliceKind::kNpuTask) {
       auto it = shapes.find(k.ts_ns);
       if (it != shapes.end() && !p.str(it->second).empty())

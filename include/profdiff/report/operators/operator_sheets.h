@@ -26,8 +26,12 @@ std::vector<SheetSpec> BuildOperatorSheets(const analysis::OperatorComparison& c
 //   GPU: "{name} [duration: {dur µs}]"   (dur as the trace wrote it: Profile::WrittenDurUs)
 //   NPU: "{name}, {Task Id}, {Task Type}[, [input shapes: {shapes}]] [duration: {dur µs}]"
 // `shapes` is the kernel_details.csv index of the kernel's profile (start ns -> Input Shapes).
-std::string KernelLine(const Profile& profile, SliceId kernel,
-                       const std::unordered_map<int64_t, StringId>& shapes);
+// `task_id_key`: the arg naming the task (KernelTaskIdKey); a task without it falls back to its Task Id.
+std::string KernelLine(const Profile& profile, SliceId kernel, const std::unordered_map<int64_t, StringId>& shapes,
+                       ArgKey task_id_key = ArgKey::kTaskId);
+// The task id a profile's kernel lines print: the Task Id, or on an Ascend DB export with
+// policy.db_kernel_lines_global_task_id its globalTaskId.
+ArgKey KernelTaskIdKey(const Profile& profile, const analysis::ReferencePolicy& policy);
 
 // Python repr() of a finite double ("605.0", "840.07675", "1e-05").
 std::string PyFloatRepr(double v);
