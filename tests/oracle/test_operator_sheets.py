@@ -23,6 +23,7 @@ R0 = os.path.join(TEXT, "rank0_ascend_pt")
 R1 = os.path.join(TEXT, "rank1_ascend_pt")
 GPU = "kineto_resnet50_v100_2021jun_devprops/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"
 H100 = "kineto_h100_2026_tiny_uncompressed"
+DB = "msinsight_pt_db_2025_level1"
 TRACE_VIEW = "mstt_advisor_timeline_trace_view/trace_view.json"
 R0_TRACE_VIEW = os.path.join(R0, "ASCEND_PROFILER_OUTPUT/trace_view.json")
 
@@ -40,6 +41,11 @@ CASES = {
     "gpu_vs_gpu_h100": (H100 + "/before_fix_trace.json", H100 + "/after_fix_trace.json", []),
     "npu_text_step50": (R0, R1, ["--base_step=50", "--comparison_step=50"]),
     "npu_tracefile": (TRACE_VIEW, R0_TRACE_VIEW, []),
+    # Ascend DB export (issue #9): the fwdbwd links of two ops sharing a connection id, and under
+    # --reference-compat the reference's DB module kernels, task ids and step query
+    # (docs/deviations.md, operator rows 8-11).
+    "npu_db_r0_r1": (DB + "/rank0_ascend_pt", DB + "/rank1_ascend_pt", []),
+    "npu_db_step50": (DB + "/rank0_ascend_pt", DB + "/rank1_ascend_pt", ["--base_step=50", "--comparison_step=50"]),
 }
 
 # Release line -> (oracle directory, the flag that asks for that line).
