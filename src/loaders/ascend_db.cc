@@ -143,13 +143,16 @@ class DbLoader {
   // its backward op (how the DB export records PyTorch's fwdbwd flows): one fwdbwd flow from the
   // earlier start to the later, in connection-id order.
   void AddFwdBwdFlows() {
-    std::vector<int64_t> ids;
-    for (const auto& [cann, rows] : rows_of_cann_)
-      if (rows.size() == 2) ids.push_back(cann);
-    std::sort(ids.begin(), ids.end());
+    // (CANN id, row) in id order, rows of one id in table order: a flat array, not a map of lists
+    // (a 5 M-task export holds 5 M ids).
+    std::stable_sort(cann_rows_.begin(), cann_rows_.end(),
+                     [](const CannRow& a, const CannRow& b) { return a.cann < b.cann; });
     const StringId cat = p_.strings.Intern("fwdbwd");
-    for (int64_t cann : ids) {
-      const std::vector<SliceId>& rows = rows_of_cann_[cann];
+    for (size_t i = 0, j = 0; i < cann_rows_.size(); i = j) {
+      while (j < cann_rows_.size() && cann_rows_[j].cann == cann_rows_[i].cann) ++j;
+      if (j - i != 2) continue;
+      const int64_t cann = cann_rows_[i].cann;
+      const SliceId rows[2] = {cann_rows_[i].row, cann_rows_[i + 1].row};
       if (!IsTorchOpKind(p_.slices[rows[0]].kind) || !IsTorchOpKind(p_.slices[rows[1]].kind)) continue;
       const bool first_earlier = p_.slices[rows[0]].ts_ns <= p_.slices[rows[1]].ts_ns;
       const Slice& fwd = p_.slices[first_earlier ? rows[0] : rows[1]];
@@ -164,7 +167,7 @@ class DbLoader {
         p_.flows.push_back(f);
       }
     }
-    rows_of_cann_.clear();
+    cann_rows_ = {};
   }
   void AddFlow(char phase, uint64_t id, int64_t ts_ns, TrackId track) {
     FlowEvent f;
@@ -192,7 +195,11 @@ class DbLoader {
   // PYTORCH_API.connectionId -> the CANN connection ids of CONNECTION_IDS (in table order).
   std::unordered_map<int64_t, std::vector<int64_t>> connections_;
   std::unordered_set<int64_t> launched_;  // every CANN connection id some API row holds
-  std::unordered_map<int64_t, std::vector<SliceId>> rows_of_cann_;  // CANN connection id -> its API rows
+  struct CannRow {
+    int64_t cann;
+    SliceId row;
+  };
+  std::vector<CannRow> cann_rows_;  // every (CANN connection id, API row) link, for AddFwdBwdFlows
   std::unordered_set<int64_t> pmu_cube_;  // globalTaskIds with a non-zero aic_total_time / aic_mac_time
   StringId async_npu_ = kEmptyString;
 };
@@ -361,7 +368,7 @@ Status DbLoader::LoadTorchApi() {
     for (int64_t cann : it->second) {
       AddFlow('s', static_cast<uint64_t>(cann), s.ts_ns, s.track);
       launched_.insert(cann);
-      rows_of_cann_[cann].push_back(op);
+      cann_rows_.push_back({cann, op});
       if (kind == SliceKind::kCpuOp || kind == SliceKind::kStepMarker) p_.npu.db.op_launches.push_back({cann, op});
     }
   }
