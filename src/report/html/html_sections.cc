@@ -111,6 +111,7 @@ std::string Text(const OrderedJson& j) {
 }
 
 std::string MsCell(const OrderedJson& v) {
+  if (v.is_number_integer()) return NumCell(v.get<double>(), 0);  // a count or a level: no decimals
   if (v.is_number()) return NumCell(v.get<double>(), 3);
   // "INF" sorts above every number; null below.
   const char* key = v.is_string() && v.get<std::string>() == "INF" ? "1e308" : "-1e308";

@@ -24,6 +24,6 @@ std::string KernelSection(const OrderedJson& kernels);
 // Helpers shared by the sections.
 const OrderedJson& Member(const OrderedJson& j, const char* key);  // null when absent
 std::string Text(const OrderedJson& j);  // a JSON value as escaped display text ("" for null)
-std::string MsCell(const OrderedJson& v);  // a number as a sortable <td>, else its text
+std::string MsCell(const OrderedJson& v);  // a number as a sortable <td> (an integer without decimals), else its text
 
 }  // namespace profdiff::report::html

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string>
 
+#include "../../../src/report/html/html_sections.h"
 #include "../../../src/report/html/sha256.h"
 #include "profdiff/report/html/html_escape.h"
 #include "profdiff/report/html/html_report.h"
@@ -130,6 +131,26 @@ TEST(HtmlPage, Sha256AndTheCspHashes) {
   EXPECT_NE(page.find("style-src " + CspHashSource(PageStyle())), std::string::npos);
   EXPECT_NE(page.find("<style>" + PageStyle() + "</style>"), std::string::npos);
   EXPECT_NE(page.find("<script>" + PageScript() + "</script>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace profdiff::report::html
+
+namespace profdiff::report::html {
+namespace {
+
+// The sortable table's cells: a duration with 3 decimals, a count or a module level without any.
+TEST(HtmlItems, CountsAndLevelsHaveNoDecimals) {
+  OrderedJson ops = {{"kind", "module"},
+                     {"module_statistic",
+                      {{{"module_name", "/ A_0"}, {"module_class", "nn.Module: A"}, {"module_level", 2},
+                        {"base_total_ms", 1.5}, {"comparison_total_ms", 2.25}, {"total_diff_ms", 0.75},
+                        {"base_self_ms", 0.5}, {"comparison_self_ms", 0.5}, {"self_diff_ms", 0.0},
+                        {"diff_total_ratio", "INF"}}}}};
+  const std::string html = ItemsTableSection(ops);
+  EXPECT_NE(html.find("<td class=\"n\" data-v=\"2\">2</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find(">1.500</td>"), std::string::npos) << html;
+  EXPECT_EQ(html.find(">2.000</td>"), std::string::npos) << html;
 }
 
 }  // namespace
