@@ -44,6 +44,8 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.memory_db_times_as_floats = true;
   p.memory_db_step_drops_unreleased = true;
   p.memory_db_null_shape_none = true;
+  p.memory_db_cann_rows_forward_cursor = true;
+  p.memory_db_records_unnamed = true;
   p.comm_tasks_single_cursor = true;
   p.comm_tasks_paired_by_order = true;
   p.csv_workbook_grid = true;
@@ -59,6 +61,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;
       p.memory_db_bytes_as_kb = true;  // 26.1 divides OP_MEMORY.size by 1024
+      p.memory_db_queue_enqueue_exact_name = true;  // 26.1 tells queue rows by their name prefix
       p.matching = MatchAlgorithm::kReferenceCompat;
       p.gap_order = GapOrder::kComparisonFirst;
       break;

@@ -27,7 +27,8 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
   EXPECT_FALSE(p.db_api_row_per_connection_id || p.db_module_kernels_of_last_connection ||
                p.db_kernel_lines_global_task_id || p.db_step_query_for_modules);
   EXPECT_FALSE(p.memory_db_bytes_as_kb || p.memory_db_times_as_floats || p.memory_db_step_drops_unreleased ||
-               p.memory_db_null_shape_none);
+               p.memory_db_null_shape_none || p.memory_db_cann_rows_forward_cursor || p.memory_db_records_unnamed ||
+               p.memory_db_queue_enqueue_exact_name);
   EXPECT_TRUE(p.fused_infer_attention_is_fa);
   EXPECT_EQ(p.matching, MatchAlgorithm::kLcs);
   EXPECT_EQ(p.gap_order, GapOrder::kBaseFirst);  // the current reference's reading order
@@ -43,6 +44,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_TRUE(current.fused_infer_attention_is_fa);
   EXPECT_TRUE(old_line.memory_db_bytes_as_kb);  // 26.1 divides OP_MEMORY.size by 1024
   EXPECT_FALSE(current.memory_db_bytes_as_kb);
+  EXPECT_TRUE(old_line.memory_db_queue_enqueue_exact_name);
+  EXPECT_FALSE(current.memory_db_queue_enqueue_exact_name);
   EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
   EXPECT_EQ(old_line.matching, MatchAlgorithm::kReferenceCompat);  // the 8.2 recurrence
   EXPECT_EQ(current.matching, MatchAlgorithm::kSequenceMatcher);   // difflib's matching blocks
@@ -64,7 +67,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
     EXPECT_TRUE(p.keep_unmatched_wrappers);
     EXPECT_TRUE(p.db_api_row_per_connection_id && p.db_module_kernels_of_last_connection &&
                 p.db_kernel_lines_global_task_id && p.db_step_query_for_modules);
-    EXPECT_TRUE(p.memory_db_times_as_floats && p.memory_db_step_drops_unreleased && p.memory_db_null_shape_none);
+    EXPECT_TRUE(p.memory_db_times_as_floats && p.memory_db_step_drops_unreleased && p.memory_db_null_shape_none &&
+                p.memory_db_cann_rows_forward_cursor && p.memory_db_records_unnamed);
   }
   EXPECT_EQ(PolicyModeName(current), "reference-compat");
 }

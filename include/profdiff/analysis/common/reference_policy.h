@@ -117,6 +117,19 @@ struct ReferencePolicy {
   // Ascend DB export: an op without input shapes (NULL PYTORCH_API.inputShapes) shows Input Shape
   // "None", Python's text of the NULL (memory deviation 9). Default: "N/A", as for the text export.
   bool memory_db_null_shape_none = false;
+  // Ascend DB export: a "cann::" OP_MEMORY row is placed by one cursor that walks the queue pairs
+  // (per connectionId the last Enqueue and Dequeue rows, sorted by the dequeue's start) forward
+  // while the rows come in release order: a row allocated before the current pair's dequeue starts
+  // is dropped, and a pair passed for one row is never seen again (memory deviation 10). Default:
+  // the dequeue holding the allocation, found for each row, as for the text export.
+  bool memory_db_cann_rows_forward_cursor = false;
+  // Ascend DB export: a record never carries the OP_MEMORY row's own name, so a "cann::" allocation
+  // shows its op's name (memory deviation 11). Default: its own name, as for the text export.
+  bool memory_db_records_unnamed = false;
+  // Ascend DB export, 8.2 line only: among the queue rows only one named exactly "Enqueue" is an
+  // enqueue and every other one a dequeue (memory deviation 12). 26.1 and the default tell them by
+  // the Enqueue / Dequeue prefix and leave other queue rows out.
+  bool memory_db_queue_enqueue_exact_name = false;
   // ---- Communication comparison -----------------------------------------------------------------
   // NPU text: one forward cursor over all HCCL tasks (every group's planes, sorted by start) gives
   // each op (all groups, sorted by start) the tasks starting within it, so concurrent ops of different
