@@ -23,14 +23,20 @@ bool AtOrBeforeEnd(int64_t ts_ns, const Slice& s) {
   return after_start_ns * Slice::kE5PerNs <= s.dur_e5();  // at the rounded end: exactly
 }
 
+// The arg that links an enqueue to its dequeue: the trace's correlation_id, or in a DB export the
+// PYTORCH_API connectionId the two rows share.
+ArgKey QueueKey(const Profile& p) {
+  return p.meta.format == SourceFormat::kAscendDb ? ArgKey::kConnectionId : ArgKey::kCorrelationId;
+}
+
 class QueueIndex {
  public:
-  explicit QueueIndex(const Profile& p) : p_(p) {
+  explicit QueueIndex(const Profile& p) : p_(p), key_(QueueKey(p)) {
     for (const Slice& s : p.slices) {
       if (s.kind == SliceKind::kDequeue) {
         dequeues_.push_back({s.ts_ns, &s});
       } else if (s.kind == SliceKind::kEnqueue) {
-        const int64_t corr = p.ArgInt(s, ArgKey::kCorrelationId);
+        const int64_t corr = p.ArgInt(s, key_);
         if (corr != kNoNumber) enqueue_start_[corr] = s.ts_ns;  // the last one of an id wins
       }
     }
@@ -50,7 +56,7 @@ class QueueIndex {
     const Slice& dq = *std::prev(it)->slice;
     if (!AtOrBeforeEnd(allocation_ns, dq)) return m;
     m.in_dequeue = true;
-    const int64_t corr = p_.ArgInt(dq, ArgKey::kCorrelationId);
+    const int64_t corr = p_.ArgInt(dq, key_);
     auto e = enqueue_start_.find(corr);
     if (corr != kNoNumber && e != enqueue_start_.end()) m.enqueue_start_ns = e->second;
     return m;
@@ -58,8 +64,71 @@ class QueueIndex {
 
  private:
   const Profile& p_;
+  ArgKey key_;
   std::vector<Dequeue> dequeues_;
   std::unordered_map<int64_t, int64_t> enqueue_start_;
+};
+
+// The reference's DB queue pairs (policy.memory_db_cann_rows_forward_cursor): per PYTORCH_API
+// connectionId the last enqueue and the last dequeue row (with policy.memory_db_queue_enqueue_exact_name
+// an enqueue is a queue row named exactly "Enqueue" and every other queue row a dequeue; otherwise
+// the Enqueue*/Dequeue* rows), the ids with both, sorted by the dequeue's start; one cursor walks them
+// forward for all the rows, which come in release order.
+class DbQueueCursor {
+ public:
+  DbQueueCursor(const Profile& p, const ReferencePolicy& policy) {
+    struct Ends {
+      const Slice* enqueue = nullptr;
+      const Slice* dequeue = nullptr;
+    };
+    std::vector<int64_t> order;
+    std::unordered_map<int64_t, Ends> by_id;
+    for (const Slice& s : p.slices) {
+      const bool queue = s.kind == SliceKind::kEnqueue || s.kind == SliceKind::kDequeue ||
+                         (s.kind == SliceKind::kOther && p.str(s.cat) == "queue");
+      const int64_t id = queue ? p.ArgInt(s, ArgKey::kConnectionId) : kNoNumber;
+      if (id == kNoNumber) continue;
+      bool enqueue = s.kind == SliceKind::kEnqueue, dequeue = s.kind == SliceKind::kDequeue;
+      if (policy.memory_db_queue_enqueue_exact_name) {
+        enqueue = p.str(s.name) == "Enqueue";
+        dequeue = !enqueue;
+      }
+      if (!enqueue && !dequeue) continue;
+      auto [it, fresh] = by_id.try_emplace(id);
+      if (fresh) order.push_back(id);
+      (enqueue ? it->second.enqueue : it->second.dequeue) = &s;
+    }
+    for (int64_t id : order) {
+      const Ends& e = by_id[id];
+      if (e.enqueue != nullptr && e.dequeue != nullptr)
+        pairs_.push_back({e.enqueue->ts_ns, e.dequeue->ts_ns, e.dequeue});
+    }
+    std::stable_sort(pairs_.begin(), pairs_.end(),
+                     [](const Pair& a, const Pair& b) { return a.dequeue_start_ns < b.dequeue_start_ns; });
+  }
+
+  // The enqueue start a "cann::" row allocated at `allocation_ns` lands at; nullopt drops the row.
+  std::optional<int64_t> Next(int64_t allocation_ns) {
+    while (next_ < pairs_.size()) {
+      const Pair& q = pairs_[next_];
+      if (allocation_ns < q.dequeue_start_ns) return std::nullopt;
+      if (!AtOrBeforeEnd(allocation_ns, *q.dequeue)) {
+        ++next_;
+        continue;
+      }
+      return q.enqueue_start_ns;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  struct Pair {
+    int64_t enqueue_start_ns;
+    int64_t dequeue_start_ns;
+    const Slice* dequeue;
+  };
+  std::vector<Pair> pairs_;
+  size_t next_ = 0;
 };
 
 }  // namespace
@@ -110,8 +179,10 @@ std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const Re
   std::vector<MemoryRecord> out;
   if (profile.meta.path_level == "trace" || profile.npu.operator_memory.empty()) return out;
   const QueueIndex queues(profile);
-  const double size_scale =
-      profile.meta.format == SourceFormat::kAscendDb && policy.memory_db_bytes_as_kb ? 1024.0 : 1.0;
+  const bool db = profile.meta.format == SourceFormat::kAscendDb;
+  std::optional<DbQueueCursor> cursor;
+  if (db && policy.memory_db_cann_rows_forward_cursor) cursor.emplace(profile, policy);
+  const double size_scale = db && policy.memory_db_bytes_as_kb ? 1024.0 : 1.0;
   const std::vector<const OperatorMemoryRow*> rows = RowsInReadOrder(profile, policy, step);
   out.reserve(rows.size());
   for (const OperatorMemoryRow* row_ptr : rows) {
@@ -124,7 +195,14 @@ std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const Re
     r.release_ns = row.release_ns == 0 ? kAbsentNs : row.release_ns;
     r.ts_ns = row.allocation_ns;
     if (profile.str(row.name).find("cann::") != std::string_view::npos) {
-      r.name = row.name;
+      if (!(db && policy.memory_db_records_unnamed)) r.name = row.name;
+      if (cursor) {
+        const std::optional<int64_t> at = cursor->Next(row.allocation_ns);
+        if (!at) continue;  // dropped
+        r.ts_ns = *at;
+        out.push_back(r);
+        continue;
+      }
       const QueueIndex::Match m = queues.For(row.allocation_ns);
       if (policy.memory_drops_unqueued_cann_rows) {
         if (!m.in_dequeue) continue;           // dropped

@@ -101,6 +101,43 @@ TEST(NpuMemoryRecords, DbRowsInReleaseOrderBytesAndStepQueryOnlyUnderReferenceCo
   EXPECT_EQ(BuildNpuMemoryRecords(p, old_line)[1].size_kb, 0.5);
 }
 
+// A DB export's queue rows are linked by their PYTORCH_API connectionId. Enqueue A (id 1) at 100 µs is
+// dequeued over [200, 300] µs, B (id 2, 110 µs) over [400, 500], and "Enqueue@y" (id 3, 130 µs) over
+// [600, 650] by "Dequeue@y". The "cann::" rows come in release order: r1 at 250, r2 at 450, r3 at 220
+// (in A, after the cursor left it), r4 at 620.
+TEST(NpuMemoryRecords, DbCannRowsByConnectionIdAndTheReferenceCursor) {
+  ProfileBuilder b(DeviceKind::kNpu);
+  b.p.meta.format = SourceFormat::kAscendDb;
+  const TrackId main = b.Track("1", "1"), queue = b.Track("1", "2");
+  b.Add(main, SliceKind::kEnqueue, "Enqueue", "enqueue", 100 * kUs, 5 * kUs, {{ArgKey::kConnectionId, 1}});
+  b.Add(main, SliceKind::kEnqueue, "Enqueue", "enqueue", 110 * kUs, 5 * kUs, {{ArgKey::kConnectionId, 2}});
+  b.Add(main, SliceKind::kEnqueue, "Enqueue@y", "enqueue", 130 * kUs, 5 * kUs, {{ArgKey::kConnectionId, 3}});
+  b.Add(queue, SliceKind::kDequeue, "Dequeue@a", "dequeue", 200 * kUs, 100 * kUs, {{ArgKey::kConnectionId, 1}});
+  b.Add(queue, SliceKind::kDequeue, "Dequeue@b", "dequeue", 400 * kUs, 100 * kUs, {{ArgKey::kConnectionId, 2}});
+  b.Add(queue, SliceKind::kDequeue, "Dequeue@y", "dequeue", 600 * kUs, 50 * kUs, {{ArgKey::kConnectionId, 3}});
+  Profile p = std::move(b.p);
+  AddRow(p, "cann::r1", 1, 250 * kUs, 600 * kUs);
+  AddRow(p, "cann::r2", 1, 450 * kUs, 700 * kUs);
+  AddRow(p, "cann::r3", 1, 220 * kUs, 800 * kUs);
+  AddRow(p, "cann::r4", 1, 620 * kUs, 900 * kUs);
+  auto ts = [](const std::vector<MemoryRecord>& r) {
+    std::vector<int64_t> out;
+    for (const MemoryRecord& m : r) out.push_back(m.ts_ns / kUs);
+    return out;
+  };
+  // Default: each row at the enqueue of the dequeue holding it, with its own name.
+  const std::vector<MemoryRecord> exact = BuildNpuMemoryRecords(p, ExactPolicy());
+  EXPECT_EQ(ts(exact), (std::vector<int64_t>{100, 110, 100, 130}));
+  EXPECT_EQ(p.str(exact[0].name), "cann::r1");
+  // 26.1: one forward cursor; r3 comes after the cursor left A and is dropped; no own names.
+  const std::vector<MemoryRecord> current = BuildNpuMemoryRecords(p, ReferenceCompatPolicy(ReferenceLine::k26_1));
+  EXPECT_EQ(ts(current), (std::vector<int64_t>{100, 110, 130}));
+  EXPECT_EQ(current[0].name, kEmptyString);
+  // 8.2: "Enqueue@y" is a dequeue, so id 3 has no enqueue and r4 is dropped too.
+  EXPECT_EQ(ts(BuildNpuMemoryRecords(p, ReferenceCompatPolicy(ReferenceLine::k8_2))),
+            (std::vector<int64_t>{100, 110}));
+}
+
 TEST(MemoryCompare, DbTimesAreDoublesOnlyUnderReferenceCompat) {
   MemoryRecord r;
   r.allocation_ns = 1736410576404541230;  // 1736410576404541.25 as a double
