@@ -39,6 +39,7 @@ class DbLoader {
 
   Status Run() {
     PD_RETURN_IF_ERROR(ListTables());
+    Reserve();
     PD_RETURN_IF_ERROR(LoadStrings());
     PD_RETURN_IF_ERROR(LoadApiTypes());
     PD_RETURN_IF_ERROR(LoadSteps());
@@ -180,6 +181,44 @@ class DbLoader {
     f.name = async_npu_;
     p_.flows.push_back(f);
   }
+  // The rows of `table` as ListTables counted them (0 when absent).
+  size_t Rows(std::string_view table) const {
+    for (const DbTableUse& t : p_.npu.db.tables)
+      if (t.name == table) return static_cast<size_t>(t.rows);
+    return 0;
+  }
+  // The model's arrays sized once from the tables' row counts (at most one slice per API, task or
+  // communication row), not grown row by row: no copies and page faults of doubling on big exports.
+  void Reserve() {
+    const size_t api = Rows("PYTORCH_API"), tasks = Rows("TASK"), ops = Rows("COMMUNICATION_OP"),
+                 comm_tasks = Rows("COMMUNICATION_TASK_INFO");
+    p_.slices.reserve(p_.slices.size() + api + tasks + ops + comm_tasks);
+    p_.flows.reserve(p_.flows.size() + Rows("CONNECTION_IDS") + tasks + ops);
+    p_.npu.operator_memory.reserve(Rows("OP_MEMORY"));
+    p_.npu.memory_record.reserve(Rows("MEMORY_RECORD"));
+    p_.npu.kernel_details.rows.reserve(Rows("COMPUTE_TASK_INFO"));
+    p_.npu.db.compute_tasks.reserve(Rows("COMPUTE_TASK_INFO"));
+  }
+  // A table's track per key (a thread, a stream, a group and plane), named the first time only: the
+  // names are built and interned once, not per row (millions of rows on a big export).
+  template <typename Make>
+  TrackId CachedTrack(std::unordered_map<int64_t, TrackId>& cache, int64_t key, Make make) {
+    auto [it, fresh] = cache.try_emplace(key, TrackId{0});
+    if (fresh) it->second = make();
+    return it->second;
+  }
+  // "NPU:{id}" of a device id, interned once per id.
+  StringId DeviceName(int64_t id) {
+    auto [it, fresh] = device_names_.try_emplace(id, kEmptyString);
+    if (fresh) it->second = p_.strings.Intern(fmt::format("NPU:{}", id));
+    return it->second;
+  }
+  // A category literal interned once.
+  StringId Cat(std::string_view literal) {
+    auto [it, fresh] = cats_.try_emplace(literal.data(), kEmptyString);
+    if (fresh) it->second = p_.strings.Intern(literal);
+    return it->second;
+  }
   TrackId NamedTrack(std::string_view pid, std::string_view process_name, std::string_view tid,
                      std::string_view track_name) {
     const TrackId t = p_.GetOrCreateTrack(pid, tid);
@@ -199,7 +238,10 @@ class DbLoader {
     int64_t cann;
     SliceId row;
   };
-  std::vector<CannRow> cann_rows_;  // every (CANN connection id, API row) link, for AddFwdBwdFlows
+  std::vector<CannRow> cann_rows_;
+  std::unordered_map<int64_t, TrackId> thread_tracks_, stream_tracks_, plane_tracks_;
+  std::unordered_map<int64_t, StringId> device_names_;
+  std::unordered_map<const char*, StringId> cats_;  // every (CANN connection id, API row) link, for AddFwdBwdFlows
   std::unordered_set<int64_t> pmu_cube_;  // globalTaskIds with a non-zero aic_total_time / aic_mac_time
   StringId async_npu_ = kEmptyString;
 };
@@ -347,14 +389,16 @@ Status DbLoader::LoadTorchApi() {
         type_it == api_types_.end() ? std::string_view() : std::string_view(type_it->second);
     const auto [kind, cat] = ApiKind(type_name, p_.str(name));
     const int64_t gtid = tid.ok() ? tid.value : 0;
-    const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
     Slice s;
     s.ts_ns = start.value;
     s.dur_ns = std::max<int64_t>(0, end.value - start.value);
     s.name = name;
-    s.cat = p_.strings.Intern(cat);
+    s.cat = Cat(cat);
     s.kind = kind;
-    s.track = NamedTrack(pid, "Python", thread, "Thread " + thread);
+    s.track = CachedTrack(thread_tracks_, gtid, [&] {
+      const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
+      return NamedTrack(pid, "Python", thread, "Thread " + thread);
+    });
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
     if (const IntCell shapes = st.Int(7); shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
     if (const IntCell seq = st.Int(5); seq.ok()) AddArgInt(ArgKey::kSequenceNumber, seq.value);
@@ -416,10 +460,12 @@ Status DbLoader::LoadTasks() {
     s.ts_ns = start.value;
     s.dur_ns = std::max<int64_t>(0, end.value - start.value);
     s.name = is_compute ? Str(st.Int(8), "COMPUTE_TASK_INFO") : Str(st.Int(4), "TASK");
-    s.cat = p_.strings.Intern("HostToDevice");
+    s.cat = Cat("HostToDevice");
     s.kind = SliceKind::kNpuTask;
     const int64_t stream_id = stream.ok() ? stream.value : -1;
-    s.track = NamedTrack(kHardwarePid, kHardwarePid, std::to_string(stream_id), fmt::format("Stream {}", stream_id));
+    s.track = CachedTrack(stream_tracks_, stream_id, [&] {
+      return NamedTrack(kHardwarePid, kHardwarePid, std::to_string(stream_id), fmt::format("Stream {}", stream_id));
+    });
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
     AddArgText(ArgKey::kTaskType, task_type);
     if (stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
@@ -485,7 +531,7 @@ Status DbLoader::LoadCommunicationOps() {
     s.ts_ns = start.value;
     s.dur_ns = std::max<int64_t>(0, end.value - start.value);
     s.name = Str(st.Int(0), "COMMUNICATION_OP");
-    s.cat = p_.strings.Intern("hccl");
+    s.cat = Cat("hccl");
     s.kind = SliceKind::kHcclOp;
     s.track = NamedTrack(kCommPid, kCommPid, p_.str(group), p_.str(group));
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
@@ -516,10 +562,13 @@ Status DbLoader::LoadCommunicationTasks() {
     s.dur_ns = std::max<int64_t>(0, end.value - start.value);
     // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
     s.name = Str(st.Int(1), "COMMUNICATION_TASK_INFO");
-    s.cat = p_.strings.Intern("hccl");
+    s.cat = Cat("hccl");
     s.kind = SliceKind::kHcclTask;
-    s.track = NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
-                         fmt::format("Plane {}", plane_id));
+    // Plane ids are small: one key per (group, plane).
+    s.track = CachedTrack(plane_tracks_, (static_cast<int64_t>(group) << 20) ^ (plane_id & 0xFFFFF), [&] {
+      return NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
+                        fmt::format("Plane {}", plane_id));
+    });
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
     AddArgText(ArgKey::kTaskType, s.name);
     AddArgText(ArgKey::kCollectiveName, Str(st.Int(0), "COMMUNICATION_TASK_INFO"));
@@ -548,7 +597,7 @@ Status DbLoader::LoadOperatorMemory() {
     if (auto t = OptionalTime(st.Int(2), "OP_MEMORY", "allocationTime", n)) r.allocation_ns = *t;
     if (auto t = OptionalTime(st.Int(3), "OP_MEMORY", "releaseTime", n)) r.release_ns = *t;
     if (auto t = OptionalTime(st.Int(4), "OP_MEMORY", "duration", n)) r.duration_ns = *t;
-    if (const IntCell c = st.Int(5); c.ok()) r.device_type = p_.strings.Intern(fmt::format("NPU:{}", c.value));
+    if (const IntCell c = st.Int(5); c.ok()) r.device_type = DeviceName(c.value);
     r.line = static_cast<uint32_t>(n);
     p_.npu.operator_memory.push_back(r);
   }
@@ -574,7 +623,7 @@ Status DbLoader::LoadMemoryRecord() {
     r.total_reserved_mb = static_cast<double>(reserved.value) / kBytesPerMb;
     if (const IntCell c = st.Int(2); c.ok()) r.total_allocated_mb = static_cast<double>(c.value) / kBytesPerMb;
     if (const IntCell c = st.Int(4); c.ok()) r.total_active_mb = static_cast<double>(c.value) / kBytesPerMb;
-    if (const IntCell c = st.Int(5); c.ok()) r.device_type = p_.strings.Intern(fmt::format("NPU:{}", c.value));
+    if (const IntCell c = st.Int(5); c.ok()) r.device_type = DeviceName(c.value);
     p_.npu.memory_record.push_back(r);
   }
   return Status::Ok();
