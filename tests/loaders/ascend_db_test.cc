@@ -155,6 +155,20 @@ TEST(AscendDb, MalformedRowsAreDiagnosedAndSkipped) {
   EXPECT_NE(p.diagnostics.Summary().find("PYTORCH_API"), std::string::npos) << p.diagnostics.Summary();
 }
 
+// A NULL PYTORCH_API name is an op named "", as the 26.1 reference reads it (8.2 failed on it): the
+// row loads, without a diagnostic (NULL is a legal value there).
+TEST(AscendDb, NullApiNameIsAnEmptyName) {
+  TempDir d;
+  const std::string extra = "INSERT INTO PYTORCH_API VALUES ('1500','1600',1,NULL,NULL,NULL,NULL,NULL,NULL,NULL,50001,0);";
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
+  EXPECT_EQ(CountKind(p, SliceKind::kCpuOp), 2u);
+  const Slice* unnamed = FindSlice(p, "");
+  ASSERT_NE(unnamed, nullptr);
+  EXPECT_EQ(unnamed->ts_ns, 1500);
+  EXPECT_EQ(p.diagnostics.count(DiagId::db_dangling_id), 0u) << p.diagnostics.Summary();
+}
+
 // Times outside [kMinTimeNs, kMaxTimeNs] are diagnosed and the row skipped: end - start of the first
 // TASK row overflowed int64 (found by fuzz_ascend_db under UBSan).
 TEST(AscendDb, TimesOutOfRangeAreDiagnosedAndSkipped) {
