@@ -92,6 +92,23 @@ TEST(CompareCorpusCli, LowOperatorMatchWarns) {
   EXPECT_GE(q["op_name_map_suggestions"].size(), 3u);
 }
 
+// The DB export links a forward op to its backward op through a shared connection id: the default
+// mode's module comparison of two DB ranks has its backward modules, as the text export's has.
+TEST(CompareCorpusCli, DbExportHasBackwardModules) {
+  const fs::path db = fs::path(kCorpus) / "msinsight_pt_db_2025_level1";
+  if (!fs::is_directory(db)) GTEST_SKIP() << "shared corpus not found at " << db;
+  const Result r = RunCli({"compare", "-bp", (db / "rank0_ascend_pt").string(), "-d",
+                           (db / "rank1_ascend_pt").string(), "--no-xlsx", "--format", "json",
+                           "--enable_operator_compare"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const json ops = json::parse(r.out)["operators"];
+  ASSERT_EQ(ops["kind"], "module");
+  int backward = 0;
+  for (const json& row : ops["module_statistic"])
+    backward += row["module_name"].get<std::string>().starts_with("/[ BACKWARD ]");
+  EXPECT_GE(backward, 20) << ops["module_statistic"].size();
+}
+
 // A bare trace_view.json (trace level) against a full profile: what the trace level cannot know
 // (memory, bandwidth, the computing split) is said and shown as unknown, never as 0, in the default
 // mode; --reference-compat prints the reference's zeros.

@@ -159,7 +159,8 @@ TEST(AscendDb, MalformedRowsAreDiagnosedAndSkipped) {
 // row loads, without a diagnostic (NULL is a legal value there).
 TEST(AscendDb, NullApiNameIsAnEmptyName) {
   TempDir d;
-  const std::string extra = "INSERT INTO PYTORCH_API VALUES ('1500','1600',1,NULL,NULL,NULL,NULL,NULL,NULL,NULL,50001,0);";
+  const std::string extra =
+      "INSERT INTO PYTORCH_API VALUES ('1500','1600',1,NULL,NULL,NULL,NULL,NULL,NULL,NULL,50001,0);";
   Profile p;
   ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
   EXPECT_EQ(CountKind(p, SliceKind::kCpuOp), 2u);
