@@ -77,12 +77,23 @@ KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, 
   return out;
 }
 
-void GroupDbKernelsByLastConnection(const Profile& profile, KernelDict& dict) {
+namespace {
+
+// An Ascend DB export's linked kernels by CANN connection id (the flow id), in flow order.
+std::unordered_map<int64_t, std::vector<SliceId>> KernelsByConnectionId(const Profile& profile,
+                                                                         const KernelDict& dict) {
   std::unordered_map<int64_t, std::vector<SliceId>> kernels_of;
   for (const KernelLink& link : dict.links) {
     const FlowEvent& f = profile.flows[link.start_flow];
     if (!f.id_is_string) kernels_of[static_cast<int64_t>(f.id)].push_back(link.kernel);
   }
+  return kernels_of;
+}
+
+}  // namespace
+
+void GroupDbKernelsByLastConnection(const Profile& profile, KernelDict& dict) {
+  const auto kernels_of = KernelsByConnectionId(profile, dict);
   std::vector<KernelGroup> groups;
   std::unordered_map<int64_t, size_t> group_of;
   for (const DbLaunch& l : profile.npu.db.op_launches) {
@@ -172,11 +183,7 @@ class OpTreeBuilder {
 
   // The reference's DB rule: every node gets the kernels launched through its connection id.
   std::vector<std::pair<NodeId, SliceId>> AttachByConnectionId(const KernelDict& dict) {
-    std::unordered_map<int64_t, std::vector<SliceId>> kernels_of;
-    for (const KernelLink& link : dict.links) {
-      const FlowEvent& f = p_.flows[link.start_flow];
-      if (!f.id_is_string) kernels_of[static_cast<int64_t>(f.id)].push_back(link.kernel);
-    }
+    const auto kernels_of = KernelsByConnectionId(p_, dict);
     std::vector<std::pair<NodeId, SliceId>> attach;
     std::unordered_set<int64_t> used;
     for (NodeId id = 1; id < nodes_.size(); ++id) {
