@@ -131,10 +131,6 @@ class DbQueueCursor {
   size_t next_ = 0;
 };
 
-}  // namespace
-
-namespace {
-
 // Ascend DB export: the OP_MEMORY rows in the order the reference reads them (ORDER BY releaseTime:
 // never released first, ties in table order), which breaks ties between records placed at one time.
 // With policy.memory_db_step_drops_unreleased and a step, only the rows of the reference's step
@@ -178,10 +174,15 @@ std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const Re
                                                 std::optional<int64_t> step) {
   std::vector<MemoryRecord> out;
   if (profile.meta.path_level == "trace" || profile.npu.operator_memory.empty()) return out;
-  const QueueIndex queues(profile);
   const bool db = profile.meta.format == SourceFormat::kAscendDb;
+  // One of the two ways to a cann:: row's enqueue, each built by one pass over the slices.
   std::optional<DbQueueCursor> cursor;
-  if (db && policy.memory_db_cann_rows_forward_cursor) cursor.emplace(profile, policy);
+  std::optional<QueueIndex> queues;
+  if (db && policy.memory_db_cann_rows_forward_cursor) {
+    cursor.emplace(profile, policy);
+  } else {
+    queues.emplace(profile);
+  }
   const double size_scale = db && policy.memory_db_bytes_as_kb ? 1024.0 : 1.0;
   const std::vector<const OperatorMemoryRow*> rows = RowsInReadOrder(profile, policy, step);
   out.reserve(rows.size());
@@ -203,7 +204,7 @@ std::vector<MemoryRecord> BuildNpuMemoryRecords(const Profile& profile, const Re
         out.push_back(r);
         continue;
       }
-      const QueueIndex::Match m = queues.For(row.allocation_ns);
+      const QueueIndex::Match m = queues->For(row.allocation_ns);
       if (policy.memory_drops_unqueued_cann_rows) {
         if (!m.in_dequeue) continue;           // dropped
         r.ts_ns = m.enqueue_start_ns.value_or(0);  // time 0: under the root, never shown
