@@ -201,8 +201,8 @@ class DbLoader {
   }
   // A table's track per key (a thread, a stream, a group and plane), named the first time only: the
   // names are built and interned once, not per row (millions of rows on a big export).
-  template <typename Make>
-  TrackId CachedTrack(std::unordered_map<int64_t, TrackId>& cache, int64_t key, Make make) {
+  template <typename Cache, typename Key, typename Make>
+  TrackId CachedTrack(Cache& cache, const Key& key, Make make) {
     auto [it, fresh] = cache.try_emplace(key, TrackId{0});
     if (fresh) it->second = make();
     return it->second;
@@ -238,10 +238,11 @@ class DbLoader {
     int64_t cann;
     SliceId row;
   };
-  std::vector<CannRow> cann_rows_;
-  std::unordered_map<int64_t, TrackId> thread_tracks_, stream_tracks_, plane_tracks_;
+  std::vector<CannRow> cann_rows_;  // every (CANN connection id, API row) link, for AddFwdBwdFlows
+  std::unordered_map<int64_t, TrackId> thread_tracks_, stream_tracks_;
+  std::map<std::pair<StringId, int64_t>, TrackId> plane_tracks_;  // (group, plane id): a few per group
   std::unordered_map<int64_t, StringId> device_names_;
-  std::unordered_map<const char*, StringId> cats_;  // every (CANN connection id, API row) link, for AddFwdBwdFlows
+  std::unordered_map<const char*, StringId> cats_;
   std::unordered_set<int64_t> pmu_cube_;  // globalTaskIds with a non-zero aic_total_time / aic_mac_time
   StringId async_npu_ = kEmptyString;
 };
@@ -470,7 +471,7 @@ Status DbLoader::LoadTasks() {
     AddArgText(ArgKey::kTaskType, task_type);
     if (stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
     if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
-    if (gid.ok()) AddArgInt(ArgKey::kGlobalTaskId, gid.value);
+    if (is_compute && gid.ok()) AddArgInt(ArgKey::kGlobalTaskId, gid.value);  // kernel lines under --reference-compat
     if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
     if (is_compute) AddArgText(ArgKey::kInputDims, Str(st.Int(11), "COMPUTE_TASK_INFO"));
     const SliceId id = AddSlice(s, args_begin);
@@ -564,8 +565,7 @@ Status DbLoader::LoadCommunicationTasks() {
     s.name = Str(st.Int(1), "COMMUNICATION_TASK_INFO");
     s.cat = Cat("hccl");
     s.kind = SliceKind::kHcclTask;
-    // Plane ids are small: one key per (group, plane).
-    s.track = CachedTrack(plane_tracks_, (static_cast<int64_t>(group) << 20) ^ (plane_id & 0xFFFFF), [&] {
+    s.track = CachedTrack(plane_tracks_, std::pair{group, plane_id}, [&] {
       return NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
                         fmt::format("Plane {}", plane_id));
     });
