@@ -1,5 +1,7 @@
 #include "profdiff/base/diagnostics.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace profdiff {
@@ -44,6 +46,25 @@ void Diagnostics::Add(DiagId id, SourceLocation where, std::string detail) {
   Entry& e = entries_[static_cast<size_t>(id)];
   ++e.count;
   if (e.examples.size() < kMaxExamples) e.examples.push_back({std::move(where), std::move(detail)});
+}
+
+void Diagnostics::Insert(DiagId id, SourceLocation where, std::string detail) {
+  Entry& e = entries_[static_cast<size_t>(id)];
+  ++e.count;
+  auto later = std::find_if(e.examples.begin(), e.examples.end(), [&](const Example& ex) {
+    return ex.where.byte_offset > where.byte_offset;
+  });
+  if (later == e.examples.end() && e.examples.size() >= kMaxExamples) return;
+  e.examples.insert(later, Example{std::move(where), std::move(detail)});
+  if (e.examples.size() > kMaxExamples) e.examples.pop_back();
+}
+
+void Diagnostics::ShiftLines(int64_t lines) {
+  for (Entry& e : entries_) {
+    for (Example& ex : e.examples) {
+      if (ex.where.line > 0) ex.where.line += lines;
+    }
+  }
 }
 
 void Diagnostics::Merge(const Diagnostics& other) {

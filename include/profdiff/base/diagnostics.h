@@ -85,7 +85,13 @@ class Diagnostics {
   };
 
   void Add(DiagId id, SourceLocation where, std::string detail = {});
+  // Adds an occurrence found out of file order: its example goes before the kept examples at later
+  // byte offsets (and is dropped when the first kMaxExamples all come before it).
+  void Insert(DiagId id, SourceLocation where, std::string detail = {});
+  // Appends `other`'s counts and examples (which come after this one's in the input).
   void Merge(const Diagnostics& other);
+  // Adds `lines` to every example's known line (a reader that numbered lines from a block's start).
+  void ShiftLines(int64_t lines);
 
   uint64_t count(DiagId id) const { return entries_[static_cast<size_t>(id)].count; }
   const Entry& entry(DiagId id) const { return entries_[static_cast<size_t>(id)]; }
