@@ -59,6 +59,7 @@ ByteSource::~ByteSource() {
 }
 
 StatusOr<size_t> ByteSource::Read(char* out, size_t n) {
+  if (failed_) return failure_;
   n = std::min(n, chunk_bytes_);
   if (n == 0 || eof_) return size_t{0};
   StatusOr<size_t> got = gzip_ ? ReadGzip(out, n) : ReadRaw(out, n);
@@ -67,6 +68,7 @@ StatusOr<size_t> ByteSource::Read(char* out, size_t n) {
     if (*got == 0) eof_ = true;
   } else {
     failed_ = true;
+    failure_ = got.status();
   }
   return got;
 }

@@ -14,6 +14,7 @@
 #endif
 
 namespace profdiff {
+
 namespace {
 
 inline bool IsWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -26,6 +27,8 @@ inline int HexValue(char c) {
 }
 
 constexpr uint32_t kReplacementChar = 0xFFFD;
+
+}  // namespace
 
 // Number of '\n' bytes in [p, p + n). SSE2 (x86-64 baseline): 16 bytes per compare, matches summed in
 // byte lanes and folded with psadbw every 255 blocks; elsewhere eight bytes at a time (SWAR, exact:
@@ -59,6 +62,8 @@ int64_t CountNewlines(const char* p, size_t n) {
   for (; i < n; ++i) count += p[i] == '\n';
   return count;
 }
+
+namespace {
 
 // JSON white space: space, TAB, LF, CR.
 struct WsTable {
@@ -117,7 +122,86 @@ inline size_t FindStringStop(const unsigned char* p, size_t n) {
   return i;
 }
 
+// Finds the end of one JSON value by balancing brackets and strings (no validation: the cursor does
+// that), resumably: Step() scans the bytes it has not seen yet of a text that may grow between calls
+// (a stream's buffer after a refill) and returns true once the value is complete.
+class ValueScan {
+ public:
+  explicit ValueScan(char first) : scalar_(first != '{' && first != '[' && first != '"') {}
+  bool scalar() const { return scalar_; }
+  // Length of the value when Step() returned true; else the bytes scanned so far.
+  size_t end() const { return r_; }
+
+  bool Step(const char* base, size_t n) {
+    if (scalar_) {
+      for (; r_ < n; ++r_) {
+        const char c = base[r_];
+        if (c == ',' || c == ']' || c == '}' || c == '[' || c == '{' || c == '"' || c == ':' || IsWs(c)) {
+          if (r_ == 0) r_ = 1;  // a lone structural byte: a one-byte (invalid) value
+          return true;
+        }
+      }
+      return false;
+    }
+    // Table-driven: runs of ordinary bytes (most of a trace) cost one load and compare each.
+    const auto* u = reinterpret_cast<const unsigned char*>(base);
+    size_t r = r_;
+    while (r < n) {
+      if (in_str_) {
+        while (r < n && (kScan.cls[u[r]] & (kQuote | kBackslash)) == 0) ++r;
+        if (r >= n) break;
+        if (u[r] == '\\') {
+          if (r + 1 >= n) break;  // escape split by the end of the text: rescan it when it grows
+          r += 2;
+          continue;
+        }
+        ++r;  // closing quote
+        in_str_ = false;
+        if (depth_ == 0) return Done(r);  // a top-level string value
+        continue;
+      }
+      while (r < n && kScan.cls[u[r]] == kPlain) ++r;
+      if (r >= n) break;
+      switch (kScan.cls[u[r]]) {
+        case kQuote:
+          in_str_ = true;
+          break;
+        case kOpen:
+          ++depth_;
+          break;
+        case kClose:
+          if (--depth_ == 0) return Done(r + 1);
+          break;
+        default:  // a backslash outside a string: invalid, left to the cursor
+          break;
+      }
+      ++r;
+    }
+    r_ = r;
+    return false;
+  }
+
+ private:
+  bool Done(size_t len) {
+    r_ = len;
+    return true;
+  }
+  bool scalar_;
+  bool in_str_ = false;
+  int64_t depth_ = 0;
+  size_t r_ = 0;
+};
+
 }  // namespace
+
+bool ScanJsonValue(std::string_view text, size_t* len) {
+  if (text.empty()) return false;
+  ValueScan scan(text[0]);
+  // A scalar running to the end of the text may go on after it: only a delimiter completes it.
+  const bool complete = scan.Step(text.data(), text.size());
+  *len = scan.end();
+  return complete;
+}
 
 bool IsValidUtf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
@@ -156,8 +240,8 @@ bool IsValidUtf8(std::string_view s) {
 
 std::string JsonSnippet(std::string_view text, size_t pos) {
   pos = std::min(pos, text.size());
-  size_t begin = pos > 20 ? pos - 20 : 0;
-  size_t end = std::min(text.size(), pos + 20);
+  size_t begin = pos > kJsonSnippetRadius ? pos - kJsonSnippetRadius : 0;
+  size_t end = std::min(text.size(), pos + kJsonSnippetRadius);
   std::string out;
   for (size_t i = begin; i < end; ++i) {
     auto c = static_cast<unsigned char>(text[i]);
@@ -594,6 +678,16 @@ int64_t JsonArrayStream::LineAt(uint64_t offset) const {
   return lines_before_ + CountNewlines(buf_.data(), rel) + 1;
 }
 
+void JsonArrayStream::Resume(std::string_view bytes, size_t head, uint64_t offset, int64_t lines_before) {
+  const size_t want = bytes.size() + source_.chunk_bytes();
+  if (buf_.size() < want) buf_.resize(want);
+  std::memmove(buf_.data(), bytes.data(), bytes.size());
+  head_ = std::min(head, bytes.size());
+  tail_ = bytes.size();
+  base_offset_ = offset;
+  lines_before_ = lines_before;
+}
+
 SourceLocation JsonArrayStream::Locate(uint64_t offset) const {
   SourceLocation loc;
   loc.file = source_.path();
@@ -602,7 +696,19 @@ SourceLocation JsonArrayStream::Locate(uint64_t offset) const {
   return loc;
 }
 
-Status JsonArrayStream::ErrorAt(uint64_t abs_offset, std::string_view what) const {
+void JsonArrayStream::BufferUpTo(uint64_t end) {
+  while (!eof_ && !source_.failed() && base_offset_ + tail_ < end) {
+    const size_t want = source_.chunk_bytes();
+    if (buf_.size() - tail_ < want) buf_.resize(tail_ + want);
+    StatusOr<size_t> n = source_.Read(buf_.data() + tail_, want);
+    if (!n.ok()) return;  // a shorter quote; the source keeps the error for the next reader
+    if (*n == 0) eof_ = true;
+    tail_ += *n;
+  }
+}
+
+Status JsonArrayStream::ErrorAt(uint64_t abs_offset, std::string_view what) {
+  BufferUpTo(abs_offset + kJsonSnippetRadius);
   std::string msg;
   int64_t line = LineAt(abs_offset);
   if (line > 0) {
@@ -621,12 +727,13 @@ Status JsonArrayStream::ErrorAt(uint64_t abs_offset, std::string_view what) cons
 Status JsonArrayStream::Refill(bool* got) {
   *got = false;
   if (eof_) return Status::Ok();
-  if (head_ > 0) {
-    lines_before_ += CountNewlines(buf_.data(), head_);
-    std::memmove(buf_.data(), buf_.data() + head_, tail_ - head_);
-    tail_ -= head_;
-    base_offset_ += head_;
-    head_ = 0;
+  if (head_ > kJsonSnippetRadius) {  // the bytes before head_ that a message quotes stay
+    const size_t drop = head_ - kJsonSnippetRadius;
+    lines_before_ += CountNewlines(buf_.data(), drop);
+    std::memmove(buf_.data(), buf_.data() + drop, tail_ - drop);
+    tail_ -= drop;
+    base_offset_ += drop;
+    head_ -= drop;
   }
   size_t want = source_.chunk_bytes();
   if (buf_.size() - tail_ < want) buf_.resize(std::max(buf_.size() * 2, tail_ + want));
@@ -657,77 +764,22 @@ Status JsonArrayStream::SkipWs(bool* at_eof) {
 }
 
 Status JsonArrayStream::ScanValue(size_t* len, Scan* result) {
-  size_t r = 0;
-  int64_t depth = 0;
-  bool in_str = false;
-  const char first = buf_[head_];
-  const bool scalar = first != '{' && first != '[' && first != '"';
+  ValueScan scan(buf_[head_]);
   for (;;) {
-    const char* base = buf_.data() + head_;
-    const size_t n = tail_ - head_;
-    if (scalar) {
-      while (r < n) {
-        char c = base[r];
-        if (c == ',' || c == ']' || c == '}' || c == '[' || c == '{' || c == '"' || c == ':' || IsWs(c)) {
-          if (r == 0) r = 1;  // a lone structural byte: a one-byte (invalid) value
-          *len = r;
-          *result = Scan::kDone;
-          return Status::Ok();
-        }
-        ++r;
-      }
-    } else {
-      // Table-driven: runs of ordinary bytes (most of a trace) cost one load and compare each.
-      const auto* u = reinterpret_cast<const unsigned char*>(base);
-      while (r < n) {
-        if (in_str) {
-          while (r < n && (kScan.cls[u[r]] & (kQuote | kBackslash)) == 0) ++r;
-          if (r >= n) break;
-          if (u[r] == '\\') {
-            if (r + 1 >= n) break;  // escape split by the buffer end: rescan it after the refill
-            r += 2;
-            continue;
-          }
-          ++r;  // closing quote
-          in_str = false;
-          if (depth == 0) {  // a top-level string value
-            *len = r;
-            *result = Scan::kDone;
-            return Status::Ok();
-          }
-          continue;
-        }
-        while (r < n && kScan.cls[u[r]] == kPlain) ++r;
-        if (r >= n) break;
-        switch (kScan.cls[u[r]]) {
-          case kQuote:
-            in_str = true;
-            break;
-          case kOpen:
-            ++depth;
-            break;
-          case kClose:
-            if (--depth == 0) {
-              *len = r + 1;
-              *result = Scan::kDone;
-              return Status::Ok();
-            }
-            break;
-          default:  // a backslash outside a string: invalid, left to the cursor
-            break;
-        }
-        ++r;
-      }
+    if (scan.Step(buf_.data() + head_, tail_ - head_)) {
+      *len = scan.end();
+      *result = Scan::kDone;
+      return Status::Ok();
     }
-    if (r > options_.max_element_bytes) {
+    if (scan.end() > options_.max_element_bytes) {
       return ErrorAt(base_offset_ + head_,
                      fmt::format("JSON value larger than {} bytes (corrupt file?)", options_.max_element_bytes));
     }
     bool got = false;
-    PD_RETURN_IF_ERROR(Refill(&got));  // keeps [head_, tail_), so r stays valid
+    PD_RETURN_IF_ERROR(Refill(&got));  // keeps [head_, tail_), so the scan's position stays valid
     if (!got) {
-      *len = r;
-      *result = scalar && r > 0 ? Scan::kDone : Scan::kEof;
+      *len = scan.end();
+      *result = scan.scalar() && scan.end() > 0 ? Scan::kDone : Scan::kEof;
       return Status::Ok();
     }
   }

@@ -25,7 +25,8 @@ class ByteSource {
   ~ByteSource();
 
   // Reads up to `n` (decompressed) bytes into `out`; returns the number read, 0 only at end of data.
-  // A read error or a corrupt/truncated gzip stream is an error naming the file and the offset.
+  // A read error or a corrupt/truncated gzip stream is an error naming the file and the offset; every
+  // later Read returns the same error (a reader that read ahead meets it where a serial one would).
   StatusOr<size_t> Read(char* out, size_t n);
 
   // Reads and discards the rest of the data: Ok at its end, else the read or gzip error. A reader
@@ -35,6 +36,7 @@ class ByteSource {
 
   // A Read has returned an error (the error the reader got is the source's own).
   bool failed() const { return failed_; }
+  const Status& failure() const { return failure_; }
   const std::string& path() const { return path_; }
   bool gzipped() const { return gzip_; }
   size_t chunk_bytes() const { return chunk_bytes_; }
@@ -57,6 +59,7 @@ class ByteSource {
   bool gzip_ = false;
   bool eof_ = false;
   bool failed_ = false;
+  Status failure_;
   size_t chunk_bytes_ = kDefaultChunkBytes;
   uint64_t offset_ = 0;
   uint64_t file_bytes_ = 0;

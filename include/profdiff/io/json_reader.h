@@ -93,8 +93,19 @@ class JsonCursor {
   uint32_t invalid_utf8_ = 0;
 };
 
+// Number of '\n' bytes in [p, p + n) (SSE2 where available): line numbers of messages.
+int64_t CountNewlines(const char* p, size_t n);
+
+// Finds the end of the JSON value that starts `text` by balancing brackets and strings, without
+// validating it (a JsonCursor does that). true: *len is its length; false: `text` ends inside it (a
+// scalar is complete only when a delimiter follows it). The bracket scan of JsonArrayStream.
+bool ScanJsonValue(std::string_view text, size_t* len);
+
 // True when `s` is valid UTF-8 (no overlongs, no surrogates, max U+10FFFF).
 bool IsValidUtf8(std::string_view s);
+
+// Bytes a message quotes on each side of a position (JsonSnippet).
+inline constexpr size_t kJsonSnippetRadius = 20;
 
 // "...text..." around `pos`, at most ~40 bytes, with control bytes and non-ASCII escaped, for messages.
 std::string JsonSnippet(std::string_view text, size_t pos);
@@ -143,6 +154,20 @@ class JsonArrayStream {
   // File name, line and byte offset of a position inside the element last returned.
   SourceLocation Locate(uint64_t offset) const;
 
+  // Reading the array's middle elsewhere (the parallel trace loader): after an element, a caller may
+  // take the buffer (Buffered(): up to kJsonSnippetRadius bytes already consumed, which messages
+  // quote, then the unconsumed ones from buffered_head()), at offset buffered_offset() with
+  // lines_before_buffered() newlines before it, read on from source() itself, and give the stream
+  // back with Resume() the bytes from the end of the last element it consumed (`head` in `bytes`,
+  // after some bytes of context): the stream then goes on as if it had read them (the next element,
+  // ']' and Finish()). The view is valid until the next call.
+  std::string_view Buffered() const { return {buf_.data(), tail_}; }
+  size_t buffered_head() const { return head_; }
+  uint64_t buffered_offset() const { return base_offset_; }
+  int64_t lines_before_buffered() const { return lines_before_; }
+  ByteSource& source() { return source_; }
+  void Resume(std::string_view bytes, size_t head, uint64_t offset, int64_t lines_before);
+
   // After Next() returned false: reads the rest of the top-level object (members after the array) and
   // checks what follows the document.
   Status Finish();
@@ -153,11 +178,17 @@ class JsonArrayStream {
   uint64_t trailing_garbage_offset() const { return trailing_offset_; }
   // Decompressed bytes read from the source so far.
   uint64_t bytes_read() const { return source_.offset(); }
+  // Bytes up to where reading stopped: the end of the input, or where trailing garbage starts (however
+  // far the source was read ahead).
+  uint64_t bytes_parsed() const { return base_offset_ + head_; }
   const std::string& file() const { return source_.path(); }
 
  private:
   enum class Scan : uint8_t { kDone, kEof, kError };
-  Status ErrorAt(uint64_t abs_offset, std::string_view what) const;
+  // A syntax error at `abs_offset`, quoting the bytes around it (read on for them first, so that the
+  // quote does not depend on how the input was cut into chunks).
+  Status ErrorAt(uint64_t abs_offset, std::string_view what);
+  void BufferUpTo(uint64_t end);
   Status Refill(bool* got);        // compacts and reads one chunk
   Status SkipWs(bool* at_eof);     // skips whitespace from head_, refilling as needed
   // Scans the value starting at head_ and sets *len to its length. kEof: input ended inside it.
