@@ -18,7 +18,7 @@ StringPool::~StringPool() = default;
 std::string_view StringPool::Store(std::string_view s) {
   if (s.size() > kBlockSize / 4) {
     // Large strings get their own block so they do not waste the tail of a shared one.
-    auto block = std::make_unique<char[]>(s.size());
+    auto block = std::make_unique_for_overwrite<char[]>(s.size());
     std::memcpy(block.get(), s.data(), s.size());
     std::string_view view(block.get(), s.size());
     blocks_.insert(blocks_.begin(), std::move(block));  // keep the current block last
@@ -26,7 +26,7 @@ std::string_view StringPool::Store(std::string_view s) {
     return view;
   }
   if (blocks_.empty() || block_used_ + s.size() > block_cap_) {
-    blocks_.push_back(std::make_unique<char[]>(kBlockSize));
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
     block_used_ = 0;
     block_cap_ = kBlockSize;
     arena_bytes_ += kBlockSize;
@@ -35,6 +35,19 @@ std::string_view StringPool::Store(std::string_view s) {
   std::memcpy(dst, s.data(), s.size());
   block_used_ += s.size();
   return {dst, s.size()};
+}
+
+void StringPool::Clear() {
+  std::unique_ptr<char[]> current;
+  if (block_cap_ > 0) current = std::move(blocks_.back());  // the shared block in use is reused
+  blocks_.clear();
+  if (current) blocks_.push_back(std::move(current));
+  block_used_ = 0;
+  arena_bytes_ = block_cap_;
+  views_.clear();
+  views_.emplace_back();
+  index_.clear();
+  index_.emplace(std::string_view(), kEmptyString);
 }
 
 StringId StringPool::Intern(std::string_view s) {

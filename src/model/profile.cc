@@ -58,6 +58,23 @@ std::string_view Profile::ArgText(const Slice& s, ArgKey key) const {
   return str(a->text);
 }
 
+void Profile::Clear() {
+  meta = ProfileMeta{};
+  strings.Clear();
+  processes.clear();
+  tracks.clear();
+  slices.clear();
+  args.clear();
+  flows.clear();
+  counters.clear();
+  memory_events.clear();
+  npu = NpuTables{};
+  diagnostics = Diagnostics{};
+  fine_dur_us.clear();
+  track_index_.clear();
+  process_index_.clear();
+}
+
 uint32_t Profile::GetOrCreateProcess(std::string_view pid_text) {
   StringId id = strings.Intern(pid_text);
   auto it = process_index_.find(id);

@@ -32,6 +32,37 @@ TEST(Diagnostics, StrictFailsOnlyOnErrors) {
   EXPECT_NE(s.message().find("a@byte 42"), std::string::npos) << s.message();
 }
 
+TEST(Diagnostics, InsertKeepsFileOrderAndShiftLinesMovesKnownLines) {
+  Diagnostics d;
+  d.Add(DiagId::negative_duration, {"t.json", 2, 20}, "b");
+  d.Add(DiagId::negative_duration, {"t.json", 4, 40}, "d");
+  d.Insert(DiagId::negative_duration, {"t.json", 1, 10}, "a");  // found late, but first in the file
+  d.Insert(DiagId::negative_duration, {"t.json", 3, 30}, "c");
+  d.Insert(DiagId::negative_duration, {"t.json", 5, 50}, "e");  // after the three kept: counted only
+  const auto& e = d.entry(DiagId::negative_duration);
+  EXPECT_EQ(e.count, 5u);
+  ASSERT_EQ(e.examples.size(), 3u);
+  EXPECT_EQ(e.examples[0].detail, "a");
+  EXPECT_EQ(e.examples[1].detail, "b");
+  EXPECT_EQ(e.examples[2].detail, "c");
+  d.Add(DiagId::trailing_garbage, {"t.json", 0, 99});
+  d.ShiftLines(100);
+  EXPECT_EQ(e.examples[0].where.line, 101);
+  EXPECT_EQ(d.entry(DiagId::trailing_garbage).examples[0].where.line, 0);  // unknown stays unknown
+}
+
+TEST(StringPool, ClearKeepsOnlyTheEmptyString) {
+  StringPool pool;
+  pool.Intern("a");
+  pool.Intern(std::string(1 << 19, 'y'));
+  pool.Clear();
+  EXPECT_EQ(pool.size(), 1u);
+  EXPECT_EQ(pool.Find("a"), StringPool::kNotInterned);
+  EXPECT_EQ(pool.Intern("b"), 1u);
+  EXPECT_EQ(pool.Get(1), "b");
+  EXPECT_EQ(pool.Intern(""), kEmptyString);
+}
+
 TEST(StringPool, InternsOnce) {
   StringPool pool;
   EXPECT_EQ(pool.Intern(""), kEmptyString);

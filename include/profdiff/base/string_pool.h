@@ -23,6 +23,8 @@ class StringPool {
   ~StringPool();
 
   StringId Intern(std::string_view s);
+  // Forgets every string (only the empty one is left, id 0), keeping memory for the next ones.
+  void Clear();
   // Returns the id of `s` if it was interned, else nullopt-like kNotInterned.
   static constexpr StringId kNotInterned = UINT32_MAX;
   StringId Find(std::string_view s) const;

@@ -316,6 +316,9 @@ struct Profile {
   // digits than dur_e5() holds, dur_e5() / 1e8 otherwise (then exactly the text's nearest double too).
   double WrittenDurUs(SliceId id) const;
 
+  // Empties the profile, keeping its arrays' memory (a reader that fills one profile again and again).
+  void Clear();
+
   // Find-or-create helpers used by loaders.
   uint32_t GetOrCreateProcess(std::string_view pid_text);
   TrackId GetOrCreateTrack(std::string_view pid_text, std::string_view tid_text);
