@@ -1,7 +1,9 @@
 #include "profdiff/io/byte_source.h"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -55,7 +57,39 @@ StatusOr<std::unique_ptr<ByteSource>> ByteSource::Open(const std::string& path, 
 }
 
 ByteSource::~ByteSource() {
+  if (map_ != nullptr) ::munmap(map_, map_bytes_);
   if (file_ != nullptr) std::fclose(file_);
+}
+
+std::string_view ByteSource::Map() {
+  if (map_ != nullptr) return {static_cast<const char*>(map_), map_bytes_};
+  if (gzip_ || file_bytes_ == 0 || file_bytes_ > SIZE_MAX) return {};
+  void* p = ::mmap(nullptr, static_cast<size_t>(file_bytes_), PROT_READ, MAP_PRIVATE, ::fileno(file_), 0);
+  if (p == MAP_FAILED) return {};
+  (void)::madvise(p, static_cast<size_t>(file_bytes_), MADV_SEQUENTIAL);
+  map_ = p;
+  map_bytes_ = static_cast<size_t>(file_bytes_);
+  return {static_cast<const char*>(map_), map_bytes_};
+}
+
+void ByteSource::ReleaseBefore(uint64_t end) {
+  if (map_ == nullptr) return;
+  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  end = std::min<uint64_t>(end, map_bytes_) / page * page;  // whole pages only
+  if (end <= released_) return;
+  (void)::madvise(static_cast<char*>(map_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
+}
+
+Status ByteSource::SeekTo(uint64_t offset) {
+  if (gzip_) return Internal(fmt::format("{}: cannot seek in a gzip stream", path_));
+  if (std::fseek(file_, static_cast<long>(offset), SEEK_SET) != 0) {
+    return IoError(fmt::format("{}: cannot seek: {}", path_, std::strerror(errno)));
+  }
+  offset_ = offset;
+  raw_offset_ = offset;
+  eof_ = false;
+  return Status::Ok();
 }
 
 StatusOr<size_t> ByteSource::Read(char* out, size_t n) {

@@ -96,7 +96,37 @@ TEST(ByteSource, TruncatedGzipIsAnErrorNamingTheFile) {
   EXPECT_EQ(err.code(), StatusCode::kParseError);
   EXPECT_NE(err.message().find(path), std::string::npos);
   EXPECT_NE(err.message().find("truncated"), std::string::npos);
+  // A reader that reads on (the serial reader after the parallel one) meets the same error.
+  auto again = (*src)->Read(buf.data(), buf.size());
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().message(), err.message());
+  EXPECT_TRUE((*src)->failed());
+  EXPECT_EQ((*src)->failure().message(), err.message());
   std::remove(path.c_str());
+}
+
+TEST(ByteSource, MapsAPlainFileAndSeeks) {
+  std::string path = TempPath("mapped.json");
+  const std::string data = Payload();
+  WriteFile(path, data);
+  auto src = ByteSource::Open(path, 64);
+  ASSERT_TRUE(src.ok());
+  const std::string_view mapped = (*src)->Map();
+  EXPECT_EQ(mapped, data);
+  (*src)->ReleaseBefore(data.size() / 2);  // the memory goes, the view's bytes stay readable
+  EXPECT_EQ(mapped.substr(data.size() - 10), data.substr(data.size() - 10));
+  EXPECT_EQ(mapped.substr(0, 10), data.substr(0, 10));
+  ASSERT_TRUE((*src)->SeekTo(100).ok());
+  EXPECT_EQ((*src)->offset(), 100u);
+  EXPECT_EQ(ReadAll(**src, 1000), data.substr(100));
+  std::remove(path.c_str());
+  const std::string gz_path = TempPath("mapped.json.gz");
+  WriteFile(gz_path, Gzip(data));
+  auto gz = ByteSource::Open(gz_path, 64);
+  ASSERT_TRUE(gz.ok());
+  EXPECT_TRUE((*gz)->Map().empty());  // a gzip file is read, not mapped
+  EXPECT_FALSE((*gz)->SeekTo(0).ok());
+  std::remove(gz_path.c_str());
 }
 
 TEST(ByteSource, CorruptGzipIsAnError) {

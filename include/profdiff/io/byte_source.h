@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "profdiff/base/status.h"
 
@@ -42,6 +43,17 @@ class ByteSource {
   size_t chunk_bytes() const { return chunk_bytes_; }
   // Decompressed bytes handed out so far.
   uint64_t offset() const { return offset_; }
+  // A plain (not gzip) regular file mapped read-only, for a reader that parses it in place (the
+  // parallel trace reader): the whole file, or an empty view when it cannot be mapped (then read it).
+  // Valid for the source's lifetime. ReleaseBefore() gives back the memory of the part before `end`,
+  // parsed and no longer viewed (the file is unchanged; its pages stay in the page cache). Such a
+  // reader moves the read position on with SeekTo() and counts its progress with CountProgress().
+  std::string_view Map();
+  void ReleaseBefore(uint64_t end);
+  Status SeekTo(uint64_t offset);
+  void CountProgress(uint64_t bytes) {
+    if (progress_ != nullptr) progress_->fetch_add(bytes, std::memory_order_relaxed);
+  }
   // Size of the file on disk (compressed size for .gz).
   uint64_t file_bytes() const { return file_bytes_; }
   // Adds the bytes read from the file on disk (compressed bytes for .gz) to `counter` as they are
@@ -66,6 +78,9 @@ class ByteSource {
   uint64_t raw_offset_ = 0;  // compressed bytes consumed
   std::atomic<uint64_t>* progress_ = nullptr;
   std::unique_ptr<Inflater> inflater_;
+  void* map_ = nullptr;
+  size_t map_bytes_ = 0;
+  uint64_t released_ = 0;  // mapped bytes before this were given back
 };
 
 // Reads a whole (possibly gzipped) file into memory; for small side files only.
