@@ -2,10 +2,11 @@
 // (decompressed MB per wall second and per CPU second: the machine may be shared), event counts,
 // peak RSS and peak RSS / input size.
 //
-//   load_bench FILE [--repeat N] [--chunk BYTES] [--scan-only]
+//   load_bench FILE [--repeat N] [--chunk BYTES] [--threads N] [--block BYTES] [--scan-only]
 //
 // --scan-only measures the JSON layer alone (array streaming + tokenizing every element) without
-// building the model. Large inputs: bench/make_load_inputs.sh (generated under build/ or /tmp).
+// building the model. --threads is the loader's `--threads` (default 1 here: one core, the
+// figures of the single-thread target), --block the parallel reader's block size. Large inputs: bench/make_load_inputs.sh (generated under build/ or /tmp).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -17,6 +18,7 @@
 
 #include "profdiff/io/byte_source.h"
 #include "profdiff/io/json_reader.h"
+#include "profdiff/loaders/loader.h"
 #include "profdiff/loaders/trace_json.h"
 #include "profdiff/model/profile.h"
 
@@ -91,18 +93,24 @@ int ScanOnly(const std::string& file, size_t chunk) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: load_bench FILE [--repeat N] [--chunk BYTES] [--scan-only]\n");
+    std::fprintf(stderr, "usage: load_bench FILE [--repeat N] [--chunk BYTES] [--threads N] [--block BYTES] [--scan-only]\n");
     return 2;
   }
   std::string file = argv[1];
   int repeat = 1;
   size_t chunk = profdiff::ByteSource::kDefaultChunkBytes;
   bool scan_only = false;
+  profdiff::LoadOptions options;
+  options.threads = 1;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
       repeat = std::max(1, std::atoi(argv[++i]));
     } else if (std::strcmp(argv[i], "--chunk") == 0 && i + 1 < argc) {
       chunk = static_cast<size_t>(std::strtoull(argv[++i], nullptr, 10));
+    } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+      options.threads = std::max(1, std::atoi(argv[++i]));
+    } else if (std::strcmp(argv[i], "--block") == 0 && i + 1 < argc) {
+      options.parallel_block_bytes = static_cast<size_t>(std::strtoull(argv[++i], nullptr, 10));
     } else if (std::strcmp(argv[i], "--scan-only") == 0) {
       scan_only = true;
     } else {
@@ -116,7 +124,7 @@ int main(int argc, char** argv) {
     auto profile = std::make_unique<profdiff::Profile>();
     auto t0 = std::chrono::steady_clock::now();
     const double c0 = CpuSeconds();
-    profdiff::Status st = profdiff::LoadTraceJson(file, *profile, profdiff::LoadOptions{}, chunk);
+    profdiff::Status st = profdiff::LoadTraceJson(file, *profile, options, chunk);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double cpu = CpuSeconds() - c0;
     if (!st.ok()) {
@@ -127,10 +135,10 @@ int main(int argc, char** argv) {
     double mb = static_cast<double>(profile->meta.input_bytes) / 1e6;
     const double rss_mib = static_cast<double>(PeakRssKiB()) / 1024.0;
     std::printf(
-        "%s [%s]: %.1f MB in %.3f s wall = %.1f MB/s (%.3f s CPU = %.1f MB/CPU-s); slices %zu, args %zu, "
+        "%s [%s, %d thread(s)]: %.1f MB in %.3f s wall = %.1f MB/s (%.3f s CPU = %.1f MB/CPU-s); slices %zu, args %zu, "
         "flows %zu, counters %zu, memory %zu, tracks %zu, strings %zu (%.1f MiB); peak RSS %.1f MiB = %.2fx "
         "input\n",
-        file.c_str(), std::string(profdiff::Name(profile->meta.format)).c_str(), mb, secs, mb / secs, cpu,
+        file.c_str(), std::string(profdiff::Name(profile->meta.format)).c_str(), options.threads, mb, secs, mb / secs, cpu,
         mb / cpu,
         profile->slices.size(), profile->args.size(), profile->flows.size(), profile->counters.size(),
         profile->memory_events.size(), profile->tracks.size(), profile->strings.size(),

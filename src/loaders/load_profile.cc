@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "profdiff/io/byte_source.h"
@@ -330,6 +331,12 @@ StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const Load
                     r.input_path, r.trace_file));
   }
   return profile;
+}
+
+int ThreadsFor(const LoadOptions& options) {
+  if (options.threads > 0) return options.threads;
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores > 0 ? static_cast<int>(cores) : 1;
 }
 
 }  // namespace profdiff

@@ -17,8 +17,11 @@
 #include "profdiff/base/ascii.h"
 #include "profdiff/base/time.h"
 #include "profdiff/io/json_reader.h"
+#include "trace_json_parallel.h"
+#include "trace_parser.h"
 
 namespace profdiff {
+namespace trace_json_internal {
 namespace {
 
 // ---- small helpers ---------------------------------------------------------------------------------
@@ -140,48 +143,6 @@ const ArgKeyTable& ArgKeys() {
   return table;
 }
 
-enum class ValueKind : uint8_t { kAbsent, kString, kNumber, kOther };
-
-struct Value {
-  ValueKind kind = ValueKind::kAbsent;
-  std::string_view text;  // decoded string, raw number, or raw JSON
-};
-
-struct PendingArg {
-  ArgKey key;
-  ArgType type;
-  int64_t i;
-  std::string_view text;
-};
-
-struct NumericArg {
-  std::string_view key;
-  std::string_view raw;  // number text (or a numeric string)
-};
-
-// One event as read from the JSON, before it is committed to the profile. Views point into the element
-// text or the cursor's scratch buffer.
-struct RawEvent {
-  Value ph, name, cat, pid, tid, ts, dur, id, bp;
-  Value meta_name, meta_labels, meta_sort_index;  // args.name / args.labels / args.sort_index
-  std::vector<PendingArg> args;
-  std::vector<NumericArg> numeric_args;
-  void Clear() {
-    ph = name = cat = pid = tid = ts = dur = id = bp = Value{};
-    meta_name = meta_labels = meta_sort_index = Value{};
-    args.clear();
-    numeric_args.clear();
-  }
-};
-
-// What Commit reads once for every phase but 'M', shared by the phase handlers.
-struct EventHead {
-  int64_t ts_ns = 0;
-  StringId name = kEmptyString;
-  StringId cat = kEmptyString;
-  TrackId track = 0;
-  char ph = 0;
-};
 
 Slice SliceAt(const EventHead& h) {
   Slice s;
@@ -240,81 +201,14 @@ bool IsTorchOpCategoryKind(SliceKind k) {
   return k == SliceKind::kCpuOp || k == SliceKind::kUserAnnotation || k == SliceKind::kCudaRuntime;
 }
 
+}  // namespace
+
 // ---- the parser ------------------------------------------------------------------------------------
 
-class TraceParser {
- public:
-  TraceParser(Profile& profile, JsonArrayStream& stream) : p_(profile), stream_(stream) {}
-
-  void Parse(std::string_view text, uint64_t offset);
-  // Fast path: parses one event object at the start of `rest` (the buffered input) and commits it.
-  // Returns false, committing nothing, when `rest` does not start with a whole well-formed object
-  // (cut by the buffer end, malformed or not an object): the caller then takes the Parse() path.
-  bool TryParseInPlace(std::string_view rest, uint64_t offset, size_t* len);
-  void Finalize();
-  bool looks_ascend() const { return ascend_signals_ > 0; }
-  uint64_t elements() const { return elements_; }
-  uint64_t events() const { return events_; }
-  uint64_t first_bad_offset() const { return first_bad_offset_; }
-
- private:
-  void Diag(DiagId id, uint64_t offset, std::string_view detail);
-  // Same, formatting the detail only when it is kept as an example (most occurrences are only
-  // counted: formatting them all cost ~10% on traces with many sub-ns durations).
-  template <typename MakeDetail>
-  void DiagLazy(DiagId id, uint64_t offset, MakeDetail&& make_detail) {
-    if (p_.diagnostics.count(id) < Diagnostics::kMaxExamples) {
-      p_.diagnostics.Add(id, stream_.Locate(offset), make_detail());
-    } else {
-      p_.diagnostics.Add(id, SourceLocation{}, {});
-    }
-  }
-  // Reads one event object; with whole_text, nothing but white space may follow it.
-  bool ReadEvent(JsonCursor& cur, bool whole_text = true);
-  bool ReadArgs(JsonCursor& cur);
-  bool ReadValue(JsonCursor& cur, Value* v);
-  // Commit and its per-phase handlers move the event read into ev_ into the profile.
-  void Commit(uint64_t offset);
-  StringId InternText(const Value& v);
-  bool ReadTimestamp(uint64_t offset, int64_t* ts_ns);
-  void CommitMeta(StringId name, uint64_t offset);
-  void CommitSlice(const EventHead& h, uint64_t offset);
-  void CommitDuration(Slice& s, uint64_t offset);
-  void CommitEnd(const EventHead& h, uint64_t offset);
-  void CommitInstant(const EventHead& h);
-  void CommitMemory(const EventHead& h);
-  void CommitFlow(const EventHead& h, uint64_t offset);
-  bool ReadFlowId(FlowEvent& f);
-  void CommitCounter(const EventHead& h);
-  void CommitUnknown(const EventHead& h, uint64_t offset);
-  void PushInstant(const EventHead& h, char phase);
-  TrackId TrackFor(uint64_t offset);
-  SliceKind KindFor(StringId cat, StringId name);
-  void CommitArgs(Slice& s);
-  bool TimeValue(const Value& v, int64_t* ns, bool* rounded) const;
-
-  Profile& p_;
-  JsonArrayStream& stream_;
-  RawEvent ev_;
-  std::string scratch_;
-  // Track cache: the previous event's pid/tid text.
-  std::string last_pid_, last_tid_;
-  TrackId last_track_ = 0;
-  bool have_last_track_ = false;
-  // Per-category kind cache indexed by StringId (-1 = not computed).
-  std::vector<int8_t> cat_kind_;
-  std::vector<int8_t> name_is_step_;
-  // Open 'B' slices per track.
-  std::vector<std::vector<SliceId>> open_b_;
-  uint64_t ascend_signals_ = 0;
-  uint64_t elements_ = 0;          // elements of the trace array
-  uint64_t events_ = 0;            // elements that were well-formed event objects
-  uint64_t first_bad_offset_ = 0;  // offset of the first element
-};
 
 void TraceParser::Diag(DiagId id, uint64_t offset, std::string_view detail) {
   if (p_.diagnostics.count(id) < Diagnostics::kMaxExamples) {
-    p_.diagnostics.Add(id, stream_.Locate(offset), std::string(detail));
+    p_.diagnostics.Add(id, loc_.Locate(offset), std::string(detail));
   } else {
     p_.diagnostics.Add(id, SourceLocation{}, {});
   }
@@ -600,25 +494,42 @@ void TraceParser::CommitMeta(StringId name, uint64_t offset) {
   if (what == "process_name" || what == "process_labels" || what == "process_sort_index") {
     std::string_view pid =
         ev_.pid.kind == ValueKind::kAbsent ? std::string_view("0") : ev_.pid.text;
-    Process& proc = p_.processes[p_.GetOrCreateProcess(pid)];
+    const uint32_t index = p_.GetOrCreateProcess(pid);
+    Process& proc = p_.processes[index];
     if (what == "process_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
       proc.name = p_.strings.Intern(ev_.meta_name.text);
+      MarkMeta(process_meta_, index, kSetName);
       if (IsAscendProcessName(ev_.meta_name.text)) ++ascend_signals_;
     } else if (what == "process_labels" && ev_.meta_labels.kind != ValueKind::kAbsent) {
       proc.labels = p_.strings.Intern(ev_.meta_labels.text);
+      MarkMeta(process_meta_, index, kSetLabels);
     } else if (what == "process_sort_index") {
       int64_t v;
-      if (ParseInt64(ev_.meta_sort_index.text, &v)) proc.sort_index = v;
+      if (ParseInt64(ev_.meta_sort_index.text, &v)) {
+        proc.sort_index = v;
+        MarkMeta(process_meta_, index, kSetSortIndex);
+      }
     }
   } else if (what == "thread_name" || what == "thread_sort_index") {
-    Track& t = p_.tracks[TrackFor(offset)];
+    const TrackId index = TrackFor(offset);
+    Track& t = p_.tracks[index];
     if (what == "thread_name" && ev_.meta_name.kind != ValueKind::kAbsent) {
       t.name = p_.strings.Intern(ev_.meta_name.text);
+      MarkMeta(track_meta_, index, kSetName);
     } else if (what == "thread_sort_index") {
       int64_t v;
-      if (ParseInt64(ev_.meta_sort_index.text, &v)) t.sort_index = v;
+      if (ParseInt64(ev_.meta_sort_index.text, &v)) {
+        t.sort_index = v;
+        MarkMeta(track_meta_, index, kSetSortIndex);
+      }
     }
   }
+}
+
+void TraceParser::MarkMeta(std::vector<uint8_t>& bits, size_t index, MetaBit bit) {
+  if (!block_mode_) return;  // only a fragment's metadata is replayed (Absorb)
+  if (index >= bits.size()) bits.resize(index + 1, 0);
+  bits[index] |= bit;
 }
 
 // 'X' (complete) and 'B' (begin; its 'E' sets the duration later).
@@ -661,19 +572,30 @@ void TraceParser::CommitDuration(Slice& s, uint64_t offset) {
 
 // 'E': closes the innermost open 'B' of its track.
 void TraceParser::CommitEnd(const EventHead& h, uint64_t offset) {
-  if (h.track >= open_b_.size() || open_b_[h.track].empty()) {
-    Diag(DiagId::begin_end_unpaired, offset, "'E' without an open 'B' on its track");
+  if (block_mode_ && (h.track >= open_b_.size() || open_b_[h.track].empty())) {
+    deferred_ends_.push_back({h.track, h.ts_ns, loc_.Locate(offset)});  // maybe an earlier block's 'B'
     return;
   }
-  Slice& b = p_.slices[open_b_[h.track].back()];
-  open_b_[h.track].pop_back();
-  int64_t dur = h.ts_ns - b.ts_ns;
-  if (dur < 0) {
-    Diag(DiagId::negative_duration, offset, "'E' before its 'B'");
-    dur = 0;
+  switch (CloseOpenBegin(h.track, h.ts_ns)) {
+    case EndOutcome::kNoOpenBegin:
+      Diag(DiagId::begin_end_unpaired, offset, kEndWithoutBegin);
+      return;
+    case EndOutcome::kBeforeBegin:
+      Diag(DiagId::negative_duration, offset, kEndBeforeBegin);
+      return;
+    case EndOutcome::kClosed:
+      return;
   }
-  b.dur_ns = dur;
+}
+
+TraceParser::EndOutcome TraceParser::CloseOpenBegin(TrackId track, int64_t ts_ns) {
+  if (track >= open_b_.size() || open_b_[track].empty()) return EndOutcome::kNoOpenBegin;
+  Slice& b = p_.slices[open_b_[track].back()];
+  open_b_[track].pop_back();
   b.phase = 'X';
+  const int64_t dur = ts_ns - b.ts_ns;
+  b.dur_ns = dur < 0 ? 0 : dur;
+  return dur < 0 ? EndOutcome::kBeforeBegin : EndOutcome::kClosed;
 }
 
 // 'i'/'I'/'R': an instant slice, or a memory event for PyTorch's "[memory]" instants.
@@ -776,12 +698,12 @@ void TraceParser::PushInstant(const EventHead& h, char phase) {
   p_.slices.push_back(s);
 }
 
-void TraceParser::Finalize() {
+void TraceParser::Finalize(const std::string& file) {
   // Unclosed 'B' events.
   for (const auto& stack : open_b_) {
     for (SliceId id : stack) {
       (void)id;
-      p_.diagnostics.Add(DiagId::begin_end_unpaired, SourceLocation{stream_.file(), 0, -1},
+      p_.diagnostics.Add(DiagId::begin_end_unpaired, SourceLocation{file, 0, -1},
                          "'B' without its 'E'; kept with dur 0");
     }
   }
@@ -826,7 +748,7 @@ void TraceParser::Finalize() {
   for (const Ends& e : ends) {
     if ((e.starts == 0) == (e.finishes == 0)) continue;
     if (p_.diagnostics.count(DiagId::flow_unpaired) < Diagnostics::kMaxExamples) {
-      p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{stream_.file(), 0, -1},
+      p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{file, 0, -1},
                          fmt::format("flow id {} has {} start(s) and {} end(s)",
                                      e.is_string ? std::string(p_.str(static_cast<StringId>(e.id)))
                                                  : std::to_string(e.id),
@@ -836,6 +758,16 @@ void TraceParser::Finalize() {
     }
   }
 }
+
+}  // namespace trace_json_internal
+
+namespace {
+
+using trace_json_internal::EventLocator;
+using trace_json_internal::ParallelReadOptions;
+using trace_json_internal::ReadArrayInParallel;
+using trace_json_internal::ParseInt64;
+using trace_json_internal::TraceParser;
 
 // Top-level members of a Kineto object -> profile.meta.
 void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, ProfileMeta& meta) {
@@ -906,11 +838,32 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
 
 namespace {
 
-// Reads the trace from `source` into `profile`.
-Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& source) {
+class StreamLocator final : public EventLocator {
+ public:
+  explicit StreamLocator(const JsonArrayStream& stream) : stream_(stream) {}
+  SourceLocation Locate(uint64_t offset) const override { return stream_.Locate(offset); }
+
+ private:
+  const JsonArrayStream& stream_;
+};
+
+// Whether the trace is big enough for the parallel reader: two blocks (a gzip file decompresses to
+// several times its size).
+bool ReadInParallel(const ByteSource& source, const ParallelReadOptions& parallel) {
+  if (parallel.threads < 2) return false;
+  const uint64_t estimate = source.file_bytes() * (source.gzipped() ? 4 : 1);
+  return estimate >= 2 * static_cast<uint64_t>(parallel.block_bytes);
+}
+
+// Reads the trace from `source` into `profile`: the array's first element serially, its middle with
+// the parallel reader when asked for, the rest (and anything the parallel reader leaves) serially.
+Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& source,
+                       const ParallelReadOptions& parallel) {
   JsonArrayStream stream(source);
   PD_RETURN_IF_ERROR(stream.Start());
-  TraceParser parser(profile, stream);
+  StreamLocator locator(stream);
+  TraceParser parser(profile, locator);
+  bool parallel_pending = ReadInParallel(source, parallel);
   std::string_view rest;
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool more, stream.BeginElement(&rest));
@@ -918,11 +871,15 @@ Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& so
     size_t len = 0;
     if (parser.TryParseInPlace(rest, stream.element_offset(), &len)) {
       stream.ConsumeElement(len);
-      continue;
+    } else {
+      // Cut by the end of the buffer (once per chunk), or malformed: find its end, then parse it whole.
+      PD_ASSIGN_OR_RETURN(std::string_view element, stream.ScanElement());
+      parser.Parse(element, stream.element_offset());
     }
-    // Cut by the end of the buffer (once per chunk), or malformed: find its end, then parse it whole.
-    PD_ASSIGN_OR_RETURN(std::string_view element, stream.ScanElement());
-    parser.Parse(element, stream.element_offset());
+    if (parallel_pending) {
+      parallel_pending = false;
+      PD_RETURN_IF_ERROR(ReadArrayInParallel(stream, parser, file, parallel));
+    }
   }
   PD_RETURN_IF_ERROR(stream.Finish());
   if (stream.missing_closing_bracket()) {
@@ -941,7 +898,7 @@ Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& so
         "object",
         file, parser.first_bad_offset(), parser.elements()));
   }
-  parser.Finalize();
+  parser.Finalize(file);
 
   ProfileMeta& meta = profile.meta;
   if (stream.top_level() == JsonArrayStream::TopLevel::kObject || !parser.looks_ascend()) {
@@ -954,7 +911,7 @@ Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& so
   ReadKinetoMembers(stream.members(), meta);
   meta.trace_file = file;
   meta.files.push_back(file);
-  meta.input_bytes += stream.bytes_read();
+  meta.input_bytes += stream.bytes_parsed();
   return Status::Ok();
 }
 
@@ -965,8 +922,15 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
                      size_t chunk_bytes) {
   PD_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, ByteSource::Open(file, chunk_bytes));
   source->set_progress(options.trace_bytes_read);
-  Status s = LoadTraceStream(file, profile, *source);
-  if (s.ok() || !source->gzipped() || source->failed()) return s;
+  ParallelReadOptions parallel;
+  parallel.threads = ThreadsFor(options);
+  if (options.parallel_block_bytes > 0) parallel.block_bytes = options.parallel_block_bytes;
+  parallel.map_file = options.parallel_map_file;
+  parallel.stats = options.parallel_stats;
+  Status s = LoadTraceStream(file, profile, *source, parallel);
+  if (s.ok() || !source->gzipped() || (source->failed() && s.message() == source->failure().message())) {
+    return s;  // fine, not gzip, or the gzip error itself
+  }
   // Malformed JSON inside a gzip file is most often a damaged file: a corrupt deflate stream can
   // decompress to garbage long before its checksum fails. Say so when the rest of the stream
   // confirms it, rather than a syntax error at a decompressed offset.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,6 +22,14 @@ enum class InputFormat : uint8_t { kAuto, kText, kDb };
 // "auto" | "text" | "db" -> the format; nullopt otherwise.
 std::optional<InputFormat> InputFormatFromName(std::string_view name);
 
+// What the parallel trace reader did (load_bench prints it; tests check the blocks were parallel).
+struct ParallelLoadStats {
+  uint64_t rounds = 0;
+  uint64_t blocks = 0;           // blocks parsed
+  uint64_t blocks_absorbed = 0;  // blocks kept (a block after a wrong guess of its start is not)
+  uint64_t bytes_absorbed = 0;   // input bytes of the blocks kept
+};
+
 struct LoadOptions {
   bool strict = false;  // any kError diagnostic fails LoadProfile (the file loaders ignore it)
   bool read_side_files = true;  // kernel_details.csv etc. (off = trace only)
@@ -29,6 +38,15 @@ struct LoadOptions {
   // reference's inputs (docs/reference/inputs.md#path-resolution) and refuses them.
   bool accept_side_files = false;
   InputFormat input_format = InputFormat::kAuto;
+  // Threads that parse one trace file (`--threads`; 0: one per core). A trace smaller than two
+  // blocks is read on one; the model is the same at any count (loaders/trace_json.h).
+  int threads = 0;
+  // Bytes per block of the parallel trace reader (0: 16 MiB; tests use tiny blocks).
+  size_t parallel_block_bytes = 0;
+  // The parallel reader parses a plain file where it maps it; false: through read buffers, as it
+  // reads a gzip file (tests run both paths on plain files).
+  bool parallel_map_file = true;
+  ParallelLoadStats* parallel_stats = nullptr;  // filled when not null
   // Bytes of the trace file read from disk so far (compressed bytes for .gz), added while it loads,
   // for a progress display on another thread; null: not counted.
   std::atomic<uint64_t>* trace_bytes_read = nullptr;
@@ -61,6 +79,9 @@ StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_fil
 // options.strict, a kError diagnostic from any file of the input (trace or side file) fails the
 // load; this is the only place --strict is checked.
 StatusOr<std::unique_ptr<Profile>> LoadProfile(std::string_view path, const LoadOptions& options);
+
+// The threads a load uses: options.threads, or one per core when 0 (at least 1).
+int ThreadsFor(const LoadOptions& options);
 
 // The interface of the Ascend side-file loaders (ascend_side_files.h), one per file format. The
 // trace itself is read by LoadTraceJson (trace_json.h).

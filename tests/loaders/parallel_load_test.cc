@@ -1,0 +1,217 @@
+// The parallel trace reader (`--threads`) builds exactly the model a serial pass builds: every
+// table, every string id, every diagnostic with its line and byte offset, at every thread count and
+// block size, for good and bad inputs (tiny blocks put a block boundary at every event).
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "profdiff/loaders/loader.h"
+#include "profdiff/loaders/trace_json.h"
+#include "../common/gzip_util.h"
+
+namespace profdiff {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Everything a load builds, as text (string ids as numbers: the pools must agree id for id).
+std::string Dump(const Profile& p) {
+  std::string o;
+  for (size_t i = 0; i < p.strings.size(); ++i) o += fmt::format("S{} {}\n", i, p.strings.Get(static_cast<StringId>(i)));
+  for (const Process& x : p.processes) o += fmt::format("P {} {} {} {} {}\n", x.pid_text, x.pid, x.name, x.labels, x.sort_index);
+  for (const Track& t : p.tracks) o += fmt::format("T {} {} {} {} {}\n", t.process, t.tid_text, t.tid, t.name, t.sort_index);
+  for (const Slice& s : p.slices) {
+    o += fmt::format("X {} {} {} {} {} {} {} {} {} {}\n", s.ts_ns, s.dur_ns, s.name, s.cat, s.track, s.args_begin,
+                     s.args_count, static_cast<int>(s.kind), s.phase, s.dur_sub_e5);
+  }
+  for (const Arg& a : p.args) {
+    o += fmt::format("A {} {} {} {} {}\n", static_cast<int>(a.key), static_cast<int>(a.type), a.text, a.i, a.d);
+  }
+  for (const FlowEvent& f : p.flows) {
+    o += fmt::format("F {} {} {} {} {} {} {} {}\n", f.ts_ns, f.id, f.id_is_string, f.phase, f.binds_enclosing, f.track,
+                     f.cat, f.name);
+  }
+  for (const CounterEvent& c : p.counters) o += fmt::format("C {} {} {} {} {}\n", c.ts_ns, c.track, c.name, c.series, c.value);
+  for (const MemoryEvent& m : p.memory_events) {
+    o += fmt::format("M {} {} {} {} {} {} {} {}\n", m.ts_ns, m.track, m.bytes, m.addr, m.total_reserved,
+                     m.total_allocated, m.device_id, m.device_type);
+  }
+  for (const auto& [id, us] : p.fine_dur_us) o += fmt::format("D {} {}\n", id, us);
+  for (size_t i = 0; i < kDiagCount; ++i) {
+    const Diagnostics::Entry& e = p.diagnostics.entry(static_cast<DiagId>(i));
+    if (e.count == 0) continue;
+    o += fmt::format("G {} {}\n", GetDiagInfo(static_cast<DiagId>(i)).name, e.count);
+    for (const auto& ex : e.examples) o += fmt::format("  {} | {}\n", ex.where.ToString(), ex.detail);
+  }
+  const ProfileMeta& m = p.meta;
+  o += fmt::format("meta {} {} {} {} {} {} {}\n", static_cast<int>(m.format), static_cast<int>(m.device),
+                   m.schema_version, m.base_time_ns, m.rank, fmt::join(m.device_names, ","), m.input_bytes);
+  return o;
+}
+
+// "ERROR <status>" or the dump.
+std::string Load(const std::string& path, int threads, size_t block_bytes, size_t chunk_bytes, bool map = true) {
+  LoadOptions options;
+  options.threads = threads;
+  options.parallel_block_bytes = block_bytes;
+  options.parallel_map_file = map;
+  Profile p;
+  Status s = LoadTraceJson(path, p, options, chunk_bytes);
+  if (!s.ok()) return "ERROR " + s.ToString();
+  return Dump(p);
+}
+
+// "" when equal, else the first line that differs in each (and its number).
+std::string FirstDifference(const std::string& a, const std::string& b) {
+  if (a == b) return "";
+  size_t line = 1, start = 0;
+  for (size_t i = 0; i < std::min(a.size(), b.size()) && a[i] == b[i]; ++i) {
+    if (a[i] == '\n') {
+      ++line;
+      start = i + 1;
+    }
+  }
+  auto line_of = [&](const std::string& s) { return s.substr(start, s.find('\n', start) - start); };
+  return fmt::format("line {}: parallel \"{}\" serial \"{}\"", line, line_of(a), line_of(b));
+}
+
+// The read chunk changes nothing either (the serial reader's own tests check that): each chunk size
+// is compared with the serial load at that size, the small one cutting events everywhere.
+void ExpectSameAtEveryThreadCount(const std::string& path, const std::vector<size_t>& blocks,
+                                  const std::vector<size_t>& chunks = {size_t{1} << 16, 13}) {
+  for (size_t chunk : chunks) {
+    const std::string serial = Load(path, 1, 0, chunk);
+    for (int threads : {2, 3, 4}) {
+      for (size_t block : blocks) {
+        for (bool map : {true, false}) {  // a plain file mapped, or read as a gzip file is
+          SCOPED_TRACE(fmt::format("{} threads {} block {} chunk {} map {}", path, threads, block, chunk, map));
+          const std::string parallel = Load(path, threads, block, chunk, map);
+          ASSERT_EQ(FirstDifference(parallel, serial), "");
+        }
+      }
+    }
+  }
+}
+
+std::string WriteTemp(const std::string& name, const std::string& bytes) {
+  const fs::path dir = fs::path(PROFDIFF_BINARY_DIR) / "parallel_load_test_tmp";
+  fs::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+const std::string kDataDir = PROFDIFF_SOURCE_DIR "/tests/data";
+
+TEST(ParallelLoad, BundledTracesAreIdentical) {
+  for (const char* rel : {"/kineto_h100_tiny/before_fix_trace.json", "/kineto_h100_tiny/after_fix_trace.json",
+                          "/ascend_trace_view/trace_view.json"}) {
+    ExpectSameAtEveryThreadCount(kDataDir + rel, {257, 4096});
+  }
+  // 29 MB decompressed: blocks of real sizes (many rounds), the read chunk of a real load.
+  ExpectSameAtEveryThreadCount(kDataDir + "/kineto_resnet50_v100/worker0.1623143089861.pt.trace.json.gz",
+                               {size_t{1} << 16, size_t{1} << 20}, {size_t{4} << 20});
+}
+
+const std::string kEvent = R"({"ph":"X","cat":"cpu_op","name":"op \"q\" \u00e9","ts":"1736408883688177.930","dur":2,"pid":1,"tid":"t 1"})";
+
+std::string Events(int n, const std::string& extra) {
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    s += fmt::format(R"({{"ph":"X","cat":"kernel","name":"k{}","ts":{},"dur":1.0005,"pid":7,"tid":{},"args":{{"External id":{},"grid":[1,2,3]}}}},)",
+                     i % 5, 1000 + i, i % 3, i);
+    s += "\n  ";
+    if (i % 7 == 3) s += extra;
+  }
+  return s;
+}
+
+TEST(ParallelLoad, BadAndUnusualInputsAreIdentical) {
+  const std::string begin_end =
+      R"({"ph":"B","name":"outer","ts":1,"pid":1,"tid":1},)" + Events(20, "") +
+      R"({"ph":"E","ts":50,"pid":1,"tid":1},{"ph":"E","ts":51,"pid":1,"tid":1},)" +
+      R"({"ph":"B","name":"late","ts":90,"pid":1,"tid":2},)" + Events(10, "") +
+      R"({"ph":"E","ts":80,"pid":1,"tid":2},{"ph":"B","name":"open","ts":95,"pid":2,"tid":2},)" + kEvent;
+  const std::string meta =
+      R"({"ph":"M","name":"process_name","pid":7,"args":{"name":"first"}},)" + Events(15, "") +
+      R"({"ph":"M","name":"process_name","pid":7,"args":{"name":""}},{"ph":"M","name":"thread_name","pid":7,"tid":1,"args":{"name":"t"}},)" +
+      Events(15, R"({"ph":"M","name":"process_sort_index","pid":9,"args":{"sort_index":3}},)") + kEvent;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"begin_end.json", "[" + begin_end + "]"},
+      {"meta.json", "{\"traceEvents\": [" + meta + "], \"schemaVersion\": 1}"},
+      {"malformed.json", "[" + Events(30, R"({"ph":"X" "ts":1},7,"s",[1,{"a":"},{"}],{"ts":"x"},)") + kEvent + "]"},
+      {"strings_like_separators.json",
+       "[" + Events(30, R"({"ph":"i","name":"},\n{\"x\":1}","ts":5,"args":{"Call stack":"a},{b"}},)") + kEvent + "]"},
+      {"nested_objects.json", "[" + Events(30, R"({"ph":"X","name":"n","ts":9,"args":{"v":[{"a":1},{"b":2}]}},)") + kEvent + "]"},
+      {"no_close.json", "[" + Events(40, "") + kEvent + ",\n"},
+      {"truncated.json", "[" + Events(40, "") + kEvent.substr(0, 40)},
+      {"bad_separator.json", "[" + Events(20, "") + kEvent + " x " + Events(20, "") + kEvent + "]"},
+      {"trailing_comma.json", "[" + Events(30, "") + "]\n garbage"},
+      {"flows.json", "[" + Events(30, R"({"ph":"s","id":"abc","ts":3,"pid":1,"tid":1},{"ph":"f","id":12,"ts":4,"bp":"e"},{"ph":"C","name":"c","ts":5,"args":{"v":1.5}},{"ph":"i","name":"[memory]","ts":6,"args":{"Bytes":64,"Addr":99}},)") + kEvent + "]"},
+      {"bad_utf8.json", "[" + Events(30, "{\"ph\":\"X\",\"name\":\"\xff\xfe\",\"ts\":1,\"dur\":1},") + kEvent + "]"},
+  };
+  for (const auto& [name, bytes] : cases) {
+    const std::string path = WriteTemp(name, bytes);
+    ExpectSameAtEveryThreadCount(path, {1, 7, 64, 200, 1000});
+  }
+}
+
+// The tests above would pass if nothing were read in parallel: check that blocks are, and that a
+// wrong guess of a block's start (a separator inside a string) costs only that block.
+TEST(ParallelLoad, BlocksAreReadInParallel) {
+  const std::string trace = kDataDir + "/ascend_trace_view/trace_view.json";
+  for (bool map : {true, false}) {
+    SCOPED_TRACE(map);
+    ParallelLoadStats stats;
+    LoadOptions options;
+    options.threads = 4;
+    options.parallel_block_bytes = 4096;
+    options.parallel_map_file = map;
+    options.parallel_stats = &stats;
+    Profile p;
+    ASSERT_TRUE(LoadTraceJson(trace, p, options, 4096).ok());  // the first round: one read chunk
+    EXPECT_GT(stats.rounds, 10u);
+    EXPECT_GE(stats.blocks, 3 * stats.rounds);
+    EXPECT_EQ(stats.blocks_absorbed, stats.blocks);  // every guess was right on this trace
+    EXPECT_GT(stats.bytes_absorbed, fs::file_size(trace) * 9 / 10);
+  }
+  std::string tricky = "[";
+  for (int i = 0; i < 200; ++i) {
+    if (i % 2 == 0) {
+      tricky += R"({"ph":"X","cat":"cpu_op","pid":1,"tid":1,"args":{"Sequence number":12},"name":"a},{b","ts":1,"dur":1,"x":"x},\n{y"},)";
+    } else {
+      tricky += Events(1, "");
+    }
+    tricky += "\n";
+  }
+  tricky += kEvent + "]";
+  const std::string path = WriteTemp("tricky.json", tricky);
+  ParallelLoadStats stats;
+  LoadOptions options;
+  options.threads = 3;
+  options.parallel_block_bytes = 1000;
+  options.parallel_stats = &stats;
+  Profile p;
+  ASSERT_TRUE(LoadTraceJson(path, p, options).ok());
+  EXPECT_EQ(p.slices.size(), 201u);
+  EXPECT_EQ(FirstDifference(Load(path, 3, 1000, 1 << 16), Load(path, 1, 0, 1 << 16)), "");
+  EXPECT_LT(stats.blocks_absorbed, stats.blocks);  // some guesses fell inside a string
+  EXPECT_GT(stats.blocks_absorbed, stats.rounds);  // and many were right
+}
+
+TEST(ParallelLoad, GzipDamagedLaterGivesTheSerialError) {
+  std::string json = "[" + Events(400, "") + kEvent + "]";
+  std::string gz = testing::Gzip(json);
+  gz.resize(gz.size() * 2 / 3);  // truncated gzip stream
+  const std::string path = WriteTemp("damaged.json.gz", gz);
+  ExpectSameAtEveryThreadCount(path, {64, 1000});
+  EXPECT_NE(Load(path, 2, 64, 1 << 16).find("ERROR"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace profdiff
