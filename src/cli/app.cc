@@ -43,6 +43,11 @@ constexpr const char* kReferenceCompatHelp =
     "8.2 (the 2025 line: its LCS-like recurrence; no FusedInferAttention rule). Without the flag: "
     "exact int64 ns, each kernel once, a true LCS (docs/deviations.md)";
 
+constexpr int kMaxThreads = 1024;
+constexpr const char* kThreadsHelp =
+    "Threads that parse each trace file (default: one per core; 1: one). A JSON trace of two blocks "
+    "(32 MiB) or more is cut into blocks parsed in parallel; the result is the same at any count";
+
 // Everything CLI11 binds to for `compare`, before validation.
 struct RawCompare {
   CompareOptions opts;
@@ -110,6 +115,7 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
                                ->type_name("[=LINE]");
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
   c.add_option("--input-format", r.input_format, kInputFormatHelp)->check(CLI::IsMember({"auto", "text", "db"}));
+  c.add_option("--threads", o.threads, kThreadsHelp)->check(CLI::Range(1, kMaxThreads))->type_name("N");
   c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr (nor the progress line)");
   c.add_flag("--verbose", o.verbose, "Print each phase's wall time, CPU time and peak memory on stderr");
   c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
@@ -271,6 +277,9 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   std::string inspect_format = "auto";
   inspect_cmd->add_option("--input-format", inspect_format, kInputFormatHelp)
       ->check(CLI::IsMember({"auto", "text", "db"}));
+  inspect_cmd->add_option("--threads", inspect.threads, kThreadsHelp)
+      ->check(CLI::Range(1, kMaxThreads))
+      ->type_name("N");
   inspect_cmd->footer(kExitCodeHelp);
 
   RawCompare raw;

@@ -310,6 +310,7 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
   load_options.strict = options.strict;  // LoadProfile is the one place --strict is enforced
   load_options.accept_side_files = true;  // inspect also reads one side file (kernel_details.csv, ...)
   load_options.input_format = options.input_format;
+  load_options.threads = options.threads;
   auto loaded = LoadProfile(options.path, load_options);
   if (!loaded.ok()) {
     err << "profdiff: error: " << loaded.status().ToString() << "\n";

@@ -157,6 +157,7 @@ StatusOr<LoadedSides> LoadSides(const CompareRequest& request, RunMessages& mess
   LoadOptions load_options;
   load_options.strict = request.strict;  // LoadProfile is the one place --strict is enforced
   load_options.input_format = request.input_format;
+  load_options.threads = request.threads;
   load_options.trace_bytes_read = &read;
   const uint64_t total = TraceFileBytes(request.base_path, request.input_format) +
                          TraceFileBytes(request.comparison_path, request.input_format);

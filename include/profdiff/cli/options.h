@@ -35,6 +35,7 @@ struct InspectOptions {
   bool json = false;
   bool strict = false;
   InputFormat input_format = InputFormat::kAuto;  // --input-format
+  int threads = 0;  // --threads (0: one per core)
 };
 
 // Parses the arguments that follow `compare` (e.g. {"-d", "a", "-bp", "b", "--force"}) and runs the

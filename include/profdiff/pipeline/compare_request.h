@@ -63,6 +63,7 @@ struct CompareRequest {
   bool strict = false;
   // --input-format: the text or the DB export of an Ascend directory holding both (auto: the DB).
   InputFormat input_format = InputFormat::kAuto;
+  int threads = 0;  // --threads: threads that parse each trace file (0: one per core)
   std::optional<double> gate_e2e_pct;
   std::optional<double> gate_compute_pct;
   std::optional<double> gate_comm_pct;
