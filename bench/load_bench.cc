@@ -122,6 +122,8 @@ int main(int argc, char** argv) {
   double best = 1e300;
   for (int r = 0; r < repeat; ++r) {
     auto profile = std::make_unique<profdiff::Profile>();
+    profdiff::ParallelLoadStats stats;
+    options.parallel_stats = &stats;
     auto t0 = std::chrono::steady_clock::now();
     const double c0 = CpuSeconds();
     profdiff::Status st = profdiff::LoadTraceJson(file, *profile, options, chunk);
@@ -144,6 +146,11 @@ int main(int argc, char** argv) {
         profile->memory_events.size(), profile->tracks.size(), profile->strings.size(),
         static_cast<double>(profile->strings.arena_bytes()) / (1024.0 * 1024.0), rss_mib,
         rss_mib * 1024.0 * 1024.0 / 1e6 / mb);
+    if (stats.rounds > 0) {
+      std::printf("  parallel: %llu rounds, %llu of %llu blocks kept, %.1f MB in blocks\n",
+                  static_cast<unsigned long long>(stats.rounds), static_cast<unsigned long long>(stats.blocks_absorbed),
+                  static_cast<unsigned long long>(stats.blocks), static_cast<double>(stats.bytes_absorbed) / 1e6);
+    }
     if (r == 0 && !profile->diagnostics.empty()) std::printf("%s", profile->diagnostics.Summary().c_str());
   }
   return 0;

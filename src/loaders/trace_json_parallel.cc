@@ -209,6 +209,10 @@ struct Block {
   int64_t lines_before = 0;  // when accepted: newlines in the input before `start`
 };
 
+// The smallest block a file's size makes a block (a given block size smaller than this is kept).
+constexpr size_t kMinAutoBlock = size_t{1} << 20;
+
+
 // Moves `pos` over a separator (white space, ',', white space) to the next element.
 BlockStop OverSeparator(std::string_view text, size_t* pos) {
   size_t q = SkipWs(text, *pos);
@@ -479,6 +483,11 @@ Status ParallelArrayReader::Run() {
 // A plain file is parsed where it is mapped: a round views the file, and carries nothing over.
 Status ParallelArrayReader::RunMapped(std::string_view file) {
   ByteSource& source = stream_.source();
+  // A smaller file gets smaller blocks, four rounds at least: the fragments of a round, absorbed
+  // while the next is parsed, then hold a quarter of the model, not all of it.
+  const size_t threads = static_cast<size_t>(options_.threads);
+  options_.block_bytes = std::clamp(file.size() / (4 * threads), std::min(options_.block_bytes, kMinAutoBlock),
+                                    options_.block_bytes);
   uint64_t pos = stream_.buffered_offset() + stream_.buffered_head();  // just after an element
   int64_t lines_at_pos = stream_.lines_before_buffered() +
                          CountNewlines(stream_.Buffered().data(), stream_.buffered_head());
@@ -529,7 +538,12 @@ Status ParallelArrayReader::RunMapped(std::string_view file) {
   }
 }
 
+// A gzip file (or one that cannot be mapped) is read into two buffers of a round each, reused: their
+// blocks are kept smaller (decompressing is serial and as slow as parsing, bigger blocks gain little).
+constexpr size_t kMaxBufferedBlock = size_t{8} << 20;
+
 Status ParallelArrayReader::RunBuffered() {
+  options_.block_bytes = std::min(options_.block_bytes, kMaxBufferedBlock);
   auto round = std::make_unique<Round>();
   auto next = std::make_unique<Round>();
   {

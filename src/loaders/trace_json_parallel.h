@@ -14,7 +14,7 @@ namespace profdiff::trace_json_internal {
 
 struct ParallelReadOptions {
   int threads = 2;                            // blocks per round, each parsed on its own thread
-  size_t block_bytes = size_t{16} << 20;      // bytes per block
+  size_t block_bytes = size_t{32} << 20;      // bytes per block
   size_t max_round_bytes = size_t{1} << 30;   // a round grows to hold one element up to this
   bool map_file = true;                       // parse a plain file where it is mapped
   ParallelLoadStats* stats = nullptr;

@@ -50,6 +50,7 @@ class ByteSource {
   // reader moves the read position on with SeekTo() and counts its progress with CountProgress().
   std::string_view Map();
   void ReleaseBefore(uint64_t end);
+
   Status SeekTo(uint64_t offset);
   void CountProgress(uint64_t bytes) {
     if (progress_ != nullptr) progress_->fetch_add(bytes, std::memory_order_relaxed);

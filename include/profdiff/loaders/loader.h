@@ -41,7 +41,7 @@ struct LoadOptions {
   // Threads that parse one trace file (`--threads`; 0: one per core). A trace smaller than two
   // blocks is read on one; the model is the same at any count (loaders/trace_json.h).
   int threads = 0;
-  // Bytes per block of the parallel trace reader (0: 16 MiB; tests use tiny blocks).
+  // Bytes per block of the parallel trace reader (0: 32 MiB; tests use tiny blocks).
   size_t parallel_block_bytes = 0;
   // The parallel reader parses a plain file where it maps it; false: through read buffers, as it
   // reads a gzip file (tests run both paths on plain files).
