@@ -1,13 +1,51 @@
 // Fuzzes the trace-event JSON loader (Kineto object/array, Ascend trace_view) with arbitrary bytes, and
 // the JSON side-file loaders (communication.json, profiler_info, profiler_metadata) with the same bytes.
 // Any outcome is fine except a crash, a sanitizer report, a hang or an exception escaping: malformed
-// input must come back as a Status or as diagnostics.
+// input must come back as a Status or as diagnostics. It is also differential: the parallel reader
+// (tiny blocks, three threads, both read paths) must build exactly what the serial one builds.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "fuzz_util.h"
 #include "profdiff/loaders/ascend_side_files.h"
 #include "profdiff/loaders/trace_json.h"
+
+namespace {
+
+// Everything a load builds, as text (ids as numbers), or its error.
+std::string Dump(const profdiff::Status& status, const profdiff::Profile& p) {
+  if (!status.ok()) return "ERROR " + status.ToString();
+  std::string o;
+  auto add = [&o](auto... v) {
+    ((o += std::to_string(v), o += ' '), ...);
+    o += '\n';
+  };
+  for (size_t i = 0; i < p.strings.size(); ++i) (o += p.strings.Get(static_cast<profdiff::StringId>(i))) += '\n';
+  for (const auto& x : p.processes) add(x.pid_text, x.pid, x.name, x.labels, x.sort_index);
+  for (const auto& t : p.tracks) add(t.process, t.tid_text, t.tid, t.name, t.sort_index);
+  for (const auto& s : p.slices) {
+    add(s.ts_ns, s.dur_ns, s.name, s.cat, s.track, s.args_begin, s.args_count, static_cast<int>(s.kind), s.phase,
+        s.dur_sub_e5);
+  }
+  for (const auto& a : p.args) add(static_cast<int>(a.key), static_cast<int>(a.type), a.text, a.i);
+  for (const auto& f : p.flows) add(f.ts_ns, f.id, f.id_is_string, f.phase, f.track, f.cat, f.name);
+  for (const auto& c : p.counters) add(c.ts_ns, c.track, c.name, c.series);
+  for (const auto& m : p.memory_events) add(m.ts_ns, m.track, m.bytes, m.addr);
+  for (const auto& [id, us] : p.fine_dur_us) add(id);
+  o += p.diagnostics.Summary();
+  for (size_t i = 0; i < profdiff::kDiagCount; ++i) {
+    for (const auto& ex : p.diagnostics.entry(static_cast<profdiff::DiagId>(i)).examples) {
+      o += ex.where.ToString() + " " + ex.detail + "\n";
+    }
+  }
+  add(p.meta.input_bytes, static_cast<int>(p.meta.format));
+  return o;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string& path = profdiff::fuzz::WriteTempFile(data, size, ".json");
@@ -18,7 +56,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)s;
     profdiff::Profile small;
     profdiff::Status s2 = profdiff::LoadTraceJson(path, small, profdiff::LoadOptions{}, 64);
-    (void)s2;
+    const std::string serial = Dump(s2, small);
+    for (bool map : {true, false}) {
+      profdiff::LoadOptions parallel;
+      parallel.threads = 3;
+      parallel.parallel_block_bytes = 16;
+      parallel.parallel_map_file = map;
+      profdiff::Profile p;
+      profdiff::Status s3 = profdiff::LoadTraceJson(path, p, parallel, 64);
+      if (Dump(s3, p) != serial) {
+        std::fprintf(stderr, "parallel load (map %d) differs from the serial one\n", map ? 1 : 0);
+        std::abort();
+      }
+    }
     // The model's helpers must be safe on whatever the loader produced.
     (void)small.CountByKind();
     (void)small.TimeSpan();
