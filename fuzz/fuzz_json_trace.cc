@@ -2,9 +2,10 @@
 // the JSON side-file loaders (communication.json, profiler_info, profiler_metadata) with the same bytes.
 // Any outcome is fine except a crash, a sanitizer report, a hang or an exception escaping: malformed
 // input must come back as a Status or as diagnostics. It is also differential: the parallel reader
-// (tiny blocks, three threads, both read paths) must build exactly what the serial one builds.
+// (small blocks, three threads, both read paths) must build exactly what the serial one builds.
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -60,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (bool map : {true, false}) {
       profdiff::LoadOptions parallel;
       parallel.threads = 3;
-      parallel.parallel_block_bytes = 16;
+      parallel.parallel_block_bytes = std::max<size_t>(16, size / 16);  // a few rounds, not thousands
       parallel.parallel_map_file = map;
       profdiff::Profile p;
       profdiff::Status s3 = profdiff::LoadTraceJson(path, p, parallel, 64);
