@@ -212,7 +212,6 @@ struct Block {
 // The smallest block a file's size makes a block (a given block size smaller than this is kept).
 constexpr size_t kMinAutoBlock = size_t{1} << 20;
 
-
 // Moves `pos` over a separator (white space, ',', white space) to the next element.
 BlockStop OverSeparator(std::string_view text, size_t* pos) {
   size_t q = SkipWs(text, *pos);
