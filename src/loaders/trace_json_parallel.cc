@@ -271,11 +271,7 @@ size_t GuessElementStart(std::string_view text, size_t from) {
 
 // ---- the rounds ------------------------------------------------------------------------------------
 
-// One round: its bytes `text` (a few bytes of context for messages, then from `head` on, just after
-// an element), where they are in the input, and its blocks. `text` views `buf` from `begin`: the next
-// round's new bytes are read behind a gap that the bytes carried over from this round then fill, so
-// the two rounds' buffers are reused, never copied whole.
-// Bytes without initialisation (a round's 32 MiB would otherwise be zeroed before each read).
+// Bytes without initialisation (a round's megabytes would otherwise be zeroed before each read).
 class ByteBuffer {
  public:
   size_t size() const { return size_; }
@@ -300,6 +296,11 @@ class ByteBuffer {
   size_t capacity_ = 0;
 };
 
+// One round: its bytes `text` (a few bytes of context for messages, then from `head` on, just after
+// an element), where they are in the input, and its blocks. A mapped file's round views the file.
+// Otherwise `text` views `buf` from `begin`: the next round's new bytes are read behind a gap that
+// the bytes carried over from this round then fill, so the two rounds' buffers are reused, never
+// copied whole.
 struct Round {
   ByteBuffer buf;
   size_t begin = 0;
@@ -316,7 +317,7 @@ struct Round {
 constexpr size_t kCarryGap = size_t{1} << 20;
 
 // The rounds run as a pipeline: while the blocks of round r are parsed on their threads, the main
-// thread reads the bytes of round r+1 and absorbs the blocks of round r-1.
+// thread absorbs the blocks of round r-1 (and, reading through buffers, reads round r+1's bytes).
 class ParallelArrayReader {
  public:
   ParallelArrayReader(JsonArrayStream& stream, TraceParser& parser, const std::string& file,
