@@ -11,6 +11,7 @@
 #include "profdiff/loaders/loader.h"
 #include "profdiff/base/time.h"
 #include "profdiff/loaders/trace_json.h"
+#include "../common/temp_file.h"
 
 namespace profdiff {
 namespace {
@@ -18,11 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string WriteTemp(const std::string& name, const std::string& bytes) {
-  const fs::path dir = fs::path(PROFDIFF_BINARY_DIR) / "bad_input_test_tmp";
-  fs::create_directories(dir);
-  const std::string path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
+  return testing::WriteTempFile("bad_input_test_tmp", name, bytes);
 }
 
 // Loads with several chunk sizes; returns "ERROR <message>" or a summary of what was loaded.

@@ -13,6 +13,7 @@
 #include "profdiff/loaders/loader.h"
 #include "profdiff/loaders/trace_json.h"
 #include "../common/gzip_util.h"
+#include "../common/temp_file.h"
 
 namespace profdiff {
 namespace {
@@ -99,11 +100,7 @@ void ExpectSameAtEveryThreadCount(const std::string& path, const std::vector<siz
 }
 
 std::string WriteTemp(const std::string& name, const std::string& bytes) {
-  const fs::path dir = fs::path(PROFDIFF_BINARY_DIR) / "parallel_load_test_tmp";
-  fs::create_directories(dir);
-  const std::string path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
+  return testing::WriteTempFile("parallel_load_test_tmp", name, bytes);
 }
 
 const std::string kDataDir = PROFDIFF_SOURCE_DIR "/tests/data";

@@ -9,6 +9,7 @@
 
 #include "profdiff/loaders/loader.h"
 #include "profdiff/loaders/trace_json.h"
+#include "../common/temp_file.h"
 
 namespace profdiff {
 namespace {
@@ -16,11 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string WriteTemp(const std::string& name, const std::string& bytes) {
-  const fs::path dir = fs::path(PROFDIFF_BINARY_DIR) / "written_duration_test_tmp";
-  fs::create_directories(dir);
-  const std::string path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
+  return testing::WriteTempFile("written_duration_test_tmp", name, bytes);
 }
 
 std::string Event(const std::string& name, const std::string& dur) {
