@@ -93,7 +93,7 @@ Status ByteSource::SeekTo(uint64_t offset) {
 }
 
 StatusOr<size_t> ByteSource::Read(char* out, size_t n) {
-  if (failed_) return failure_;
+  if (!failure_.ok()) return failure_;
   n = std::min(n, chunk_bytes_);
   if (n == 0 || eof_) return size_t{0};
   StatusOr<size_t> got = gzip_ ? ReadGzip(out, n) : ReadRaw(out, n);
@@ -101,7 +101,6 @@ StatusOr<size_t> ByteSource::Read(char* out, size_t n) {
     offset_ += *got;
     if (*got == 0) eof_ = true;
   } else {
-    failed_ = true;
     failure_ = got.status();
   }
   return got;

@@ -143,7 +143,6 @@ const ArgKeyTable& ArgKeys() {
   return table;
 }
 
-
 Slice SliceAt(const EventHead& h) {
   Slice s;
   s.ts_ns = h.ts_ns;
@@ -203,8 +202,7 @@ bool IsTorchOpCategoryKind(SliceKind k) {
 
 }  // namespace
 
-// ---- the parser ------------------------------------------------------------------------------------
-
+// ---- the parser (the class: trace_parser.h) ------------------------------------------------------
 
 void TraceParser::Diag(DiagId id, uint64_t offset, std::string_view detail) {
   if (p_.diagnostics.count(id) < Diagnostics::kMaxExamples) {

@@ -529,6 +529,7 @@ Status ParallelArrayReader::RunMapped(std::string_view file) {
       const size_t keep = static_cast<size_t>(std::min<uint64_t>(pos, kJsonSnippetRadius));
       const uint64_t end = std::min<uint64_t>(file.size(), pos + std::max(round_bytes, round->text.size()));
       PD_RETURN_IF_ERROR(source.SeekTo(end));
+      if (end > counted) source.CountProgress(end - counted);  // the stream reads on from `end`
       const std::string_view bytes = file.substr(pos - keep, end - (pos - keep));
       stream_.Resume(bytes, keep, pos - keep, lines_at_pos - CountNewlines(bytes.data(), keep));
       return Status::Ok();

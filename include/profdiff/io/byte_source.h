@@ -36,7 +36,7 @@ class ByteSource {
   Status Drain();
 
   // A Read has returned an error (the error the reader got is the source's own).
-  bool failed() const { return failed_; }
+  bool failed() const { return !failure_.ok(); }
   const Status& failure() const { return failure_; }
   const std::string& path() const { return path_; }
   bool gzipped() const { return gzip_; }
@@ -71,8 +71,7 @@ class ByteSource {
   FILE* file_ = nullptr;
   bool gzip_ = false;
   bool eof_ = false;
-  bool failed_ = false;
-  Status failure_;
+  Status failure_;  // the error of the Read that failed (Ok until one does)
   size_t chunk_bytes_ = kDefaultChunkBytes;
   uint64_t offset_ = 0;
   uint64_t file_bytes_ = 0;

@@ -1,6 +1,11 @@
 // The trace-event JSON loaders: PyTorch Kineto (`*.pt.trace.json`, plain or .gz) and Ascend
 // `trace_view.json`, read in one streaming pass (io/json_reader.h) into the timeline model.
 //
+// With LoadOptions::threads above 1, a trace of two parallel blocks (64 MiB) or more has the middle
+// of its array parsed in blocks on that many threads (trace_json_parallel.cc): the model, string ids
+// and diagnostics are exactly those of a one-thread load (docs/architecture.md "Parallel reading of
+// one trace"; tests/loaders/parallel_load_test.cc).
+//
 // Format rule (decided by content, documented in docs/performance.md "Loading" too):
 //  * a top-level object with a "traceEvents" array is Kineto (device GPU);
 //  * a top-level bare array is Ascend trace_view (device NPU) when at least one event shows an Ascend
