@@ -22,6 +22,12 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// The reference's `name.lower().startswith("nccl")`, without lowering (and copying) every kernel name.
+bool StartsWithNccl(std::string_view name) {
+  if (name.size() < 4) return false;
+  return Lower(name.substr(0, 4)) == "nccl";
+}
+
 void AddTo(CommStats& s, int64_t dur_e5) {
   s.max_e5 = s.present ? std::max(s.max_e5, dur_e5) : dur_e5;
   s.min_e5 = s.present ? std::min(s.min_e5, dur_e5) : dur_e5;
@@ -126,7 +132,7 @@ void CollectGpu(const Timeline& t, const Step* step, Collector& c) {
   std::vector<SliceId> ops;
   for (SliceId id = 0; id < p.slices.size(); ++id) {
     const Slice& s = p.slices[id];
-    if (s.kind == SliceKind::kKernel && Lower(p.str(s.name)).starts_with("nccl")) ops.push_back(id);
+    if (s.kind == SliceKind::kKernel && StartsWithNccl(p.str(s.name))) ops.push_back(id);
   }
   AssignTasks(p, InStep(p, ops, step), {}, c);
 }
