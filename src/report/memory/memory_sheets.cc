@@ -35,11 +35,12 @@ std::string SizeText(const Profile& p, double size_kb, const analysis::Reference
 
 // The op's Input Shape cell: its shapes, "N/A" without, or "None" for a DB op without shapes under
 // policy.memory_db_null_shape_none.
-std::string InputShapeText(const Profile& p, SliceId slice, const analysis::ReferencePolicy& policy) {
+std::string InputShapeText(const Profile& p, SliceId slice, const analysis::ReferencePolicy& policy,
+                           OpArgTextCache& args) {
   if (p.meta.format == SourceFormat::kAscendDb && policy.memory_db_null_shape_none &&
       p.FindArg(p.slices[slice], ArgKey::kInputDims) == nullptr)
     return "None";
-  return std::string(OpArgText(p, slice, ArgKey::kInputDims));
+  return args.Get(slice, ArgKey::kInputDims);
 }
 
 SheetSpec MemoryCompareSheet(const analysis::MemoryComparison& cmp, const analysis::OpTree& bt,
@@ -60,12 +61,13 @@ SheetSpec MemoryCompareSheet(const analysis::MemoryComparison& cmp, const analys
   s.columns.push_back({"Diff Ratio", 20, CellFormat::kDefaultRatio, true});
   s.rows.reserve(cmp.rows.size());
   int64_t order = 0;
+  OpArgTextCache base_args(*cmp.base), comparison_args(*cmp.comparison);
   for (const analysis::MemoryRow& r : cmp.rows) {
     RowSpec row;
     row.cells.reserve(13);
     row.cells.push_back(Int(++order));
     auto side = [&](const analysis::MemorySide& ms, const Profile& p, const analysis::OpTree& tree,
-                    const analysis::PlacedMemory& placed) {
+                    const analysis::PlacedMemory& placed, OpArgTextCache& args) {
       if (!ms.present) {
         row.cells.insert(row.cells.end(), {Cell::Blank(), Cell::Blank(), Cell::Blank(), Cell::Blank(), Num(0)});
         return;
@@ -73,13 +75,13 @@ SheetSpec MemoryCompareSheet(const analysis::MemoryComparison& cmp, const analys
       std::string details;
       for (uint32_t rec : ms.records) details += AllocatedDetailsLine(p, tree, placed, rec, cmp.policy);
       row.cells.push_back(Str(ms.name));
-      row.cells.push_back(Str(InputShapeText(p, ms.slice, cmp.policy)));
-      row.cells.push_back(Str(OpArgText(p, ms.slice, ArgKey::kInputType)));
+      row.cells.push_back(Str(InputShapeText(p, ms.slice, cmp.policy, args)));
+      row.cells.push_back(Str(args.Get(ms.slice, ArgKey::kInputType)));
       row.cells.push_back(Str(details));
       row.cells.push_back(Num(ms.size_kb));
     };
-    side(r.base, *cmp.base, bt, cmp.base_memory);
-    side(r.comparison, *cmp.comparison, ct, cmp.comparison_memory);
+    side(r.base, *cmp.base, bt, cmp.base_memory, base_args);
+    side(r.comparison, *cmp.comparison, ct, cmp.comparison_memory, comparison_args);
     row.cells.push_back(Num(r.diff_kb));
     row.cells.push_back(RatioCell(r.ratio));
     s.rows.push_back(std::move(row));

@@ -60,18 +60,20 @@ SheetSpec OperatorCompareSheet(const OperatorComparison& cmp, std::string_view b
   };
   s.rows.reserve(cmp.operator_rows.size());
   int64_t order = 0;
+  OpArgTextCache base_args(*cmp.base), comparison_args(*cmp.comparison);
   for (const analysis::OperatorRow& r : cmp.operator_rows) {
     RowSpec row;
     row.cells.reserve(13);
     row.cells.push_back(Int(++order));
     auto side = [&](const analysis::OperatorSide& os, const Profile& p, bool is_base) {
+      OpArgTextCache& args = is_base ? base_args : comparison_args;
       if (!os.present) {
         row.cells.insert(row.cells.end(), {Cell::Blank(), Cell::Blank(), Cell::Blank(), Cell::Blank(), Num(0)});
         return;
       }
       row.cells.push_back(Str(os.name));
-      row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputDims)));
-      row.cells.push_back(Str(OpArgText(p, os.slice, ArgKey::kInputType)));
+      row.cells.push_back(Str(args.Get(os.slice, ArgKey::kInputDims)));
+      row.cells.push_back(Str(args.Get(os.slice, ArgKey::kInputType)));
       row.cells.push_back(Str(KernelsText(p, os.kernels, ShapesOf(cmp, is_base), cmp.policy)));
       row.cells.push_back(Num(os.device.Us(cmp.policy)));
     };
@@ -358,6 +360,14 @@ std::string OpArgText(const Profile& p, SliceId op, ArgKey key) {
     case ArgType::kString: return std::string(p.str(a->text));
   }
   return "N/A";
+}
+
+std::string OpArgTextCache::Get(SliceId op, ArgKey key) {
+  const Arg* a = p_.FindArg(p_.slices[op], key);
+  if (a == nullptr || a->type != ArgType::kJson) return OpArgText(p_, op, key);
+  auto [it, fresh] = json_.try_emplace(a->text);
+  if (fresh) it->second = analysis::PythonStrOfJson(p_.str(a->text));
+  return it->second;
 }
 
 std::vector<SheetSpec> BuildOperatorSheets(const OperatorComparison& cmp, std::string_view base_path_arg,

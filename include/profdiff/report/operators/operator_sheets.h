@@ -39,4 +39,16 @@ std::string PyFloatRepr(double v);
 // Python str() of an op's "Input Dims" / "Input type" arg; "N/A" when absent.
 std::string OpArgText(const Profile& profile, SliceId op, ArgKey key);
 
+// OpArgText of one profile's ops, each distinct JSON arg converted once: a sheet repeats a few
+// hundred shapes over thousands of rows, and the conversion parses the JSON.
+class OpArgTextCache {
+ public:
+  explicit OpArgTextCache(const Profile& profile) : p_(profile) {}
+  std::string Get(SliceId op, ArgKey key);
+
+ private:
+  const Profile& p_;
+  std::unordered_map<StringId, std::string> json_;  // JSON text id -> its Python str()
+};
+
 }  // namespace profdiff::report
