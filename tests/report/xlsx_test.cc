@@ -8,6 +8,7 @@
 #include <string>
 
 #include "profdiff/report/sheet.h"
+#include "profdiff/report/xlsx_deflate.h"
 #include "profdiff/report/xlsx_writer.h"
 #include "report_test_util.h"
 
@@ -49,6 +50,26 @@ TEST(XlsxWriter, TextCellsAreNeverFormulas) {
   for (const char* text : {"=1+2", "@SUM(A1)", "+cmd", "-2+3", "=HYPERLINK(\"http://x\",\"y\")"}) {
     EXPECT_NE(strings.find(std::string("<t>") + text + "</t>"), std::string::npos) << text << "\n" << strings;
   }
+}
+
+// Every part of the workbook goes through the forwarder (xlsx_deflate.h) and is deflated at the fast
+// level; the workbook stays a valid zip whose sheet reads back.
+TEST(XlsxWriter, PartsAreDeflatedAtTheFastLevel) {
+  if (!XlsxFastDeflateBuilt()) GTEST_SKIP() << "built without PROFDIFF_XLSX_FAST_DEFLATE";
+  TempDir d;
+  const uint64_t before = XlsxPartsDeflatedFast();
+  ASSERT_TRUE(WriteWorkbook({FormulaLikeSheet()}, d / "t.xlsx", false).ok());
+  const uint64_t parts = XlsxPartsDeflatedFast() - before;
+  EXPECT_GE(parts, 9u);  // [Content_Types].xml, two .rels, docProps x2, workbook, styles, theme, sheet1
+  if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot read the workbook back";
+  std::string listing, sheet;
+  ASSERT_EQ(RunCommand("unzip -tqq '" + (d / "t.xlsx") + "' && unzip -Z1 '" + (d / "t.xlsx") + "'", &listing), 0)
+      << listing;
+  size_t entries = 0;
+  for (char ch : listing) entries += ch == '\n';
+  EXPECT_EQ(entries, parts) << listing;
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "t.xlsx") + "' xl/worksheets/sheet1.xml", &sheet), 0);
+  EXPECT_NE(sheet.find("<t>+cmd</t>"), std::string::npos) << sheet;
 }
 
 TEST(XlsxWriter, NeverReplacesWithoutForceAndLeavesNoTemporaryFiles) {

@@ -1,0 +1,27 @@
+// The zlib level a workbook's parts are deflated at.
+//
+// libxlsxwriter (1.1.4, Debian 12) zips a workbook through minizip at zlib's default level (6) and
+// has no setting for it; deflating the sheets' XML was a sixth of a whole `compare` run. profdiff
+// defines the one minizip entry point libxlsxwriter's packager calls, `zipOpenNewFileInZip4_64`
+// (the executable's definition comes first in the dynamic linker's search), and forwards each call
+// to minizip's own with level kXlsxDeflateLevel where libxlsxwriter asked for the default. Measured
+// on the ResNet50 pair with every comparison (docs/performance.md "Every comparison"): 10 % fewer
+// instructions for the whole run, a workbook 31 % bigger (zlib's levels 1-3 cost the same there; 3
+// compresses best of them). Built only where libxlsxwriter links minizip as a shared library
+// (CMake option PROFDIFF_XLSX_FAST_DEFLATE).
+#pragma once
+
+#include <cstdint>
+
+namespace profdiff::report {
+
+inline constexpr int kXlsxDeflateLevel = 3;
+
+// Whether this build has the forwarder.
+bool XlsxFastDeflateBuilt();
+
+// How many workbook parts have been deflated at kXlsxDeflateLevel by this process (0 when the
+// forwarder is not built: the parts are then deflated at zlib's default level).
+uint64_t XlsxPartsDeflatedFast();
+
+}  // namespace profdiff::report
