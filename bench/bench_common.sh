@@ -1,5 +1,5 @@
 # Shared by the benchmarks of bench/ (sourced, not run): options [--big] [--runs N] [--build DIR]
-# [--work DIR] [--baseline BIN], the paths (the ResNet50 pair of ../shared/corpus, unpacked into the
+# [--work DIR] [--baseline BIN] [--instructions] (comparisons_bench.sh), the paths (the ResNet50 pair of ../shared/corpus, unpacked into the
 # work directory as a.json and b.json), and run_once / median_of. The sourcing script sets
 # BENCH_SCRIPT to "$0" first (this file finds the repository from it).
 here="$(cd "$(dirname "$BENCH_SCRIPT")/.." && pwd)"
@@ -8,6 +8,7 @@ work=""
 runs=5
 big=0
 baseline=""
+instructions=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --big) big=1 ;;
@@ -15,7 +16,8 @@ while [[ $# -gt 0 ]]; do
     --build) build="$2"; shift ;;
     --work) work="$2"; shift ;;
     --baseline) baseline="$2"; shift ;;
-    *) echo "usage: $0 [--big] [--runs N] [--build DIR] [--work DIR] [--baseline BIN]" >&2; exit 2 ;;
+    --instructions) instructions=1 ;;
+    *) echo "usage: $0 [--big] [--runs N] [--build DIR] [--work DIR] [--baseline BIN] [--instructions]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -40,6 +42,14 @@ run_once() {
     /Elapsed \(wall clock\)/ { n = split($2, t, ":"); w = (n == 3) ? t[1]*3600 + t[2]*60 + t[3] : t[1]*60 + t[2] }
     /User time/ { u = $2 } /System time/ { s = $2 } /Maximum resident/ { r = $2 }
     END { printf "%.2f %.2f %.1f\n", w, u + s, r / 1024 }' "$work/time.txt"
+}
+
+# instructions_of CMD...: the instructions CMD executes (valgrind's callgrind, all threads): a cost
+# that does not move with the machine's load, unlike wall and CPU times.
+instructions_of() {
+  command -v valgrind > /dev/null || { echo "valgrind is needed for --instructions (apt-get install valgrind)" >&2; exit 2; }
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
 # median_of LINE...: the line with the median wall time.

@@ -12,7 +12,9 @@
 #                       (every section built),
 # in the exact mode and with --reference-compat, and prints the medians of wall, CPU and peak RSS
 # (/usr/bin/time -v) and the every/overall+operator ratios. With --baseline BIN (an older profdiff)
-# its overall+operator run is measured too, interleaved, as "today".
+# its overall+operator run is measured too, interleaved, as "today". With --instructions, each case
+# of the ResNet50 pair also runs once under valgrind (callgrind), and the instructions it executed
+# and their ratios are printed: they hold on a busy machine, where the times move by a third.
 set -euo pipefail
 
 BENCH_SCRIPT="$0"
@@ -51,12 +53,36 @@ pair_cases() {
   printf '%-44s every / overall+operator          wall x%.2f  cpu x%.2f  (with JSON: wall x%.2f  cpu x%.2f)\n' \
     "$label" "$(awk -v p="$aw" -v q="$tw" 'BEGIN { print p / q }')" "$(awk -v p="$ac" -v q="$tc" 'BEGIN { print p / q }')" \
     "$(awk -v p="$jw" -v q="$tw" 'BEGIN { print p / q }')" "$(awk -v p="$jc" -v q="$tc" 'BEGIN { print p / q }')"
+  [[ -z "$baseline" ]] || printf '%-44s every / today overall+operator    wall x%.2f  cpu x%.2f\n' "$label" \
+    "$(awk -v p="$aw" -v q="$ow" 'BEGIN { print p / q }')" "$(awk -v p="$ac" -v q="$oc" 'BEGIN { print p / q }')"
 }
 
 echo "profdiff $("$bin" --version | awk '{print $2}'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "resnet50 pair: $(du -m "$a" | cut -f1) MB + $(du -m "$b" | cut -f1) MB; $runs runs each, interleaved, medians"
 pair_cases "resnet50 pair" "$a" "$b"
 pair_cases "resnet50 pair" "$a" "$b" --reference-compat
+
+# instruction_cases MODE...: instructions of each case of the ResNet50 pair in one mode.
+instruction_cases() {
+  local common=(compare -bp "$a" -d "$b" -o "$work/out.xlsx" --force -q "$@")
+  local two=(--enable_profiling_compare --enable_operator_compare)
+  local label="resnet50 pair ${*:-(exact)}" ti ai ji oi=""
+  [[ -z "$baseline" ]] || oi="$(instructions_of "$baseline" "${common[@]}" "${two[@]}")"
+  ti="$(instructions_of "$bin" "${common[@]}" "${two[@]}")"
+  ai="$(instructions_of "$bin" "${common[@]}")"
+  ji="$(instructions_of "$bin" "${common[@]}" --json "$work/out.json" --force)"
+  [[ -z "$oi" ]] || printf '%-44s today (baseline) overall+operator  %6.0f M instructions\n' "$label" "$((oi / 1000000))"
+  printf '%-44s overall+operator                  %6.0f M instructions\n' "$label" "$((ti / 1000000))"
+  printf '%-44s every comparison (workbook)       %6.0f M instructions  x%.3f' "$label" "$((ai / 1000000))" \
+    "$(awk -v p="$ai" -v q="$ti" 'BEGIN { print p / q }')"
+  [[ -z "$oi" ]] || printf '  (x%.3f today)' "$(awk -v p="$ai" -v q="$oi" 'BEGIN { print p / q }')"
+  printf '\n%-44s every comparison + JSON           %6.0f M instructions  x%.3f\n' "$label" "$((ji / 1000000))" \
+    "$(awk -v p="$ji" -v q="$ti" 'BEGIN { print p / q }')"
+}
+if [[ $instructions == 1 ]]; then
+  instruction_cases
+  instruction_cases --reference-compat
+fi
 
 if [[ $big == 1 ]]; then
   for x in a b; do
