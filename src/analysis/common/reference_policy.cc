@@ -51,6 +51,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.csv_workbook_grid = true;
   p.workbook_reference_widths = true;
   p.workbook_one_line_banners = true;
+  p.workbook_silent_on_empty_comparisons = true;
   p.keep_unmatched_wrappers = true;
   p.db_api_row_per_connection_id = true;
   p.db_module_kernels_of_last_connection = true;

@@ -23,6 +23,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order || p.csv_workbook_grid ||
                p.overall_hides_step_coverage || p.workbook_reference_widths);
   EXPECT_FALSE(p.workbook_one_line_banners);
+  EXPECT_FALSE(p.workbook_silent_on_empty_comparisons);
   EXPECT_FALSE(p.keep_unmatched_wrappers);
   EXPECT_FALSE(p.db_api_row_per_connection_id || p.db_module_kernels_of_last_connection ||
                p.db_kernel_lines_global_task_id || p.db_step_query_for_modules);
@@ -64,6 +65,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order && p.csv_workbook_grid &&
                 p.overall_hides_step_coverage && p.workbook_reference_widths);
     EXPECT_TRUE(p.workbook_one_line_banners);
+    EXPECT_TRUE(p.workbook_silent_on_empty_comparisons);
     EXPECT_TRUE(p.keep_unmatched_wrappers);
     EXPECT_TRUE(p.db_api_row_per_connection_id && p.db_module_kernels_of_last_connection &&
                 p.db_kernel_lines_global_task_id && p.db_step_query_for_modules);

@@ -153,6 +153,10 @@ struct ReferencePolicy {
   // end, where "rank0" and "rank1" differ, is hidden). Default: a banner longer than its columns
   // wraps there and row 1 is made tall enough for the whole text.
   bool workbook_one_line_banners = false;
+  // A comparison that ran and has no rows writes no sheet, and nothing in the workbook says why (a
+  // MindSpore profile has no torch ops: no operator, memory or API sheet). Default: an
+  // "EmptyComparisons" sheet at the end lists each such comparison, its sheets and the reason.
+  bool workbook_silent_on_empty_comparisons = false;
   // The operator comparison keeps an unmatched wrapper (an op with children and no kernel of its own:
   // "autograd::engine::evaluate_function: X", a record_function around the forward pass) as one
   // unmatched row. Default: the pairing drills into unmatched wrappers on either side and matches
