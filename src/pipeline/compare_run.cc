@@ -209,6 +209,10 @@ Status CheckStep(const analysis::Timeline& timeline, int64_t step, const analysi
   if (timeline.HasStep(step)) return Status::Ok();
   if (gpu && timeline.step_ids.empty())
     return NotFound(fmt::format("Invalid step id: {}: the {} GPU trace has no ProfilerStep markers", step, side));
+  if (timeline.step_ids.empty())  // an empty list of valid steps would say nothing
+    return NotFound(fmt::format("Invalid step id: {}: the {} profile has no ProfilerStep markers (a MindSpore "
+                                "profile records none)",
+                                step, side));
   std::string list;
   for (size_t i = 0; i < timeline.step_ids.size(); ++i)
     list += (i ? ", " : "") + std::to_string(timeline.step_ids[i]);
@@ -286,13 +290,27 @@ struct TableOutput {
   std::vector<report::SheetSpec> sheets;      // in workbook order
   std::vector<report::JsonSection> sections;  // one per row with a JSON key, table order
   std::string empty_reason;                   // for the explanatory sheet
+  std::vector<report::EmptyComparison> empty;  // the enabled comparisons without rows, table order
   std::vector<report::SummaryPart> summary;   // the rows' parts of the summary, table order
 };
+
+bool HasRows(const std::vector<report::SheetSpec>& sheets) {
+  return std::any_of(sheets.begin(), sheets.end(), [](const report::SheetSpec& s) { return !s.rows.empty(); });
+}
+
+// A comparison that ran without rows: its sheet names and the most specific reason known.
+report::EmptyComparison EmptyComparisonOf(const ComparisonEntry& e, const ComparisonOutput& out) {
+  report::EmptyComparison empty;
+  empty.comparison = std::string(e.name);
+  for (const report::SheetSpec& s : out.sheets) empty.sheets.push_back(s.name);
+  if (empty.sheets.empty()) empty.sheets.assign(e.sheets.begin(), e.sheets.end());
+  empty.reason = !out.empty_reason.empty() ? out.empty_reason : std::string(e.empty_reason);
+  return empty;
+}
 
 TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
   TableOutput table;
   std::vector<std::pair<int, std::vector<report::SheetSpec>>> sheet_groups;
-  std::string why;
   for (const ComparisonEntry& e : Comparisons()) {
     const bool enabled = inputs.request.enabled.*e.enabled;
     ComparisonOutput out;
@@ -301,8 +319,8 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
       out = e.run(inputs);
       for (const std::string& w : out.warnings) messages.Warning(w);
       if (out.summary) table.summary.push_back(std::move(*out.summary));
+      if (!HasRows(out.sheets)) table.empty.push_back(EmptyComparisonOf(e, out));
       sheet_groups.emplace_back(e.sheet_order, std::move(out.sheets));
-      if (!e.empty_reason.empty()) why += (why.empty() ? "" : "; ") + std::string(e.empty_reason);
     }
     if (!e.json_key.empty())
       table.sections.push_back(
@@ -312,8 +330,14 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& group : sheet_groups)
     for (report::SheetSpec& s : group.second) table.sheets.push_back(std::move(s));
-  table.empty_reason =
-      "no sheet has rows: " + (why.empty() ? std::string("no comparison was run") : why);
+  // No sheet with rows: the writer's NoComparisonData sheet says why, in both modes. Some: the default
+  // mode lists the comparisons without rows on a sheet of their own.
+  std::string why;
+  for (const report::EmptyComparison& e : table.empty)
+    if (!e.reason.empty()) why += (why.empty() ? "" : "; ") + e.reason;
+  table.empty_reason = "no sheet has rows: " + (why.empty() ? std::string("no comparison was run") : why);
+  if (!inputs.policy.workbook_silent_on_empty_comparisons && !table.empty.empty() && HasRows(table.sheets))
+    table.sheets.push_back(report::BuildEmptyComparisonsSheet(table.empty));
   return table;
 }
 
@@ -376,6 +400,7 @@ Status WriteJsonAndHtml(const CompareRequest& request, const LoadedSides& sides,
     result.html_file = fs::absolute(request.html_path).string();
     context.outputs.push_back(result.html_file);
   }
+  context.empty_comparisons = table.empty;
   context.sections = std::move(table.sections);
   // The document is streamed: each section's rows are made one at a time as they are written. The
   // text is kept only for stdout (--format json).

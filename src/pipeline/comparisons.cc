@@ -1,5 +1,8 @@
 #include "profdiff/pipeline/comparisons.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <memory>
 
 #include "profdiff/analysis/api/api_compare.h"
@@ -37,6 +40,29 @@ namespace {
 
 // ---- Run functions
 // -------------------------------------------------------------------------------
+
+bool NoRows(const std::vector<report::SheetSpec>& sheets) {
+  return std::none_of(sheets.begin(), sheets.end(), [](const report::SheetSpec& s) { return !s.rows.empty(); });
+}
+
+// Why the operator, memory and API comparisons have no rows when a side has no torch ops; empty
+// when both sides have some. A MindSpore profile is the common case: its framework events are not
+// PyTorch's `cpu_op` events (docs/reference/inputs.md#mindspore).
+std::string NoTorchOpsReason(const ComparisonInputs& in) {
+  const analysis::OperatorPairing& pairing = in.pairing.Get();
+  const bool base_none = pairing.base_tree.size() <= 1;  // the root only
+  const bool comparison_none = pairing.comparison_tree.size() <= 1;
+  if (!base_none && !comparison_none) return {};
+  const std::string who =
+      base_none && comparison_none
+          ? fmt::format("neither side has torch operators ({} and {})", in.request.base_path,
+                        in.request.comparison_path)
+          : fmt::format("the {} side ({}) has no torch operators", base_none ? "base" : "comparison",
+                        base_none ? in.request.base_path : in.request.comparison_path);
+  return who + ": the operator, memory and API comparisons need PyTorch's `cpu_op` events, which a "
+               "MindSpore (or other non-PyTorch) profile does not record; the reference writes no rows for "
+               "it either";
+}
 
 // Overall (docs/reference/overall.md): the comparison itself ran before the table; this renders its
 // sheet.
@@ -82,6 +108,7 @@ ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
   if (in.request.wants_json()) out.json = report::OperatorsJsonBody(shared);
   out.warnings = cmp.warnings;
   if (cmp.kind != analysis::OperatorCompareKind::kNone) out.summary = OperatorsSummary(cmp);
+  if (NoRows(out.sheets)) out.empty_reason = NoTorchOpsReason(in);
   return out;
 }
 
@@ -100,6 +127,11 @@ ComparisonOutput RunMemoryRow(const ComparisonInputs& in) {
   if (!in.request.enabled.operators) out.warnings = cmp.warnings;
   if (in.request.requested.memory)
     out.warnings.insert(out.warnings.end(), cmp.no_records.begin(), cmp.no_records.end());
+  if (NoRows(out.sheets)) {
+    out.empty_reason = NoTorchOpsReason(in);
+    for (const std::string& why : cmp.no_records)  // a side without memory records
+      if (out.empty_reason.empty()) out.empty_reason = why;
+  }
   return out;
 }
 
@@ -144,6 +176,7 @@ ComparisonOutput RunApiRow(const ComparisonInputs& in) {
   out.sheets = report::BuildApiSheets(cmp, in.request.base_path, in.request.comparison_path);
   if (in.request.wants_json()) out.json.value = report::ApiJsonSection(cmp);
   out.warnings = cmp.warnings;
+  if (NoRows(out.sheets)) out.empty_reason = NoTorchOpsReason(in);
   return out;
 }
 

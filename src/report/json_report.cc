@@ -100,6 +100,10 @@ json Envelope(const JsonReportContext& ctx, const analysis::GateResult& gate) {
   j["diagnostics"] = {{"base", Diags(ctx.base_diagnostics)},
                       {"comparison", Diags(ctx.comparison_diagnostics)}};
   j["outputs"] = ctx.outputs;
+  json empty = json::array();
+  for (const EmptyComparison& e : ctx.empty_comparisons)
+    empty.push_back({{"comparison", e.comparison}, {"sheets", e.sheets}, {"reason", e.reason}});
+  j["empty_comparisons"] = empty;
   return j;
 }
 

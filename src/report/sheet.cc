@@ -67,4 +67,18 @@ SheetSpec BuildEmptyComparisonSheet(std::string_view reason, std::string_view ba
   return sheet;
 }
 
+SheetSpec BuildEmptyComparisonsSheet(const std::vector<EmptyComparison>& empty) {
+  SheetSpec sheet;
+  sheet.name = "EmptyComparisons";
+  sheet.columns = {{"Comparison", 16, CellFormat::kBoldStr, false},
+                   {"Sheets not written", 40, CellFormat::kDefault, false},
+                   {"Why", 100, CellFormat::kDefault, false}};
+  for (const EmptyComparison& e : empty) {
+    std::string sheets;
+    for (const std::string& name : e.sheets) sheets += (sheets.empty() ? "" : ", ") + name;
+    sheet.rows.push_back({{Cell::String(e.comparison), Cell::String(sheets), Cell::String(e.reason)}, kNoFill, 0});
+  }
+  return sheet;
+}
+
 }  // namespace profdiff::report

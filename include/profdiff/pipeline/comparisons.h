@@ -49,6 +49,8 @@ struct ComparisonOutput {
   report::JsonBody json;  // the value of the row's JSON key (only when request.wants_json())
   std::vector<std::string> warnings;      // shown on stderr as "profdiff: warning: ..."
   std::optional<report::SummaryPart> summary;  // what the row adds to the summary after the table
+  // Why it has no rows, when the row knows better than its table entry's empty_reason.
+  std::string empty_reason;
 };
 
 using RunComparisonFn = ComparisonOutput (*)(const ComparisonInputs& inputs);
@@ -64,7 +66,8 @@ struct ComparisonEntry {
   // Its key in the JSON result ("operators"); empty: no section of its own (the overall comparison,
   // whose keys are part of every result, see report/overall/overall_json.h).
   std::string_view json_key;
-  // Why its sheets can all be empty, for the explanatory sheet written when no sheet has rows.
+  // Why its sheets can all be empty, for the explanatory sheets (EmptyComparisons, and
+  // NoComparisonData when no sheet has rows) and the JSON's "empty_comparisons".
   std::string_view empty_reason;
   RunComparisonFn run;
 

@@ -15,6 +15,7 @@
 #include "profdiff/model/profile.h"
 #include "profdiff/base/status.h"
 #include "profdiff/report/json_values.h"
+#include "profdiff/report/sheet.h"
 
 namespace profdiff::report {
 
@@ -47,6 +48,7 @@ struct JsonReportContext {
   const Diagnostics* base_diagnostics = nullptr;
   const Diagnostics* comparison_diagnostics = nullptr;
   std::vector<std::string> outputs;   // files written (workbook, CSVs, this JSON), for the record
+  std::vector<EmptyComparison> empty_comparisons;  // the comparisons that ran without rows, and why
   std::vector<JsonSection> sections;  // after "outputs", in this order
 };
 

@@ -103,4 +103,16 @@ bool TruncateCellText(std::string& s);
 SheetSpec BuildEmptyComparisonSheet(std::string_view reason, std::string_view base_path_arg,
                                     std::string_view comparison_path_arg);
 
+// A comparison that ran and has no rows, so that it wrote no sheet: its table name ("operators"),
+// the sheets it writes when it has rows, and why it has none.
+struct EmptyComparison {
+  std::string comparison;
+  std::vector<std::string> sheets;  // "OperatorCompareStatistic", "OperatorCompare"
+  std::string reason;
+};
+
+// The default mode's last sheet, "EmptyComparisons": one row per comparison that ran without rows
+// (policy field workbook_silent_on_empty_comparisons leaves it out).
+SheetSpec BuildEmptyComparisonsSheet(const std::vector<EmptyComparison>& empty);
+
 }  // namespace profdiff::report
