@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -151,6 +152,7 @@ class DbLoader {
     const StringId cat = p_.strings.Intern("fwdbwd");
     for (size_t i = 0, j = 0; i < cann_rows_.size(); i = j) {
       while (j < cann_rows_.size() && cann_rows_[j].cann == cann_rows_[i].cann) ++j;
+      launched_.push_back(cann_rows_[i].cann);
       if (j - i != 2) continue;
       const int64_t cann = cann_rows_[i].cann;
       const SliceId rows[2] = {cann_rows_[i].row, cann_rows_[i + 1].row};
@@ -194,6 +196,8 @@ class DbLoader {
                  comm_tasks = Rows("COMMUNICATION_TASK_INFO");
     p_.slices.reserve(p_.slices.size() + api + tasks + ops + comm_tasks);
     p_.flows.reserve(p_.flows.size() + Rows("CONNECTION_IDS") + tasks + ops);
+    // At most 4 args per API row, 6 per task, 3 per communication op, 5 per communication task.
+    p_.args.reserve(p_.args.size() + 4 * api + 6 * tasks + 3 * ops + 5 * comm_tasks);
     p_.npu.operator_memory.reserve(Rows("OP_MEMORY"));
     p_.npu.memory_record.reserve(Rows("MEMORY_RECORD"));
     p_.npu.kernel_details.rows.reserve(Rows("COMPUTE_TASK_INFO"));
@@ -232,8 +236,23 @@ class DbLoader {
   std::unordered_map<int64_t, StringId> strings_;
   std::unordered_map<int64_t, std::string> api_types_;
   // PYTORCH_API.connectionId -> the CANN connection ids of CONNECTION_IDS (in table order).
-  std::unordered_map<int64_t, std::vector<int64_t>> connections_;
-  std::unordered_set<int64_t> launched_;  // every CANN connection id some API row holds
+  // (id, connectionId) rows sorted by id, the rows of one id in table order: a flat array, not a map
+  // of lists (a 5 M-task export holds 5 M of them).
+  struct Connection {
+    int64_t id;
+    int64_t cann;
+  };
+  std::vector<Connection> connections_;
+  // The CANN connection ids of one PYTORCH_API connectionId, in table order.
+  std::span<const Connection> ConnectionsOf(int64_t id) const {
+    auto [lo, hi] = std::equal_range(connections_.begin(), connections_.end(), Connection{id, 0},
+                                     [](const Connection& a, const Connection& b) { return a.id < b.id; });
+    return {lo, hi};
+  }
+  // Every CANN connection id some API row holds, sorted and unique (AddFwdBwdFlows makes it from
+  // cann_rows_): a task or communication op is a launch's end when its connection id is in it.
+  std::vector<int64_t> launched_;
+  bool Launched(int64_t cann) const { return std::binary_search(launched_.begin(), launched_.end(), cann); }
   struct CannRow {
     int64_t cann;
     SliceId row;
@@ -327,8 +346,10 @@ Status DbLoader::LoadConnections() {
     if (!row) break;
     const IntCell id = st.Int(0), cid = st.Int(1);
     if (!Need(id, "CONNECTION_IDS", "id", n) || !Need(cid, "CONNECTION_IDS", "connectionId", n)) continue;
-    connections_[id.value].push_back(cid.value);
+    connections_.push_back({id.value, cid.value});
   }
+  std::stable_sort(connections_.begin(), connections_.end(),
+                   [](const Connection& a, const Connection& b) { return a.id < b.id; });
   return Status::Ok();
 }
 
@@ -407,12 +428,10 @@ Status DbLoader::LoadTorchApi() {
     if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
     AddSlice(s, args_begin);
     if (!conn.ok()) continue;
-    auto it = connections_.find(conn.value);
-    if (it == connections_.end()) continue;
     const auto op = static_cast<SliceId>(p_.slices.size() - 1);
-    for (int64_t cann : it->second) {
+    for (const Connection& c : ConnectionsOf(conn.value)) {
+      const int64_t cann = c.cann;
       AddFlow('s', static_cast<uint64_t>(cann), s.ts_ns, s.track);
-      launched_.insert(cann);
       cann_rows_.push_back({cann, op});
       if (kind == SliceKind::kCpuOp || kind == SliceKind::kStepMarker) p_.npu.db.op_launches.push_back({cann, op});
     }
@@ -475,7 +494,7 @@ Status DbLoader::LoadTasks() {
     if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
     if (is_compute) AddArgText(ArgKey::kInputDims, Str(st.Int(11), "COMPUTE_TASK_INFO"));
     const SliceId id = AddSlice(s, args_begin);
-    if (conn.ok() && launched_.count(conn.value) != 0) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
+    if (conn.ok() && Launched(conn.value)) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
     if (is_compute) {
       const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
       p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
@@ -540,7 +559,7 @@ Status DbLoader::LoadCommunicationOps() {
     AddArgText(ArgKey::kCollectiveName, Str(st.Int(5), "COMMUNICATION_OP"));
     if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
     AddSlice(s, args_begin);
-    if (conn.ok() && launched_.count(conn.value) != 0) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
+    if (conn.ok() && Launched(conn.value)) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
   }
   return Status::Ok();
 }
