@@ -63,6 +63,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
       p.fused_infer_attention_is_fa = false;
       p.memory_db_bytes_as_kb = true;  // 26.1 divides OP_MEMORY.size by 1024
       p.memory_db_queue_enqueue_exact_name = true;  // 26.1 tells queue rows by their name prefix
+      p.db_compute_runs_take_busy_ends = true;      // 26.1 merges copies
       p.matching = MatchAlgorithm::kReferenceCompat;
       p.gap_order = GapOrder::kComparisonFirst;
       break;

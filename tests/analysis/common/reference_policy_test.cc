@@ -27,6 +27,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
   EXPECT_FALSE(p.keep_unmatched_wrappers);
   EXPECT_FALSE(p.db_api_row_per_connection_id || p.db_module_kernels_of_last_connection ||
                p.db_kernel_lines_global_task_id || p.db_step_query_for_modules);
+  EXPECT_FALSE(p.db_compute_runs_take_busy_ends);
   EXPECT_FALSE(p.memory_db_bytes_as_kb || p.memory_db_times_as_floats || p.memory_db_step_drops_unreleased ||
                p.memory_db_null_shape_none || p.memory_db_cann_rows_forward_cursor || p.memory_db_records_unnamed ||
                p.memory_db_queue_enqueue_exact_name);
@@ -47,6 +48,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_FALSE(current.memory_db_bytes_as_kb);
   EXPECT_TRUE(old_line.memory_db_queue_enqueue_exact_name);
   EXPECT_FALSE(current.memory_db_queue_enqueue_exact_name);
+  EXPECT_TRUE(old_line.db_compute_runs_take_busy_ends);
+  EXPECT_FALSE(current.db_compute_runs_take_busy_ends);
   EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
   EXPECT_EQ(old_line.matching, MatchAlgorithm::kReferenceCompat);  // the 8.2 recurrence
   EXPECT_EQ(current.matching, MatchAlgorithm::kSequenceMatcher);   // difflib's matching blocks
