@@ -7,11 +7,11 @@ by row against the reference's CSV: the same labels in the same order, durations
 ratios within 0.001 ms / E2E, the same counts. The screen table on stdout must show the same cells as
 the reference's stdout.txt.
 
-Known gap, checked the other way round so it cannot go unnoticed when fixed: on the 8.2 line the
-reference measures a communication group's Wait and Transmit against other not-overlapped intervals
-than its Uncovered Communication Time (the group row is 85.228 ms, not 98.072 ms; 26.1 fixed this,
-issue #9 item 3). profdiff computes the 26.1 figures on both lines; the rows of KNOWN_82_GROUP_ROWS
-must differ from the 8.2 oracle (and equal the 26.1 oracle, checked on the 26.1 line).
+On the 8.2 line the reference measured a communication group's Wait and Transmit against other
+not-overlapped intervals than its Uncovered Communication Time (85.228 ms beside 98.072 ms: it merged
+the compute intervals in place, policy field db_compute_runs_take_busy_ends; 26.1 merges copies).
+The group rows of GROUP_ROWS are checked exactly on both lines: the durations as the reference's
+floats (85.22849000000001, not just within 0.001 ms).
 """
 import os
 import sys
@@ -26,8 +26,8 @@ CASES = {
     "npu_db_step50": ["--base_step=50", "--comparison_step=50"],
 }
 TOL_MS = 0.001
-# OverallMetrics rows (by position among the rows after the header) of the 8.2 group quirk.
-KNOWN_82_GROUP_ROWS = {"Wait", "Transmit", "90.91.105.46%enp189s0f0_60000_0_1736410538306028"}
+# The communication group's rows (the 8.2 quirk), checked exactly.
+GROUP_ROWS = {"Wait", "Transmit", "90.91.105.46%enp189s0f0_60000_0_1736410538306028"}
 
 
 def parse_table(text):
@@ -72,13 +72,11 @@ def check_case(line, case, extra, failures):
     e2e = (float(data_theirs[-1][1]), float(data_theirs[-1][4]))
     for a, b in zip(data_ours, data_theirs):
         where = f"{line}/{case}"
-        if line == "8.2" and b[0].strip() in KNOWN_82_GROUP_ROWS:
-            sub = []
-            check_row(where, a, b, e2e, sub)
-            if not sub:
-                failures.append(f"{where}: row {b[0].strip()!r} now equals the 8.2 oracle: remove it from "
-                                "KNOWN_82_GROUP_ROWS and docs")
-            continue
+        if b[0].strip() in GROUP_ROWS:
+            for col in (1, 4):  # the durations, as the reference's floats
+                if repr(float(a[col])) != str(b[col]).strip():
+                    failures.append(f"{where}: row {b[0].strip()!r} column {col}: ours {a[col]!r}, "
+                                    f"the reference's {b[col]!r} (exactly)")
         check_row(where, a, b, e2e, failures)
     with open(os.path.join(oracle, case, "stdout.txt"), encoding="utf-8") as f:
         want_screen = parse_table(f.read())

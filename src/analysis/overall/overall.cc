@@ -216,11 +216,23 @@ class OverallRowsBuilder {
     Categories("\tSDMA (Tensor Move)", RowFill::kLightBlue, {KC::kSdmaTensorMove});
   }
 
+  // A group row as the reference computes it in float µs: transmit = uncovered - wait, the group
+  // wait + transmit, each divided by 1000 (85.22849000000001 ms where the exact value is 85.22849).
+  static double RefGroupMs(const GroupCommunication& g, int64_t GroupCommunication::*part) {
+    const double wait_us = static_cast<double>(g.wait_ns) / 1e3;
+    const double uncovered_us = static_cast<double>(g.wait_ns + g.transmit_ns) / 1e3;
+    const double transmit_us = uncovered_us - wait_us;
+    if (part == &GroupCommunication::wait_ns) return wait_us / 1e3;
+    if (part == &GroupCommunication::transmit_ns) return transmit_us / 1e3;
+    return (wait_us + transmit_us) / 1e3;
+  }
+
   // One group's rows: uncovered (wait + transmit, and idle in the exact split), wait, transmit (a
   // missing side is absent).
   void GroupRowsFor(const std::string& desc, const GroupCommunication* bg, const GroupCommunication* cg) {
     auto cell = [&](const SideView& v, const GroupCommunication* g, int64_t GroupCommunication::*part, double e2e) {
       if (g == nullptr) return Absent();
+      if (v.policy->float_us_sums && v.policy->comm_wait_least_wait_plane) return Cell(RefGroupMs(*g, part), e2e, kSlash);
       const int64_t ns = part == nullptr ? g->uncovered_ns : g->*part;
       return Cell(v.Ms(ns), e2e, kSlash);
     };

@@ -499,9 +499,39 @@ std::vector<Interval> BusyMinusCompute(const std::vector<Interval>& busy, const 
   return u;
 }
 
+// policy.db_compute_runs_take_busy_ends (8.2): the merged compute runs as the reference's walk saw
+// them after it had merged compute and communication in place: a run that starts a busy period (a
+// compute interval starts it; on a tie the compute intervals came first) ends where that period ends.
+std::vector<Interval> ComputeRunsTakingBusyEnds(std::vector<Interval> compute, const std::vector<Interval>& busy) {
+  size_t k = 0;
+  for (const Interval& b : busy) {
+    while (k < compute.size() && compute[k].start_ns < b.start_ns) ++k;
+    if (k < compute.size() && compute[k].start_ns == b.start_ns) compute[k].end_ns = b.end_ns;
+  }
+  return compute;
+}
+
+// U as the reference's walk emits it from such runs: one cursor over them; a busy period gives a
+// piece before each run that starts in it and one after the last, also where a run ends past the
+// next one's start (a piece of negative length, which the overlap walk measures as nothing).
+std::vector<Interval> WalkBusyMinusCompute(const std::vector<Interval>& busy, const std::vector<Interval>& compute) {
+  std::vector<Interval> u;
+  size_t k = 0;
+  for (const Interval& b : busy) {
+    int64_t cursor = b.start_ns;
+    for (; k < compute.size() && compute[k].start_ns <= b.end_ns; ++k) {
+      u.push_back({cursor, compute[k].start_ns});
+      cursor = compute[k].end_ns;
+    }
+    u.push_back({cursor, b.end_ns});
+  }
+  return u;
+}
+
 // 4.-6. LCCL, SDMA stream, computing, uncovered communication and E2E from the task and op
 // intervals. Returns U (uncovered communication intervals, in start order).
-std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const DbStepRange& range, SideMetrics& m) {
+std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const ReferencePolicy& policy,
+                                         const DbStepRange& range, SideMetrics& m) {
   const Profile& profile = timeline.p();
   std::map<SliceId, StringId> compute_rts;
   std::vector<Interval> compute, busy;
@@ -547,6 +577,8 @@ std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const DbStepR
   }
   m.e2e.AddNs(last - first);
   if (!timeline.steps.empty()) m.step_splits = SplitSteps(timeline.steps, merged_compute, merged_busy);
+  if (policy.db_compute_runs_take_busy_ends)
+    return WalkBusyMinusCompute(merged_busy, ComputeRunsTakingBusyEnds(merged_compute, merged_busy));
   return BusyMinusCompute(merged_busy, merged_compute);
 }
 
@@ -561,7 +593,7 @@ SideMetrics ComputeNpuDbSideMetrics(const Timeline& timeline, const KernelMasks&
     if (range.Holds(r.ts_ns)) peak_mb = std::max(peak_mb, r.total_reserved_mb);
   m.memory_gib = peak_mb / 1024.0;
   CategorizeDbTasks(timeline, masks, policy, range, m);
-  const std::vector<Interval> u = MeasureDbIntervals(timeline, range, m);
+  const std::vector<Interval> u = MeasureDbIntervals(timeline, policy, range, m);
   MeasureGroups(timeline, policy, u, m);
   return m;
 }

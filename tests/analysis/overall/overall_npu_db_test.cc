@@ -54,6 +54,28 @@ TEST(OverallNpuDb, LateNonKernelTaskExtendsE2e) {
   EXPECT_EQ(m.compute.Ns(), 100);
 }
 
+// The 8.2 line (db_compute_runs_take_busy_ends): a compute task 1605-1615 starts the busy period
+// 1605-1900 that the HCCL op 1610-1900 extends; the reference's in-place merge gave that compute run
+// the period's end, so none of the period's communication is "not overlapped" for the group rows
+// (Wait and Transmit 0), while the side's uncovered communication (busy - compute) is the same.
+TEST(OverallNpuDb, DbComputeRunsTakeBusyEndsOnThe82Line) {
+  const std::string sql = std::string(testing::kDbSchema) + testing::kDbRows +
+                          "INSERT INTO TASK VALUES (1605,1615,0,NULL,15,1,6,0,2,7,0,0);"
+                          "INSERT INTO COMPUTE_TASK_INFO VALUES (3,15,1,0,5,4,NULL,NULL,13,NULL,NULL,NULL,NULL,0);";
+  const SideMetrics now = DbMetrics(sql, ReferenceLine::k26_1);
+  const SideMetrics old = DbMetrics(sql, ReferenceLine::k8_2);
+  for (const SideMetrics* m : {&now, &old}) {
+    EXPECT_EQ(m->compute.Ns(), 110);
+    EXPECT_EQ(m->comm_not_overlapped.Ns(), 285);  // 100 + 295 busy, 110 compute
+    ASSERT_EQ(m->groups.size(), 1u);
+  }
+  EXPECT_EQ(now.groups[0].wait_ns, 20);  // the Notify_Wait 1620-1640, not overlapped
+  EXPECT_EQ(now.groups[0].wait_ns + now.groups[0].transmit_ns, 285);
+  EXPECT_EQ(old.groups[0].wait_ns, 0);
+  EXPECT_EQ(old.groups[0].wait_ns + old.groups[0].transmit_ns, 0);
+  EXPECT_FALSE(MakeReferencePolicy(std::nullopt).db_compute_runs_take_busy_ends);  // the default: as 26.1
+}
+
 // With a step, only the tasks, ops and memory records of its STEP_TIME range count.
 TEST(OverallNpuDb, StepRestrictsToItsRange) {
   const std::string sql = std::string(testing::kDbSchema) + testing::kDbRows +
