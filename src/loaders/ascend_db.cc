@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -11,7 +12,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -46,9 +46,9 @@ class DbLoader {
     PD_RETURN_IF_ERROR(LoadSteps());
     PD_RETURN_IF_ERROR(LoadMetaData());
     PD_RETURN_IF_ERROR(LoadConnections());
-    PD_RETURN_IF_ERROR(LoadPmuCube());
     PD_RETURN_IF_ERROR(LoadTorchApi());
     PD_RETURN_IF_ERROR(LoadTasks());
+    PD_RETURN_IF_ERROR(LoadPmu());
     BuildOpStatistic();
     PD_RETURN_IF_ERROR(LoadCommunicationOps());
     PD_RETURN_IF_ERROR(LoadCommunicationTasks());
@@ -63,7 +63,7 @@ class DbLoader {
   Status LoadSteps();
   Status LoadMetaData();
   Status LoadConnections();
-  Status LoadPmuCube();
+  Status LoadPmu();
   Status LoadTorchApi();
   Status LoadTasks();
   void BuildOpStatistic();
@@ -203,6 +203,16 @@ class DbLoader {
     p_.npu.kernel_details.rows.reserve(Rows("COMPUTE_TASK_INFO"));
     p_.npu.db.compute_tasks.reserve(Rows("COMPUTE_TASK_INFO"));
   }
+  // One PMU counter of compute task `task` (LoadPmu).
+  void SetPmu(size_t task, std::string_view name, double value) {
+    if ((name == "aic_total_time" || name == "aic_mac_time") && value != 0) p_.npu.db.compute_tasks[task].pmu_cube = true;
+    KernelDetailRow& r = p_.npu.kernel_details.rows[task];
+    const bool in_range = std::fabs(value) < 9.0e18;
+    const int64_t ns = in_range ? std::llround(value) : kAbsentNs;
+    if (name == "aic_mac_time") r.aic_mac_time_ns = ns;
+    if (name == "aic_mte2_time") r.aic_mte2_time_ns = ns;
+    if (name == "aiv_time") r.aiv_time_ns = ns;
+  }
   // A table's track per key (a thread, a stream, a group and plane), named the first time only: the
   // names are built and interned once, not per row (millions of rows on a big export).
   template <typename Cache, typename Key, typename Make>
@@ -262,7 +272,6 @@ class DbLoader {
   std::map<std::pair<StringId, int64_t>, TrackId> plane_tracks_;  // (group, plane id): a few per group
   std::unordered_map<int64_t, StringId> device_names_;
   std::unordered_map<const char*, StringId> cats_;
-  std::unordered_set<int64_t> pmu_cube_;  // globalTaskIds with a non-zero aic_total_time / aic_mac_time
   StringId async_npu_ = kEmptyString;
 };
 
@@ -353,21 +362,34 @@ Status DbLoader::LoadConnections() {
   return Status::Ok();
 }
 
-// The reference's DB cube test reads two PMU counters per task (docs/reference/overall.md#kernel-categorisation).
-Status DbLoader::LoadPmuCube() {
+// The PMU counters of the compute tasks the reference reads (docs/reference/overall.md#kernel-categorisation):
+// aic_total_time and aic_mac_time for the cube test (a task is a cube kernel when either is non-zero),
+// aic_mac_time, aic_mte2_time and aiv_time (ns) for an MC2 kernel's computing time, kept in its
+// kernel_details row as for the text export (whole ns: the DB stores fractions of a ns).
+Status DbLoader::LoadPmu() {
   if (!db_.HasTable("TASK_PMU_INFO") || !db_.HasTable("STRING_IDS")) return Status::Ok();  // optional
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("TASK_PMU_INFO",
-                                                "SELECT p.globalTaskId, p.value FROM TASK_PMU_INFO p JOIN STRING_IDS s "
-                                                "ON p.name = s.id WHERE s.value IN ('aic_total_time', 'aic_mac_time')"));
   PD_ASSIGN_OR_RETURN(Statement any, db_.Prepare("TASK_PMU_INFO", "SELECT 1 FROM TASK_PMU_INFO LIMIT 1"));
   PD_ASSIGN_OR_RETURN(p_.npu.db.has_pmu, any.Step());
+  std::vector<DbComputeTask>& tasks = p_.npu.db.compute_tasks;
+  std::vector<std::pair<int64_t, size_t>> by_id;  // (globalTaskId, compute task), sorted
+  by_id.reserve(tasks.size());
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (tasks[i].global_task_id != kNoNumber) by_id.emplace_back(tasks[i].global_task_id, i);
+  std::sort(by_id.begin(), by_id.end());
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("TASK_PMU_INFO",
+                                                "SELECT p.globalTaskId, s.value, p.value FROM TASK_PMU_INFO p JOIN "
+                                                "STRING_IDS s ON p.name = s.id WHERE s.value IN ('aic_total_time', "
+                                                "'aic_mac_time', 'aic_mte2_time', 'aiv_time')"));
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell id = st.Int(0);
-    const std::optional<double> value = st.Real(1);
-    // Truthy as Python reads the number: anything but zero (NULL and non-numbers count as zero).
-    if (id.ok() && value && *value != 0) pmu_cube_.insert(id.value);
+    const std::string_view name = st.Text(1).value_or(std::string_view());
+    const std::optional<double> value = st.Real(2);  // NULL and non-numbers: no value
+    if (!id.ok() || !value) continue;
+    auto [lo, hi] = std::equal_range(by_id.begin(), by_id.end(), std::pair<int64_t, size_t>{id.value, 0},
+                                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto it = lo; it != hi; ++it) SetPmu(it->second, name, *value);
   }
   return Status::Ok();
 }
@@ -498,7 +520,7 @@ Status DbLoader::LoadTasks() {
     if (is_compute) {
       const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
       p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
-                                         gid.ok() && pmu_cube_.count(gid.value) != 0});
+                                         false});
       AddKernelDetail(p_, s, Str(st.Int(9), "COMPUTE_TASK_INFO"), Str(st.Int(11), "COMPUTE_TASK_INFO"), task_type,
                       gid.ok() ? gid.value : kNoNumber, stream_id, StepOf(s.ts_ns));
     }

@@ -76,6 +76,28 @@ TEST(OverallNpuDb, DbComputeRunsTakeBusyEndsOnThe82Line) {
   EXPECT_FALSE(MakeReferencePolicy(std::nullopt).db_compute_runs_take_busy_ends);  // the default: as 26.1
 }
 
+// An MC2 kernel's computing time comes from TASK_PMU_INFO on a DB export, as aic_mac_time(us) etc.
+// come from kernel_details.csv in the text export: max(aic_mac_time, aic_mte2_time) + aiv_time (ns,
+// the fraction of a ns dropped); the PMU's aic_mac_time also makes the other kernel a cube kernel.
+TEST(OverallNpuDb, Mc2ComputingTimeFromThePmuCounters) {
+  const std::string sql = std::string(testing::kDbSchema) + testing::kDbRows +
+                          "CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER, name INTEGER, value NUMERIC);"
+                          "INSERT INTO STRING_IDS VALUES (30,'MatmulAllReduce'),(31,'aic_mac_time'),"
+                          "(32,'aic_mte2_time'),(33,'aiv_time'),(34,'aic_total_time');"
+                          "INSERT INTO TASK VALUES (1950,2250,0,NULL,16,1,6,0,2,8,0,0);"
+                          "INSERT INTO COMPUTE_TASK_INFO VALUES (30,16,1,0,5,30,NULL,NULL,13,NULL,NULL,NULL,NULL,0);"
+                          "INSERT INTO TASK_PMU_INFO VALUES (16,31,300),(16,32,500.4),(16,33,100),(10,31,0.0),(10,34,0);";
+  for (auto line : {std::optional<ReferenceLine>(), std::optional(ReferenceLine::k8_2)}) {
+    const SideMetrics m = DbMetrics(sql, line);
+    ASSERT_EQ(m.mc2.size(), 1u);
+    EXPECT_EQ(m.mc2[0].name, "MatmulAllReduce");
+    EXPECT_EQ(m.mc2[0].dur.Ns(), 300);
+    EXPECT_EQ(m.mc2[0].computing.Ns(), 600);  // max(300, 500) + 100
+    // AddKernel has PMU rows, all zero: not a cube kernel (without PMU rows its KERNEL_AICORE type made it one).
+    EXPECT_EQ(m.categories.Count(KernelCategory::kOtherCube), 0);
+  }
+}
+
 // With a step, only the tasks, ops and memory records of its STEP_TIME range count.
 TEST(OverallNpuDb, StepRestrictsToItsRange) {
   const std::string sql = std::string(testing::kDbSchema) + testing::kDbRows +
