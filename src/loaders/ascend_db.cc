@@ -205,7 +205,8 @@ class DbLoader {
   }
   // One PMU counter of compute task `task` (LoadPmu).
   void SetPmu(size_t task, std::string_view name, double value) {
-    if ((name == "aic_total_time" || name == "aic_mac_time") && value != 0) p_.npu.db.compute_tasks[task].pmu_cube = true;
+    if ((name == "aic_total_time" || name == "aic_mac_time") && value != 0)
+      p_.npu.db.compute_tasks[task].pmu_cube = true;
     KernelDetailRow& r = p_.npu.kernel_details.rows[task];
     const bool in_range = std::fabs(value) < 9.0e18;
     const int64_t ns = in_range ? std::llround(value) : kAbsentNs;

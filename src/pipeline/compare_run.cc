@@ -294,10 +294,6 @@ struct TableOutput {
   std::vector<report::SummaryPart> summary;   // the rows' parts of the summary, table order
 };
 
-bool HasRows(const std::vector<report::SheetSpec>& sheets) {
-  return std::any_of(sheets.begin(), sheets.end(), [](const report::SheetSpec& s) { return !s.rows.empty(); });
-}
-
 // A comparison that ran without rows: its sheet names and the most specific reason known.
 report::EmptyComparison EmptyComparisonOf(const ComparisonEntry& e, const ComparisonOutput& out) {
   report::EmptyComparison empty;
@@ -319,7 +315,7 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
       out = e.run(inputs);
       for (const std::string& w : out.warnings) messages.Warning(w);
       if (out.summary) table.summary.push_back(std::move(*out.summary));
-      if (!HasRows(out.sheets)) table.empty.push_back(EmptyComparisonOf(e, out));
+      if (!report::HasRows(out.sheets)) table.empty.push_back(EmptyComparisonOf(e, out));
       sheet_groups.emplace_back(e.sheet_order, std::move(out.sheets));
     }
     if (!e.json_key.empty())
@@ -336,7 +332,7 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
   for (const report::EmptyComparison& e : table.empty)
     if (!e.reason.empty()) why += (why.empty() ? "" : "; ") + e.reason;
   table.empty_reason = "no sheet has rows: " + (why.empty() ? std::string("no comparison was run") : why);
-  if (!inputs.policy.workbook_silent_on_empty_comparisons && !table.empty.empty() && HasRows(table.sheets))
+  if (!inputs.policy.workbook_silent_on_empty_comparisons && !table.empty.empty() && report::HasRows(table.sheets))
     table.sheets.push_back(report::BuildEmptyComparisonsSheet(table.empty));
   return table;
 }

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <memory>
 
 #include "profdiff/analysis/api/api_compare.h"
@@ -40,10 +39,6 @@ namespace {
 
 // ---- Run functions
 // -------------------------------------------------------------------------------
-
-bool NoRows(const std::vector<report::SheetSpec>& sheets) {
-  return std::none_of(sheets.begin(), sheets.end(), [](const report::SheetSpec& s) { return !s.rows.empty(); });
-}
 
 // Why the operator, memory and API comparisons have no rows when a side has no torch ops; empty
 // when both sides have some. A MindSpore profile is the common case: its framework events are not
@@ -108,7 +103,7 @@ ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
   if (in.request.wants_json()) out.json = report::OperatorsJsonBody(shared);
   out.warnings = cmp.warnings;
   if (cmp.kind != analysis::OperatorCompareKind::kNone) out.summary = OperatorsSummary(cmp);
-  if (NoRows(out.sheets)) out.empty_reason = NoTorchOpsReason(in);
+  if (!report::HasRows(out.sheets)) out.empty_reason = NoTorchOpsReason(in);
   return out;
 }
 
@@ -127,7 +122,7 @@ ComparisonOutput RunMemoryRow(const ComparisonInputs& in) {
   if (!in.request.enabled.operators) out.warnings = cmp.warnings;
   if (in.request.requested.memory)
     out.warnings.insert(out.warnings.end(), cmp.no_records.begin(), cmp.no_records.end());
-  if (NoRows(out.sheets)) {
+  if (!report::HasRows(out.sheets)) {
     out.empty_reason = NoTorchOpsReason(in);
     for (const std::string& why : cmp.no_records)  // a side without memory records
       if (out.empty_reason.empty()) out.empty_reason = why;
@@ -176,7 +171,7 @@ ComparisonOutput RunApiRow(const ComparisonInputs& in) {
   out.sheets = report::BuildApiSheets(cmp, in.request.base_path, in.request.comparison_path);
   if (in.request.wants_json()) out.json.value = report::ApiJsonSection(cmp);
   out.warnings = cmp.warnings;
-  if (NoRows(out.sheets)) out.empty_reason = NoTorchOpsReason(in);
+  if (!report::HasRows(out.sheets)) out.empty_reason = NoTorchOpsReason(in);
   return out;
 }
 

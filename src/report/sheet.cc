@@ -67,6 +67,12 @@ SheetSpec BuildEmptyComparisonSheet(std::string_view reason, std::string_view ba
   return sheet;
 }
 
+bool HasRows(const std::vector<SheetSpec>& sheets) {
+  for (const SheetSpec& s : sheets)
+    if (!s.rows.empty()) return true;
+  return false;
+}
+
 SheetSpec BuildEmptyComparisonsSheet(const std::vector<EmptyComparison>& empty) {
   SheetSpec sheet;
   sheet.name = "EmptyComparisons";

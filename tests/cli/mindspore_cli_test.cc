@@ -73,7 +73,8 @@ std::vector<std::string> EmptyComparisons(const json& result) {
 }
 
 // Compares `base` with `comparison`, writing the CSVs and the JSON result into `out`.
-json Compare(const fs::path& base, const fs::path& comparison, const fs::path& out, std::vector<std::string> extra = {}) {
+json Compare(const fs::path& base, const fs::path& comparison, const fs::path& out,
+             const std::vector<std::string>& extra = {}) {
   std::vector<std::string> args = {"compare", "-bp", base.string(), "-d", comparison.string(), "--no-xlsx",
                                    "--csv", (out / "csv").string(), "--json", (out / "r.json").string(), "-q"};
   args.insert(args.end(), extra.begin(), extra.end());

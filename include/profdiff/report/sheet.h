@@ -103,6 +103,9 @@ bool TruncateCellText(std::string& s);
 SheetSpec BuildEmptyComparisonSheet(std::string_view reason, std::string_view base_path_arg,
                                     std::string_view comparison_path_arg);
 
+// Whether any of `sheets` has a row (a sheet without rows is not written).
+bool HasRows(const std::vector<SheetSpec>& sheets);
+
 // A comparison that ran and has no rows, so that it wrote no sheet: its table name ("operators"),
 // the sheets it writes when it has rows, and why it has none.
 struct EmptyComparison {

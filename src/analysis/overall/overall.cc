@@ -232,7 +232,8 @@ class OverallRowsBuilder {
   void GroupRowsFor(const std::string& desc, const GroupCommunication* bg, const GroupCommunication* cg) {
     auto cell = [&](const SideView& v, const GroupCommunication* g, int64_t GroupCommunication::*part, double e2e) {
       if (g == nullptr) return Absent();
-      if (v.policy->float_us_sums && v.policy->comm_wait_least_wait_plane) return Cell(RefGroupMs(*g, part), e2e, kSlash);
+      if (v.policy->float_us_sums && v.policy->comm_wait_least_wait_plane)
+        return Cell(RefGroupMs(*g, part), e2e, kSlash);
       const int64_t ns = part == nullptr ? g->uncovered_ns : g->*part;
       return Cell(v.Ms(ns), e2e, kSlash);
     };
