@@ -120,6 +120,7 @@ std::string RenderHtmlPage(const HtmlPageContext& context) {
   body += CommunicationSection(doc);
   body += MemorySection(Member(doc, "memory"));
   body += KernelSection(Member(doc, "kernels"));
+  body += EmptyComparisonsSection(Member(doc, "empty_comparisons"));
   const std::string csp = fmt::format(
       "default-src 'none'; style-src {}; script-src {}; img-src 'none'; base-uri 'none'; "
       "form-action 'none'",

@@ -246,4 +246,16 @@ std::string KernelSection(const OrderedJson& kernels) {
   return out + "</section>";
 }
 
+std::string EmptyComparisonsSection(const OrderedJson& empty) {
+  if (!empty.is_array() || empty.empty()) return "";
+  std::vector<std::string> rows;
+  for (const OrderedJson& e : empty) {
+    std::string sheets;
+    for (const OrderedJson& s : Member(e, "sheets")) sheets += (sheets.empty() ? "" : ", ") + Text(s);
+    rows.push_back(Td(Text(Member(e, "comparison"))) + Td(sheets) + Td(Text(Member(e, "reason"))));
+  }
+  return "<section id=\"empty\"><h2>Comparisons without rows</h2>" +
+         SimpleTable({"comparison", "sheets not written", "why"}, rows) + "</section>";
+}
+
 }  // namespace profdiff::report::html

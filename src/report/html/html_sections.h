@@ -20,6 +20,8 @@ std::string MatchSection(const OrderedJson& operators);
 std::string CommunicationSection(const OrderedJson& doc);
 std::string MemorySection(const OrderedJson& memory);
 std::string KernelSection(const OrderedJson& kernels);
+// The comparisons that ran without rows, and why (the document's "empty_comparisons"); "" when none.
+std::string EmptyComparisonsSection(const OrderedJson& empty);
 
 // Helpers shared by the sections.
 const OrderedJson& Member(const OrderedJson& j, const char* key);  // null when absent

@@ -133,6 +133,17 @@ TEST(HtmlPage, Sha256AndTheCspHashes) {
   EXPECT_NE(page.find("<script>" + PageScript() + "</script>"), std::string::npos);
 }
 
+// The comparisons without rows are listed with their reason (escaped); none: no section.
+TEST(HtmlItems, EmptyComparisonsSayWhy) {
+  const OrderedJson empty = OrderedJson::parse(
+      R"([{"comparison": "api", "sheets": ["ApiCompare"], "reason": "neither side has torch operators <x>"}])");
+  const std::string html = EmptyComparisonsSection(empty);
+  EXPECT_NE(html.find("<h2>Comparisons without rows</h2>"), std::string::npos) << html;
+  EXPECT_NE(html.find("ApiCompare"), std::string::npos) << html;
+  EXPECT_NE(html.find("neither side has torch operators &lt;x&gt;"), std::string::npos) << html;
+  EXPECT_EQ(EmptyComparisonsSection(OrderedJson::array()), "");
+}
+
 }  // namespace
 }  // namespace profdiff::report::html
 
