@@ -78,7 +78,7 @@ SheetSpec BuildEmptyComparisonsSheet(const std::vector<EmptyComparison>& empty) 
   sheet.name = "EmptyComparisons";
   sheet.columns = {{"Comparison", 16, CellFormat::kBoldStr, false},
                    {"Sheets not written", 40, CellFormat::kDefault, false},
-                   {"Why", 100, CellFormat::kDefault, false}};
+                   {"Why", 100, CellFormat::kDefault, false, true}};
   for (const EmptyComparison& e : empty) {
     std::string sheets;
     for (const std::string& name : e.sheets) sheets += (sheets.empty() ? "" : ", ") + name;

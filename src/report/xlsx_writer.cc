@@ -203,8 +203,8 @@ Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet,
   size_t lines = 1;
   for (size_t c = 0; c < row.cells.size() && c < widths.size(); ++c) {
     const Cell& cell = row.cells[c];
-    if (cell.kind == Cell::Kind::kString && cell.text.find('\n') != std::string::npos)
-      lines = std::max(lines, WrappedLines(cell.text, widths[c]));
+    const bool wraps = sheet.columns[c].wrap || cell.text.find('\n') != std::string::npos;
+    if (cell.kind == Cell::Kind::kString && wraps) lines = std::max(lines, WrappedLines(cell.text, widths[c]));
   }
   if (lines > 1) {
     if (lxw_error e = worksheet_set_row(ws, xr, RowPoints(lines), nullptr); e != LXW_NO_ERROR)
@@ -237,7 +237,7 @@ Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet,
       }
       case Cell::Kind::kString: {
         const bool red = col.ratio && cell.text == "INF";
-        const bool wrap = cell.text.find('\n') != std::string::npos;
+        const bool wrap = col.wrap || cell.text.find('\n') != std::string::npos;
         e = WriteStringCell(ws, xr, xc, cell.text, formats.Data(col.format, row.fill, indent, red, wrap));
         break;
       }

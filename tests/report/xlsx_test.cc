@@ -156,6 +156,26 @@ TEST(XlsxWriter, MultiLineCellsWrapInRowsTallEnough) {
   EXPECT_EQ(RowTag(sheet, 1).find("ht="), std::string::npos) << RowTag(sheet, 1);  // short banner
 }
 
+// A wrapping column (ColumnSpec::wrap) wraps a long single-line text at its width, row made tall
+// enough; the same text in a plain column stays on one line.
+TEST(XlsxWriter, WrappingColumnWrapsLongText) {
+  if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
+  SheetSpec s;
+  s.name = "Wrap";
+  s.columns = {{"Plain", 10, CellFormat::kDefault, false}, {"Why", 10, CellFormat::kDefault, false, true}};
+  const std::string long_text(25, 'x');  // 3 lines of a 10-character column
+  s.rows.push_back({{Cell::String("short"), Cell::String("short")}, kNoFill, 0});
+  s.rows.push_back({{Cell::String("short"), Cell::String(long_text)}, kNoFill, 0});
+  s.rows.push_back({{Cell::String(long_text), Cell::String("short")}, kNoFill, 0});
+  TempDir d;
+  ASSERT_TRUE(WriteWorkbook({s}, d / "w.xlsx", false).ok());
+  std::string sheet;
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "w.xlsx") + "' xl/worksheets/sheet1.xml", &sheet), 0);
+  EXPECT_EQ(RowTag(sheet, 4).find("ht="), std::string::npos) << RowTag(sheet, 4);
+  EXPECT_NE(RowTag(sheet, 5).find("ht=\"45\""), std::string::npos) << RowTag(sheet, 5);
+  EXPECT_EQ(RowTag(sheet, 6).find("ht="), std::string::npos) << RowTag(sheet, 6);
+}
+
 TEST(XlsxWriter, LongBannersWrapInTheDefaultMode) {
   if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
   const std::string banner = "Base Profiling: /data/profiles/job_20261124/node3/rank0_ascend_pt";  // 66 chars

@@ -38,6 +38,9 @@ struct ColumnSpec {
   // Ratio column (Diff Ratio, Diff Total Ratio, ...): a number > 1 gets the red ratio format and +inf
   // is written as the string "INF" in red.
   bool ratio = false;
+  // A text column whose long cells wrap at its width (their rows made tall enough), not only the
+  // cells of several lines.
+  bool wrap = false;
 };
 
 struct Cell {
