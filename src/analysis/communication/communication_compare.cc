@@ -11,22 +11,10 @@
 #include <fmt/format.h>
 
 #include "profdiff/analysis/common/python_numbers.h"
+#include "profdiff/base/ascii.h"
 
 namespace profdiff::analysis {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
-// The reference's `name.lower().startswith("nccl")`, without lowering (and copying) every kernel name.
-bool StartsWithNccl(std::string_view name) {
-  if (name.size() < 4) return false;
-  return Lower(name.substr(0, 4)) == "nccl";
-}
 
 void AddTo(CommStats& s, int64_t dur_e5) {
   s.max_e5 = s.present ? std::max(s.max_e5, dur_e5) : dur_e5;
@@ -132,7 +120,7 @@ void CollectGpu(const Timeline& t, const Step* step, Collector& c) {
   std::vector<SliceId> ops;
   for (SliceId id = 0; id < p.slices.size(); ++id) {
     const Slice& s = p.slices[id];
-    if (s.kind == SliceKind::kKernel && StartsWithNccl(p.str(s.name))) ops.push_back(id);
+    if (s.kind == SliceKind::kKernel && ascii::StartsWithLower(p.str(s.name), "nccl")) ops.push_back(id);
   }
   AssignTasks(p, InStep(p, ops, step), {}, c);
 }
@@ -181,7 +169,7 @@ void AppendOp(const CommOpStats* b, const CommOpStats* c, const ReferencePolicy&
 }  // namespace
 
 std::optional<std::string> NormaliseCommOpName(std::string_view name) {
-  const std::string lower = Lower(name);
+  const std::string lower = ascii::ToLower(name);
   const size_t first = lower.find('_');
   if (first == std::string::npos) return std::nullopt;
   if (lower.substr(0, first) != "hcom") return lower.substr(0, first);
