@@ -203,16 +203,18 @@ class DbLoader {
     p_.npu.kernel_details.rows.reserve(Rows("COMPUTE_TASK_INFO"));
     p_.npu.db.compute_tasks.reserve(Rows("COMPUTE_TASK_INFO"));
   }
-  // One PMU counter of compute task `task` (LoadPmu).
-  void SetPmu(size_t task, std::string_view name, double value) {
-    if ((name == "aic_total_time" || name == "aic_mac_time") && value != 0)
-      p_.npu.db.compute_tasks[task].pmu_cube = true;
-    KernelDetailRow& r = p_.npu.kernel_details.rows[task];
-    const bool in_range = std::fabs(value) < 9.0e18;
-    const int64_t ns = in_range ? std::llround(value) : kAbsentNs;
-    if (name == "aic_mac_time") r.aic_mac_time_ns = ns;
-    if (name == "aic_mte2_time") r.aic_mte2_time_ns = ns;
-    if (name == "aiv_time") r.aiv_time_ns = ns;
+  // A PMU counter LoadPmu reads: its STRING_IDS id, whether a non-zero value makes the task a cube
+  // kernel, and the kernel_details field that keeps it (none for aic_total_time).
+  struct PmuCounter {
+    int64_t string_id = 0;
+    bool cube = false;
+    int64_t KernelDetailRow::*field = nullptr;
+  };
+  // One PMU counter of compute task `task`.
+  void SetPmu(size_t task, const PmuCounter& counter, double value) {
+    if (counter.cube && value != 0) p_.npu.db.compute_tasks[task].pmu_cube = true;
+    if (counter.field != nullptr)
+      p_.npu.kernel_details.rows[task].*counter.field = std::fabs(value) < 9.0e18 ? std::llround(value) : kAbsentNs;
   }
   // A table's track per key (a thread, a stream, a group and plane), named the first time only: the
   // names are built and interned once, not per row (millions of rows on a big export).
@@ -246,9 +248,9 @@ class DbLoader {
   Profile& p_;
   std::unordered_map<int64_t, StringId> strings_;
   std::unordered_map<int64_t, std::string> api_types_;
-  // PYTORCH_API.connectionId -> the CANN connection ids of CONNECTION_IDS (in table order).
-  // (id, connectionId) rows sorted by id, the rows of one id in table order: a flat array, not a map
-  // of lists (a 5 M-task export holds 5 M of them).
+  // CONNECTION_IDS: (id = a PYTORCH_API connectionId, its CANN connection id) rows sorted by id,
+  // the rows of one id in table order; a flat array, not a map of lists (a 5 M-task export holds
+  // 5 M of them).
   struct Connection {
     int64_t id;
     int64_t cann;
@@ -379,15 +381,17 @@ Status DbLoader::LoadPmu() {
   std::sort(by_id.begin(), by_id.end());
   // The counters' STRING_IDS ids, looked up once: the table is then read without a join (a 5 M-task
   // export has 47 M PMU rows; a join looks each one's name up in STRING_IDS).
-  std::vector<std::pair<int64_t, std::string_view>> counters;
+  std::vector<PmuCounter> counters;
   for (const auto& [string_id, text] : strings_) {
     const std::string_view name = p_.str(text);
-    if (name == "aic_total_time" || name == "aic_mac_time" || name == "aic_mte2_time" || name == "aiv_time")
-      counters.emplace_back(string_id, name);
+    if (name == "aic_total_time") counters.push_back({string_id, true, nullptr});
+    if (name == "aic_mac_time") counters.push_back({string_id, true, &KernelDetailRow::aic_mac_time_ns});
+    if (name == "aic_mte2_time") counters.push_back({string_id, false, &KernelDetailRow::aic_mte2_time_ns});
+    if (name == "aiv_time") counters.push_back({string_id, false, &KernelDetailRow::aiv_time_ns});
   }
   if (counters.empty()) return Status::Ok();
   std::string ids;
-  for (const auto& c : counters) ids += (ids.empty() ? "" : ", ") + std::to_string(c.first);
+  for (const PmuCounter& c : counters) ids += (ids.empty() ? "" : ", ") + std::to_string(c.string_id);
   PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("TASK_PMU_INFO", "SELECT globalTaskId, name, value FROM "
                                                                  "TASK_PMU_INFO WHERE name IN (" + ids + ")"));
   for (;;) {
@@ -396,12 +400,12 @@ Status DbLoader::LoadPmu() {
     const IntCell id = st.Int(0), name_id = st.Int(1);
     const std::optional<double> value = st.Real(2);  // NULL and non-numbers: no value
     if (!id.ok() || !name_id.ok() || !value) continue;
-    std::string_view name;
-    for (const auto& c : counters)
-      if (c.first == name_id.value) name = c.second;
+    auto counter = std::find_if(counters.begin(), counters.end(),
+                                [&](const PmuCounter& c) { return c.string_id == name_id.value; });
+    if (counter == counters.end()) continue;
     auto [lo, hi] = std::equal_range(by_id.begin(), by_id.end(), std::pair<int64_t, size_t>{id.value, 0},
                                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto it = lo; it != hi; ++it) SetPmu(it->second, name, *value);
+    for (auto it = lo; it != hi; ++it) SetPmu(it->second, *counter, *value);
   }
   return Status::Ok();
 }
