@@ -481,24 +481,6 @@ bool IsKernelRtsType(std::string_view t) {
          t == "KERNEL_MIX_AIV" || t == "PROFILING_ENABLE" || t == "PROFILING_DISABLE";
 }
 
-// U: each busy interval minus the merged compute intervals, pieces in order (empty ones kept, as the
-// reference emits them).
-std::vector<Interval> BusyMinusCompute(const std::vector<Interval>& busy, const std::vector<Interval>& compute) {
-  std::vector<Interval> u;
-  size_t k = 0;
-  for (const Interval& b : busy) {
-    int64_t cursor = b.start_ns;
-    while (k < compute.size() && compute[k].end_ns <= b.start_ns) ++k;
-    size_t j = k;
-    for (; j < compute.size() && compute[j].start_ns <= b.end_ns; ++j) {
-      u.push_back({cursor, std::max(cursor, compute[j].start_ns)});
-      cursor = std::max(cursor, compute[j].end_ns);
-    }
-    if (cursor < b.end_ns || j == k) u.push_back({cursor, b.end_ns});
-  }
-  return u;
-}
-
 // policy.db_compute_runs_take_busy_ends (8.2): the merged compute runs as the reference's walk saw
 // them after it had merged compute and communication in place: a run that starts a busy period (a
 // compute interval starts it; on a tie the compute intervals came first) ends where that period ends.
@@ -511,10 +493,11 @@ std::vector<Interval> ComputeRunsTakingBusyEnds(std::vector<Interval> compute, c
   return compute;
 }
 
-// U as the reference's walk emits it from such runs: one cursor over them; a busy period gives a
-// piece before each run that starts in it and one after the last, also where a run ends past the
-// next one's start (a piece of negative length, which the overlap walk measures as nothing).
-std::vector<Interval> WalkBusyMinusCompute(const std::vector<Interval>& busy, const std::vector<Interval>& compute) {
+// U: each busy period minus the merged compute runs, as the reference's walk emits it: one cursor
+// over the runs; a busy period gives a piece before each run that starts in it and one after the
+// last, empty ones kept. From the 8.2 line's overlong runs (above) a piece can also be of negative
+// length, which the overlap walk measures as nothing.
+std::vector<Interval> BusyMinusCompute(const std::vector<Interval>& busy, const std::vector<Interval>& compute) {
   std::vector<Interval> u;
   size_t k = 0;
   for (const Interval& b : busy) {
@@ -578,7 +561,7 @@ std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const Referen
   m.e2e.AddNs(last - first);
   if (!timeline.steps.empty()) m.step_splits = SplitSteps(timeline.steps, merged_compute, merged_busy);
   if (policy.db_compute_runs_take_busy_ends)
-    return WalkBusyMinusCompute(merged_busy, ComputeRunsTakingBusyEnds(merged_compute, merged_busy));
+    return BusyMinusCompute(merged_busy, ComputeRunsTakingBusyEnds(merged_compute, merged_busy));
   return BusyMinusCompute(merged_busy, merged_compute);
 }
 
