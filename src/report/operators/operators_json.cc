@@ -44,11 +44,11 @@ std::string_view KindName(analysis::OperatorCompareKind k) {
   return "none";
 }
 
-json OpSide(const Profile& p, const analysis::OperatorSide& s, const analysis::ReferencePolicy& policy) {
+json OpSide(OpArgTextCache& args, const analysis::OperatorSide& s, const analysis::ReferencePolicy& policy) {
   if (!s.present) return nullptr;
   return {{"name", std::string(s.name)},
-          {"input_shape", OpArgText(p, s.slice, ArgKey::kInputDims)},
-          {"input_type", OpArgText(p, s.slice, ArgKey::kInputType)},
+          {"input_shape", args.Get(s.slice, ArgKey::kInputDims)},
+          {"input_type", args.Get(s.slice, ArgKey::kInputType)},
           {"kernels", s.kernels.size()},
           {"device_ns", analysis::E5ToNs(s.device.e5)},
           {"device_us", JsonNumber(s.device.Us(policy))}};
@@ -88,9 +88,14 @@ void PutOperatorStatistic(const analysis::OperatorComparison& oc, json& j, json&
   j["operator_statistic"] = std::move(stats);
 }
 
-json OperatorRowJson(const analysis::OperatorComparison& oc, const analysis::OperatorRow& r) {
-  return {{"base", OpSide(*oc.base, r.base, oc.policy)},
-          {"comparison", OpSide(*oc.comparison, r.comparison, oc.policy)},
+// Each side's arg texts, converted once per distinct text over all the rows (as the sheet does).
+struct RowArgTexts {
+  OpArgTextCache base, comparison;
+};
+
+json OperatorRowJson(const analysis::OperatorComparison& oc, const analysis::OperatorRow& r, RowArgTexts& args) {
+  return {{"base", OpSide(args.base, r.base, oc.policy)},
+          {"comparison", OpSide(args.comparison, r.comparison, oc.policy)},
           {"diff_us", JsonNumber(r.diff_us)},
           {"diff_ratio", JsonNumber(r.ratio)}};
 }
@@ -210,8 +215,9 @@ JsonBody OperatorsJsonBody(std::shared_ptr<const analysis::OperatorComparison> c
   if (oc.kind == analysis::OperatorCompareKind::kOperator) {
     PutOperatorStatistic(oc, j, top);
     j["operator_rows"] = nullptr;
-    body.rows.push_back({"operator_rows", JsonRows{oc.operator_rows.size(), [cmp](size_t i) {
-                                                     return OperatorRowJson(*cmp, cmp->operator_rows[i]);
+    auto args = std::make_shared<RowArgTexts>(RowArgTexts{OpArgTextCache(*oc.base), OpArgTextCache(*oc.comparison)});
+    body.rows.push_back({"operator_rows", JsonRows{oc.operator_rows.size(), [cmp, args](size_t i) {
+                                                     return OperatorRowJson(*cmp, cmp->operator_rows[i], *args);
                                                    }}});
   } else if (oc.kind == analysis::OperatorCompareKind::kModule) {
     PutModuleStatistic(oc, j, top);
