@@ -124,8 +124,7 @@ ComparisonOutput RunMemoryRow(const ComparisonInputs& in) {
     out.warnings.insert(out.warnings.end(), cmp.no_records.begin(), cmp.no_records.end());
   if (!report::HasRows(out.sheets)) {
     out.empty_reason = NoTorchOpsReason(in);
-    for (const std::string& why : cmp.no_records)  // a side without memory records
-      if (out.empty_reason.empty()) out.empty_reason = why;
+    if (out.empty_reason.empty() && !cmp.no_records.empty()) out.empty_reason = cmp.no_records.front();
   }
   return out;
 }
