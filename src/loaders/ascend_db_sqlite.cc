@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <utility>
@@ -28,6 +29,68 @@ std::optional<int64_t> ParseDecimalInt(std::string_view t) {
   return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
 }
 
+// A REAL cell as an integer: its value when it has no fraction.
+IntCell IntOfReal(double d) {
+  const auto i = static_cast<int64_t>(d);
+  if (d >= -9.2e18 && d <= 9.2e18 && static_cast<double>(i) == d) return {IntCell::State::kValue, i};
+  return {IntCell::State::kBad, 0};
+}
+
+// A TEXT cell as an integer (PYTORCH_API stores its times as text: "1736410576395167660").
+IntCell IntOfText(std::string_view text) {
+  if (auto v = ParseDecimalInt(text)) return {IntCell::State::kValue, *v};
+  return {IntCell::State::kBad, 0};
+}
+
+// A text as a number, as SQLite reads it for sqlite3_column_double (the whole text must be a number).
+std::optional<double> RealOfText(std::string_view t) {
+  // No exceptions and no locale: strtod on a NUL-terminated copy, the whole text must be used.
+  const std::string text(t);
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+  return v;
+}
+
+// A REAL as sqlite3_column_text writes it ("%!.15g": 15 significant digits, ".0" on a whole number).
+std::string RealText(double d) {
+  std::string t = fmt::format("{:.15g}", d);
+  if (t.find_first_of(".ni") != std::string::npos) return t;  // a fraction, inf or nan
+  const size_t e = t.find('e');
+  t.insert(e == std::string::npos ? t.size() : e, ".0");  // "1e+300" -> "1.0e+300"
+  return t;
+}
+
+std::string Upper(std::string_view s) {
+  std::string u(s);
+  for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return u;
+}
+
+// Whether a column's declared type gives it REAL affinity (SQLite's rules, "Determination Of
+// Column Affinity", in their order: INT, then CHAR/CLOB/TEXT, then BLOB, then REAL/FLOA/DOUB).
+bool RealAffinity(std::string_view declared) {
+  const std::string u = Upper(declared);
+  auto has = [&](const char* s) { return u.find(s) != std::string::npos; };
+  if (has("INT") || has("CHAR") || has("CLOB") || has("TEXT") || has("BLOB")) return false;
+  return has("REAL") || has("FLOA") || has("DOUB");
+}
+
+// Whether a CREATE TABLE statement ends in WITHOUT ROWID (its rows live in an index b-tree).
+bool WithoutRowid(std::string_view sql) {
+  const std::string u = Upper(sql);
+  const size_t close = u.rfind(')');
+  const size_t without = u.find("WITHOUT", close == std::string::npos ? 0 : close);
+  return without != std::string::npos && u.find("ROWID", without) != std::string::npos;
+}
+
+// `name` as an SQL identifier in double quotes.
+std::string Quoted(std::string_view name) {
+  std::string q = "\"";
+  for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 }  // namespace
 
 std::string FileUri(std::string_view path) {
@@ -44,6 +107,7 @@ std::string FileUri(std::string_view path) {
 }
 
 StatusOr<bool> Statement::Step() {
+  if (scan_ != nullptr) return scan_->Next();
   const int rc = sqlite3_step(stmt_.get());
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
@@ -52,41 +116,58 @@ StatusOr<bool> Statement::Step() {
 }
 
 IntCell Statement::Int(int col) const {
+  if (scan_ != nullptr) {
+    const io::SqlValue& v = scan_->value(static_cast<size_t>(col));
+    switch (v.type) {
+      case io::SqlValue::Type::kNull: return {IntCell::State::kNull, 0};
+      case io::SqlValue::Type::kInt: return {IntCell::State::kValue, v.i};
+      case io::SqlValue::Type::kReal: return IntOfReal(v.d);
+      case io::SqlValue::Type::kText: return IntOfText(v.bytes);
+      case io::SqlValue::Type::kBlob: return {IntCell::State::kBad, 0};
+    }
+  }
   switch (sqlite3_column_type(stmt_.get(), col)) {
     case SQLITE_NULL: return {IntCell::State::kNull, 0};
     case SQLITE_INTEGER: return {IntCell::State::kValue, sqlite3_column_int64(stmt_.get(), col)};
-    case SQLITE_FLOAT: {
-      const double d = sqlite3_column_double(stmt_.get(), col);
-      const auto i = static_cast<int64_t>(d);
-      if (d >= -9.2e18 && d <= 9.2e18 && static_cast<double>(i) == d) return {IntCell::State::kValue, i};
-      return {IntCell::State::kBad, 0};
-    }
-    case SQLITE_TEXT: {
-      // PYTORCH_API stores its times as text ("1736410576395167660").
-      if (auto v = ParseDecimalInt(*Text(col))) return {IntCell::State::kValue, *v};
-      return {IntCell::State::kBad, 0};
-    }
+    case SQLITE_FLOAT: return IntOfReal(sqlite3_column_double(stmt_.get(), col));
+    case SQLITE_TEXT: return IntOfText(*Text(col));
     default: return {IntCell::State::kBad, 0};
   }
 }
 
 std::optional<double> Statement::Real(int col) const {
+  if (scan_ != nullptr) {
+    const io::SqlValue& v = scan_->value(static_cast<size_t>(col));
+    switch (v.type) {
+      case io::SqlValue::Type::kInt: return static_cast<double>(v.i);
+      case io::SqlValue::Type::kReal: return v.d;
+      case io::SqlValue::Type::kText: return RealOfText(v.bytes);
+      default: return std::nullopt;
+    }
+  }
   switch (sqlite3_column_type(stmt_.get(), col)) {
     case SQLITE_INTEGER:
     case SQLITE_FLOAT: return sqlite3_column_double(stmt_.get(), col);
-    case SQLITE_TEXT: {
-      // No exceptions and no locale: strtod on a NUL-terminated copy, the whole text must be used.
-      const std::string text(*Text(col));
-      char* end = nullptr;
-      const double v = std::strtod(text.c_str(), &end);
-      if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
-      return v;
-    }
+    case SQLITE_TEXT: return RealOfText(*Text(col));
     default: return std::nullopt;
   }
 }
 
+bool Statement::IsNull(int col) const {
+  if (scan_ != nullptr) return scan_->value(static_cast<size_t>(col)).type == io::SqlValue::Type::kNull;
+  return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL;
+}
+
 std::optional<std::string_view> Statement::Text(int col) const {
+  if (scan_ != nullptr) {
+    const io::SqlValue& v = scan_->value(static_cast<size_t>(col));
+    switch (v.type) {
+      case io::SqlValue::Type::kText: return v.bytes;
+      case io::SqlValue::Type::kInt: number_text_ = std::to_string(v.i); return std::string_view(number_text_);
+      case io::SqlValue::Type::kReal: number_text_ = RealText(v.d); return std::string_view(number_text_);
+      default: return std::nullopt;
+    }
+  }
   const int type = sqlite3_column_type(stmt_.get(), col);
   if (type == SQLITE_NULL || type == SQLITE_BLOB) return std::nullopt;
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_.get(), col));
@@ -95,7 +176,7 @@ std::optional<std::string_view> Statement::Text(int col) const {
   return std::string_view(p, static_cast<size_t>(n));
 }
 
-StatusOr<Database> Database::Open(const std::string& path) {
+StatusOr<Database> Database::Open(const std::string& path, bool read_pages) {
   Database d;
   d.file_ = path;
   sqlite3* raw = nullptr;
@@ -109,7 +190,7 @@ StatusOr<Database> Database::Open(const std::string& path) {
                                raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
   }
   // Reading the schema is the first read of the file: a file that is not a database fails here.
-  auto st = d.Prepare("sqlite_master", "SELECT name FROM sqlite_master WHERE type = 'table'");
+  auto st = d.Prepare("sqlite_master", "SELECT name, rootpage, sql FROM sqlite_master WHERE type = 'table'");
   if (!st.ok()) {
     return ParseError(fmt::format("{}: not a readable SQLite database ({})", path, st.status().message()));
   }
@@ -119,7 +200,18 @@ StatusOr<Database> Database::Open(const std::string& path) {
       return ParseError(fmt::format("{}: not a readable SQLite database ({})", path, row.status().message()));
     }
     if (!*row) break;
-    if (auto name = st->Text(0)) d.tables_.emplace(*name);
+    const auto name = st->Text(0);
+    if (!name) continue;
+    TableInfo info;
+    const IntCell root = st->Int(1);
+    info.root = root.ok() && root.value > 0 && root.value <= UINT32_MAX ? static_cast<uint32_t>(root.value) : 0;
+    info.rowid_table = info.root != 0 && !WithoutRowid(st->Text(2).value_or(std::string_view()));
+    d.tables_.emplace(std::string(*name), info);
+  }
+  // The page reader where the file allows it (UTF-8); else SQLite reads every table.
+  if (read_pages) {
+    auto pages = io::SqlitePages::Open(path);
+    if (pages.ok()) d.pages_ = std::move(*pages);
   }
   return d;
 }
@@ -134,7 +226,71 @@ StatusOr<Statement> Database::Prepare(std::string_view table, const std::string&
   return Statement(raw, file_, std::string(table));
 }
 
+StatusOr<Database::Columns> Database::ColumnsOf(std::string_view table) const {
+  PD_ASSIGN_OR_RETURN(Statement st, Prepare(table, "PRAGMA table_info(" + Quoted(table) + ")"));
+  Columns c;
+  int pk_columns = 0, pk_column = -1;
+  bool pk_integer = false;
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    c.names.emplace_back(st.Text(1).value_or(std::string_view()));
+    const auto dflt = st.Text(4);
+    c.default_null.push_back(st.IsNull(4) || (dflt && Upper(*dflt) == "NULL"));
+    c.real.push_back(RealAffinity(st.Text(2).value_or(std::string_view())));
+    if (st.Int(5).ok() && st.Int(5).value > 0) {
+      ++pk_columns;
+      pk_column = static_cast<int>(c.names.size()) - 1;
+      pk_integer = Upper(st.Text(2).value_or(std::string_view())) == "INTEGER";
+    }
+  }
+  // A sole INTEGER PRIMARY KEY is the rowid: the record stores NULL in its place.
+  if (pk_columns == 1 && pk_integer) c.rowid_column = pk_column;
+  return c;
+}
+
+StatusOr<std::optional<std::vector<uint32_t>>> Database::PageLeaves(std::string_view table) const {
+  auto it = tables_.find(table);
+  if (pages_ == nullptr || it == tables_.end() || !it->second.rowid_table) return std::optional<std::vector<uint32_t>>();
+  PD_ASSIGN_OR_RETURN(std::vector<uint32_t> leaves, pages_->TableLeaves(it->second.root, table));
+  return std::optional<std::vector<uint32_t>>(std::move(leaves));
+}
+
+StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std::string_view>& columns) const {
+  PD_ASSIGN_OR_RETURN(auto leaves, PageLeaves(table));
+  if (leaves) {
+    PD_ASSIGN_OR_RETURN(Columns cols, ColumnsOf(table));
+    std::vector<int> index;
+    std::vector<bool> real;
+    for (std::string_view name : columns) {
+      const std::string u = Upper(name);
+      for (size_t i = 0; i < cols.names.size(); ++i) {
+        const int col = static_cast<int>(i);
+        if (Upper(cols.names[i]) == u && cols.default_null[i] &&
+            std::find(index.begin(), index.end(), col) == index.end()) {
+          index.push_back(col);
+          real.push_back(cols.real[i]);
+          break;
+        }
+      }
+    }
+    // Every column found, distinct, without a default a short record would take: from the pages.
+    if (index.size() == columns.size()) {
+      return Statement(std::make_unique<io::SqliteTableScan>(pages_, std::string(table), std::move(*leaves),
+                                                             std::move(index), std::move(real), cols.rowid_column));
+    }
+  }
+  std::string sql = "SELECT ";
+  for (size_t i = 0; i < columns.size(); ++i) sql += (i == 0 ? "" : ", ") + std::string(columns[i]);
+  return Prepare(table, sql + " FROM " + Quoted(table));
+}
+
 StatusOr<int64_t> Database::CountRows(std::string_view table) const {
+  PD_ASSIGN_OR_RETURN(auto leaves, PageLeaves(table));
+  if (leaves) {
+    PD_ASSIGN_OR_RETURN(uint64_t rows, pages_->CountCells(*leaves, table));
+    return static_cast<int64_t>(rows);
+  }
   PD_ASSIGN_OR_RETURN(Statement st, Prepare(table, fmt::format("SELECT count(*) FROM \"{}\"", table)));
   PD_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return int64_t{0};

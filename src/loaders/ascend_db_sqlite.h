@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <set>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "profdiff/base/status.h"
+#include "profdiff/io/sqlite_pages.h"
 
 namespace profdiff::db {
 
@@ -30,10 +32,13 @@ struct IntCell {
   bool ok() const { return state == State::kValue; }
 };
 
+// The rows of a query, from SQLite's statement engine or, for a whole-table scan, straight from the
+// table's pages (io/sqlite_pages.h); the cells read the same either way (sqlite_scan_test.cc).
 class Statement {
  public:
   Statement(sqlite3_stmt* stmt, std::string file, std::string table)
       : stmt_(stmt), file_(std::move(file)), table_(std::move(table)) {}
+  explicit Statement(std::unique_ptr<io::SqliteTableScan> scan) : scan_(std::move(scan)) {}
   // true: a row is ready; false: done. Errors (a corrupt page met mid-table) name file and table.
   StatusOr<bool> Step();
   IntCell Int(int col) const;
@@ -42,10 +47,14 @@ class Statement {
   std::optional<double> Real(int col) const;
   // The cell as text (NULL and blobs give nullopt).
   std::optional<std::string_view> Text(int col) const;
-  bool IsNull(int col) const { return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL; }
+  bool IsNull(int col) const;
+  // Whether the rows come from the pages (tests).
+  bool from_pages() const { return scan_ != nullptr; }
 
  private:
   std::unique_ptr<sqlite3_stmt, StmtFinalizer> stmt_;
+  std::unique_ptr<io::SqliteTableScan> scan_;
+  mutable std::string number_text_;  // Text() of a number read from the pages
   std::string file_;
   std::string table_;
 };
@@ -53,18 +62,38 @@ class Statement {
 class Database {
  public:
   // Opens read-only with the URI `file:<path>?immutable=1` (no lock, no journal, no write) and
-  // checks that the file is an SQLite database by reading its schema.
-  static StatusOr<Database> Open(const std::string& path);
+  // checks that the file is an SQLite database by reading its schema. `read_pages`: whole-table
+  // scans read the pages themselves where they can (false: every read goes through SQLite).
+  static StatusOr<Database> Open(const std::string& path, bool read_pages = true);
   // `sql` reads `table` (named in any error message).
   StatusOr<Statement> Prepare(std::string_view table, const std::string& sql) const;
+  // Every row of `table` in rowid order (SQLite's full-table scan), the named columns in that
+  // order: from the pages for a rowid table of a UTF-8 file, else `SELECT columns FROM table`.
+  StatusOr<Statement> Scan(std::string_view table, const std::vector<std::string_view>& columns) const;
   bool HasTable(std::string_view table) const { return tables_.count(std::string(table)) != 0; }
   StatusOr<int64_t> CountRows(std::string_view table) const;
   const std::string& file() const { return file_; }
 
  private:
+  // What a page scan needs of a table: its root page, its columns in order, its rowid alias.
+  struct TableInfo {
+    uint32_t root = 0;
+    bool rowid_table = false;
+  };
+  struct Columns {
+    std::vector<std::string> names;
+    std::vector<bool> default_null;  // no DEFAULT, or DEFAULT NULL
+    std::vector<bool> real;          // REAL affinity
+    int rowid_column = -1;
+  };
+  StatusOr<Columns> ColumnsOf(std::string_view table) const;
+  // The table's leaves when it can be read from the pages; nullopt: read it through SQLite.
+  StatusOr<std::optional<std::vector<uint32_t>>> PageLeaves(std::string_view table) const;
+
   std::unique_ptr<sqlite3, SqliteCloser> db_;
+  std::shared_ptr<const io::SqlitePages> pages_;  // null: SQLite reads every table
   std::string file_;
-  std::set<std::string> tables_;
+  std::map<std::string, TableInfo, std::less<>> tables_;
 };
 
 // `path` as the path part of an SQLite file: URI (the characters URIs reserve percent-encoded).

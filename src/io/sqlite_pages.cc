@@ -1,0 +1,338 @@
+// The SQLite page reader (sqlite_pages.h).
+#include "profdiff/io/sqlite_pages.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace profdiff::io {
+namespace {
+
+constexpr unsigned char kInteriorTable = 0x05;
+constexpr unsigned char kLeafTable = 0x0D;
+constexpr uint32_t kFileHeaderBytes = 100;
+constexpr int kMaxDepth = 40;                 // a b-tree of 2^32 pages is at most ~20 deep
+constexpr size_t kRunBytes = size_t{1} << 20;  // leaf pages read with one pread
+
+uint32_t Get16(const unsigned char* p) { return (uint32_t{p[0]} << 8) | p[1]; }
+uint32_t Get32(const unsigned char* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+// SQLite's varint at [p, end): 1-9 bytes, big-endian, 7 bits a byte with the high bit saying "more";
+// the ninth byte gives all 8 bits. 0 bytes read when it runs past `end`.
+size_t GetVarint(const unsigned char* p, const unsigned char* end, uint64_t& v) {
+  v = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    if (p + i >= end) return 0;
+    v = (v << 7) | (p[i] & 0x7F);
+    if ((p[i] & 0x80) == 0) return i + 1;
+  }
+  if (p + 8 >= end) return 0;
+  v = (v << 8) | p[8];
+  return 9;
+}
+
+// Bytes of a value of serial type `t` (record format); -1 for the reserved types 10 and 11.
+int64_t SerialBytes(uint64_t t) {
+  static constexpr int8_t kFixed[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, -1, -1};
+  if (t < 12) return kFixed[t];
+  return static_cast<int64_t>((t - 12) / 2);
+}
+
+// A big-endian two's-complement integer of `n` bytes.
+int64_t GetInt(const unsigned char* p, int64_t n) {
+  uint64_t v = (p[0] & 0x80) != 0 ? ~uint64_t{0} : 0;
+  for (int64_t i = 0; i < n; ++i) v = (v << 8) | p[i];
+  return static_cast<int64_t>(v);
+}
+
+// The header and cell pointers of a b-tree page: its type, cell count and header size, checked.
+struct PageHeader {
+  unsigned char type = 0;
+  uint32_t cells = 0;
+  uint32_t header_at = 0;   // 100 on page 1 (the file header comes first)
+  uint32_t pointers_at = 0;  // the cell pointer array
+};
+
+}  // namespace
+
+SqlitePages::~SqlitePages() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+StatusOr<std::shared_ptr<const SqlitePages>> SqlitePages::Open(const std::string& path) {
+  std::shared_ptr<SqlitePages> p(new SqlitePages());
+  p->path_ = path;
+  p->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (p->fd_ < 0) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(p->fd_, &st) != 0) return IoError(fmt::format("{}: cannot stat: {}", path, std::strerror(errno)));
+  unsigned char h[kFileHeaderBytes];
+  if (st.st_size < static_cast<off_t>(kFileHeaderBytes) ||
+      ::pread(p->fd_, h, kFileHeaderBytes, 0) != static_cast<ssize_t>(kFileHeaderBytes) ||
+      std::memcmp(h, "SQLite format 3", 16) != 0) {
+    return ParseError(fmt::format("{}: not an SQLite 3 database (no file header)", path));
+  }
+  const uint32_t size_field = Get16(h + 16);
+  p->page_bytes_ = size_field == 1 ? 65536 : size_field;
+  if (p->page_bytes_ < 512 || p->page_bytes_ > 65536 || !std::has_single_bit(p->page_bytes_))
+    return ParseError(fmt::format("{}: byte offset 16: page size {} is not a power of two in [512, 65536]", path,
+                                  p->page_bytes_));
+  if (h[20] > p->page_bytes_ - 480)
+    return ParseError(fmt::format("{}: byte offset 20: {} reserved bytes per page leave too few", path, h[20]));
+  p->usable_bytes_ = p->page_bytes_ - h[20];
+  if (Get32(h + 56) > 1)
+    return Unsupported(fmt::format("{}: text encoding {} (UTF-16): read through SQLite", path, Get32(h + 56)));
+  const auto pages = static_cast<uint64_t>(st.st_size) / p->page_bytes_;
+  p->page_count_ = static_cast<uint32_t>(std::min<uint64_t>(pages, UINT32_MAX - 1));
+  return std::shared_ptr<const SqlitePages>(std::move(p));
+}
+
+Status SqlitePages::ReadPages(uint32_t first, uint32_t count, char* out, std::string_view table) const {
+  if (first == 0 || count == 0 || first > page_count_ || count > page_count_ - first + 1)
+    return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_, table, first,
+                                  page_count_));
+  const size_t bytes = size_t{count} * page_bytes_;
+  const auto offset = static_cast<off_t>(uint64_t{first - 1} * page_bytes_);
+  size_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = ::pread(fd_, out + done, bytes - done, offset + static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      return IoError(fmt::format("{}: table {}: cannot read page {}: {}", path_, table, first + done / page_bytes_,
+                                 n < 0 ? std::strerror(errno) : "the file ended"));
+    done += static_cast<size_t>(n);
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+// Reads the b-tree page header of page `no` (`page` holds it) and checks its cell pointer array fits.
+StatusOr<PageHeader> ReadHeader(const SqlitePages& f, const unsigned char* page, uint32_t no, std::string_view table) {
+  PageHeader h;
+  h.header_at = no == 1 ? kFileHeaderBytes : 0;
+  h.type = page[h.header_at];
+  h.cells = Get16(page + h.header_at + 3);
+  h.pointers_at = h.header_at + (h.type == kInteriorTable ? 12 : 8);
+  if (h.type != kInteriorTable && h.type != kLeafTable)
+    return ParseError(fmt::format("{}: table {}: page {}: not a table b-tree page (type {})", f.path(), table, no,
+                                  static_cast<int>(h.type)));
+  if (h.pointers_at + 2 * uint64_t{h.cells} > f.usable_bytes())
+    return ParseError(fmt::format("{}: table {}: page {}: {} cells do not fit the page", f.path(), table, no, h.cells));
+  return h;
+}
+
+}  // namespace
+
+StatusOr<std::vector<uint32_t>> SqlitePages::TableLeaves(uint32_t root, std::string_view table) const {
+  std::vector<uint32_t> leaves;
+  // Depth-first, children left to right: (page, depth) on a stack, pushed right to left.
+  std::vector<std::pair<uint32_t, int>> stack{{root, 0}};
+  std::vector<char> buf(page_bytes_);
+  const auto* page = reinterpret_cast<const unsigned char*>(buf.data());
+  uint64_t visited = 0;
+  while (!stack.empty()) {
+    const auto [no, depth] = stack.back();
+    stack.pop_back();
+    if (++visited > page_count_ || depth > kMaxDepth)
+      return ParseError(fmt::format("{}: table {}: the b-tree loops (page {})", path_, table, no));
+    PD_RETURN_IF_ERROR(ReadPages(no, 1, buf.data(), table));
+    PD_ASSIGN_OR_RETURN(PageHeader h, ReadHeader(*this, page, no, table));
+    if (h.type == kLeafTable) {
+      leaves.push_back(no);
+      continue;
+    }
+    stack.emplace_back(Get32(page + h.header_at + 8), depth + 1);  // the right-most child comes last
+    for (uint32_t i = h.cells; i-- > 0;) {
+      const uint32_t at = Get16(page + h.pointers_at + 2 * i);
+      if (at < h.pointers_at || at + 4 > usable_bytes_)
+        return ParseError(fmt::format("{}: table {}: page {}: cell {} is outside the page", path_, table, no, i));
+      stack.emplace_back(Get32(page + at), depth + 1);
+    }
+  }
+  return leaves;
+}
+
+StatusOr<uint64_t> SqlitePages::CountCells(std::span<const uint32_t> leaves, std::string_view table) const {
+  uint64_t rows = 0;
+  for (uint32_t no : leaves) {
+    if (no == 0 || no > page_count_)
+      return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_, table, no, page_count_));
+    unsigned char h[8];
+    const uint32_t at = no == 1 ? kFileHeaderBytes : 0;
+    if (::pread(fd_, h, sizeof h, static_cast<off_t>(uint64_t{no - 1} * page_bytes_ + at)) != sizeof h)
+      return IoError(fmt::format("{}: table {}: cannot read page {}", path_, table, no));
+    if (h[0] != kLeafTable)
+      return ParseError(fmt::format("{}: table {}: page {}: not a table leaf page (type {})", path_, table, no,
+                                    static_cast<int>(h[0])));
+    rows += Get16(h + 3);
+  }
+  return rows;
+}
+
+SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::string table,
+                                 std::vector<uint32_t> leaves, std::vector<int> columns, std::vector<bool> real,
+                                 int rowid_column)
+    : pages_(std::move(pages)),
+      table_(std::move(table)),
+      leaves_(std::move(leaves)),
+      columns_(std::move(columns)),
+      real_(std::move(real)),
+      rowid_column_(rowid_column),
+      values_(columns_.size()) {
+  real_.resize(columns_.size(), false);
+  for (int c : columns_) max_column_ = std::max(max_column_, c);
+  slot_.assign(static_cast<size_t>(max_column_ + 1), -1);
+  for (size_t r = 0; r < columns_.size(); ++r)
+    if (columns_[r] >= 0) slot_[static_cast<size_t>(columns_[r])] = static_cast<int>(r);
+}
+
+Status SqliteTableScan::Corrupt(uint32_t page_no, std::string_view what) const {
+  return ParseError(fmt::format("{}: table {}: page {}: {}", pages_->path(), table_, page_no, what));
+}
+
+// Reads the next leaves that follow each other in the file (a table written in one go is mostly
+// one stretch) with one pread, up to kRunBytes.
+Status SqliteTableScan::LoadRun() {
+  const uint32_t page_bytes = pages_->page_bytes();
+  const auto max_pages = static_cast<uint32_t>(std::max<size_t>(1, kRunBytes / page_bytes));
+  uint32_t n = 1;
+  while (n < max_pages && next_leaf_ + n < leaves_.size() && leaves_[next_leaf_ + n] == leaves_[next_leaf_] + n) ++n;
+  run_.resize(size_t{n} * page_bytes);
+  run_first_ = leaves_[next_leaf_];
+  run_pages_ = n;
+  run_index_ = 0;
+  next_leaf_ += n;
+  return pages_->ReadPages(run_first_, n, run_.data(), table_);
+}
+
+StatusOr<bool> SqliteTableScan::Next() {
+  for (;;) {
+    if (run_index_ < run_pages_) {
+      const uint32_t page_no = run_first_ + run_index_;
+      const auto* page = reinterpret_cast<const unsigned char*>(run_.data()) + size_t{run_index_} * pages_->page_bytes();
+      if (cell_ == 0 && cells_ == 0) {
+        PD_ASSIGN_OR_RETURN(PageHeader h, ReadHeader(*pages_, page, page_no, table_));
+        if (h.type != kLeafTable) return Corrupt(page_no, "an interior page where a leaf was read");
+        cells_ = h.cells;
+      }
+      if (cell_ < cells_) {
+        const uint32_t header_at = page_no == 1 ? kFileHeaderBytes : 0;
+        const uint32_t at = Get16(page + header_at + 8 + 2 * cell_);
+        ++cell_;
+        PD_RETURN_IF_ERROR(DecodeCell(page, page_no, at));
+        return true;
+      }
+      ++run_index_;
+      cell_ = cells_ = 0;
+      continue;
+    }
+    if (next_leaf_ >= leaves_.size()) return false;
+    PD_RETURN_IF_ERROR(LoadRun());
+  }
+}
+
+Status SqliteTableScan::DecodeCell(const unsigned char* page, uint32_t page_no, uint32_t at) {
+  const uint32_t usable = pages_->usable_bytes();
+  const unsigned char* end = page + usable;
+  if (at < 8 || at >= usable) return Corrupt(page_no, fmt::format("cell offset {} is outside the page", at));
+  const unsigned char* p = page + at;
+  uint64_t payload = 0, key = 0;
+  size_t n = GetVarint(p, end, payload);
+  if (n == 0) return Corrupt(page_no, "a cell runs past the page");
+  p += n;
+  n = GetVarint(p, end, key);
+  if (n == 0) return Corrupt(page_no, "a cell runs past the page");
+  p += n;
+  rowid_ = static_cast<int64_t>(key);
+  // The part of the payload kept on the page (file format, "Cell Payload Overflow Pages").
+  const uint64_t max_local = usable - 35;
+  if (payload <= max_local) {
+    if (p + payload > end) return Corrupt(page_no, "a record runs past the page");
+    return DecodeRecord(p, static_cast<size_t>(payload), page_no);
+  }
+  const uint64_t min_local = (uint64_t{usable - 12} * 32 / 255) - 23;
+  const uint64_t k = min_local + (payload - min_local) % (usable - 4);
+  const uint64_t local = k <= max_local ? k : min_local;
+  if (p + local + 4 > end) return Corrupt(page_no, "a record runs past the page");
+  PD_RETURN_IF_ERROR(GatherOverflow(p, static_cast<size_t>(local), payload, Get32(p + local), page_no));
+  return DecodeRecord(overflow_.data(), overflow_.size(), page_no);
+}
+
+// A payload bigger than a page: its local part, then each overflow page's content (a 4-byte next
+// page number, then usable - 4 bytes), until the payload is whole.
+Status SqliteTableScan::GatherOverflow(const unsigned char* local, size_t local_bytes, uint64_t payload_bytes,
+                                       uint32_t next, uint32_t page_no) {
+  if (payload_bytes > uint64_t{pages_->page_count()} * pages_->usable_bytes())
+    return Corrupt(page_no, "a record is larger than the file");
+  overflow_.assign(local, local + local_bytes);
+  overflow_page_.resize(pages_->page_bytes());
+  const size_t chunk = pages_->usable_bytes() - 4;
+  for (uint32_t hops = 0; overflow_.size() < payload_bytes; ++hops) {
+    if (next == 0 || hops > pages_->page_count()) return Corrupt(page_no, "an overflow chain ends early or loops");
+    PD_RETURN_IF_ERROR(pages_->ReadPages(next, 1, overflow_page_.data(), table_));
+    const auto* op = reinterpret_cast<const unsigned char*>(overflow_page_.data());
+    const size_t take = std::min<uint64_t>(chunk, payload_bytes - overflow_.size());
+    overflow_.insert(overflow_.end(), op + 4, op + 4 + take);
+    next = Get32(op);
+  }
+  return Status::Ok();
+}
+
+Status SqliteTableScan::DecodeRecord(const unsigned char* rec, size_t bytes, uint32_t page_no) {
+  const unsigned char* end = rec + bytes;
+  uint64_t header_bytes = 0;
+  size_t n = GetVarint(rec, end, header_bytes);
+  if (n == 0 || header_bytes > bytes || header_bytes < n) return Corrupt(page_no, "a record header runs past its record");
+  // Serial types up to the last requested column; each column's value starts where the last ended.
+  const unsigned char* type_at = rec + n;
+  const unsigned char* header_end = rec + header_bytes;
+  const unsigned char* body = header_end;
+  for (SqlValue& v : values_) v = SqlValue{};
+  for (int col = 0; col <= max_column_ && type_at < header_end; ++col) {
+    uint64_t t = 0;
+    n = GetVarint(type_at, header_end, t);
+    if (n == 0) return Corrupt(page_no, "a record header runs past its record");
+    type_at += n;
+    const int64_t size = SerialBytes(t);
+    if (size < 0 || body + size > end) return Corrupt(page_no, "a record's value runs past its record");
+    if (const int r = slot_[static_cast<size_t>(col)]; r >= 0) {
+      SqlValue& v = values_[static_cast<size_t>(r)];
+      if (t == 0) {
+        v.type = SqlValue::Type::kNull;
+      } else if (t <= 6 || t == 8 || t == 9) {
+        v.type = SqlValue::Type::kInt;
+        v.i = t <= 6 ? GetInt(body, size) : t - 8;
+        if (real_[static_cast<size_t>(r)]) {
+          v.type = SqlValue::Type::kReal;
+          v.d = static_cast<double>(v.i);
+        }
+      } else if (t == 7) {
+        v.type = SqlValue::Type::kReal;
+        v.d = std::bit_cast<double>(static_cast<uint64_t>(GetInt(body, 8)));
+      } else {
+        v.type = (t & 1) != 0 ? SqlValue::Type::kText : SqlValue::Type::kBlob;
+        v.bytes = std::string_view(reinterpret_cast<const char*>(body), static_cast<size_t>(size));
+      }
+    }
+    body += size;
+  }
+  if (rowid_column_ >= 0 && rowid_column_ <= max_column_) {
+    if (const int r = slot_[static_cast<size_t>(rowid_column_)]; r >= 0 && values_[static_cast<size_t>(r)].type == SqlValue::Type::kNull) {
+      values_[static_cast<size_t>(r)].type = SqlValue::Type::kInt;
+      values_[static_cast<size_t>(r)].i = rowid_;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace profdiff::io
