@@ -65,7 +65,14 @@ class DbLoader {
   Status LoadConnections();
   Status LoadPmu();
   Status LoadTorchApi();
+  // A COMPUTE_TASK_INFO row as LoadTasks joins it to its TASK row: the cells kept as read.
+  struct ComputeInfo {
+    int64_t global_task_id;
+    IntCell name, op_type, task_type, input_shapes;
+  };
+  Status LoadComputeInfo(std::vector<ComputeInfo>& out);
   Status LoadTasks();
+  void AddTask(const Statement& st, int64_t n, const ComputeInfo* c);
   void BuildOpStatistic();
   Status LoadCommunicationOps();
   Status LoadCommunicationTasks();
@@ -300,7 +307,7 @@ Status DbLoader::ListTables() {
 
 Status DbLoader::LoadStrings() {
   if (!Has("STRING_IDS")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("STRING_IDS", "SELECT id, value FROM STRING_IDS"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("STRING_IDS", {"id", "value"}));
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -313,7 +320,7 @@ Status DbLoader::LoadStrings() {
 
 Status DbLoader::LoadApiTypes() {
   if (!Has("ENUM_API_TYPE")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("ENUM_API_TYPE", "SELECT id, name FROM ENUM_API_TYPE"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("ENUM_API_TYPE", {"id", "name"}));
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -325,7 +332,7 @@ Status DbLoader::LoadApiTypes() {
 
 Status DbLoader::LoadSteps() {
   if (!Has("STEP_TIME")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("STEP_TIME", "SELECT id, startNs, endNs FROM STEP_TIME"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("STEP_TIME", {"id", "startNs", "endNs"}));
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -352,7 +359,7 @@ Status DbLoader::LoadMetaData() {
 Status DbLoader::LoadConnections() {
   if (!Has("CONNECTION_IDS")) return Status::Ok();
   PD_ASSIGN_OR_RETURN(Statement st,
-                      db_.Prepare("CONNECTION_IDS", "SELECT id, connectionId FROM CONNECTION_IDS"));
+                      db_.Scan("CONNECTION_IDS", {"id", "connectionId"}));
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -380,7 +387,8 @@ Status DbLoader::LoadPmu() {
     if (tasks[i].global_task_id != kNoNumber) by_id.emplace_back(tasks[i].global_task_id, i);
   std::sort(by_id.begin(), by_id.end());
   // The counters' STRING_IDS ids, looked up once: the table is then read without a join (a 5 M-task
-  // export has 47 M PMU rows; a join looks each one's name up in STRING_IDS).
+  // export has 47 M PMU rows; a join looks each one's name up in STRING_IDS), the other counters'
+  // rows skipped by their name id (as `WHERE name IN (ids)` would).
   std::vector<PmuCounter> counters;
   for (const auto& [string_id, text] : strings_) {
     const std::string_view name = p_.str(text);
@@ -390,19 +398,18 @@ Status DbLoader::LoadPmu() {
     if (name == "aiv_time") counters.push_back({string_id, false, &KernelDetailRow::aiv_time_ns});
   }
   if (counters.empty()) return Status::Ok();
-  std::string ids;
-  for (const PmuCounter& c : counters) ids += (ids.empty() ? "" : ", ") + std::to_string(c.string_id);
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("TASK_PMU_INFO", "SELECT globalTaskId, name, value FROM "
-                                                                 "TASK_PMU_INFO WHERE name IN (" + ids + ")"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("TASK_PMU_INFO", {"globalTaskId", "name", "value"}));
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
-    const IntCell id = st.Int(0), name_id = st.Int(1);
-    const std::optional<double> value = st.Real(2);  // NULL and non-numbers: no value
-    if (!id.ok() || !name_id.ok() || !value) continue;
+    const IntCell name_id = st.Int(1);
+    if (!name_id.ok()) continue;
     auto counter = std::find_if(counters.begin(), counters.end(),
                                 [&](const PmuCounter& c) { return c.string_id == name_id.value; });
     if (counter == counters.end()) continue;
+    const IntCell id = st.Int(0);
+    const std::optional<double> value = st.Real(2);  // NULL and non-numbers: no value
+    if (!id.ok() || !value) continue;
     auto [lo, hi] = std::equal_range(by_id.begin(), by_id.end(), std::pair<int64_t, size_t>{id.value, 0},
                                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto it = lo; it != hi; ++it) SetPmu(it->second, *counter, *value);
@@ -432,9 +439,8 @@ Status DbLoader::LoadTorchApi() {
   // The reference reads torch ops only from PyTorch exports (docs/reference/inputs.md#db-export).
   if (!std::filesystem::path(db_.file()).filename().string().starts_with("ascend_pytorch_profiler"))
     return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("PYTORCH_API",
-                                                "SELECT startNs, endNs, globalTid, connectionId, name, "
-                                                "sequenceNumber, fwdThreadId, inputShapes, type FROM PYTORCH_API"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("PYTORCH_API", {"startNs", "endNs", "globalTid", "connectionId", "name",
+                                                           "sequenceNumber", "fwdThreadId", "inputShapes", "type"}));
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -495,53 +501,81 @@ void AddKernelDetail(Profile& p, const Slice& s, StringId op_type, StringId shap
   p.npu.kernel_details.rows.push_back(r);
 }
 
+// COMPUTE_TASK_INFO, as `TASK t LEFT JOIN COMPUTE_TASK_INFO c ON t.globalTaskId = c.globalTaskId`
+// meets it: sorted by globalTaskId, the rows of one id in table order.
+Status DbLoader::LoadComputeInfo(std::vector<ComputeInfo>& out) {
+  PD_ASSIGN_OR_RETURN(Statement st,
+                      db_.Scan("COMPUTE_TASK_INFO", {"globalTaskId", "name", "opType", "taskType", "inputShapes"}));
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell gid = st.Int(0);
+    if (gid.ok()) out.push_back({gid.value, st.Int(1), st.Int(2), st.Int(3), st.Int(4)});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ComputeInfo& a, const ComputeInfo& b) { return a.global_task_id < b.global_task_id; });
+  return Status::Ok();
+}
+
+// The TASK rows in table order, each joined to its COMPUTE_TASK_INFO rows (a LEFT JOIN: a task
+// without one is read alone), read as two scans rather than through SQLite's join.
 Status DbLoader::LoadTasks() {
   if (!Has("TASK")) return Status::Ok();
   const bool compute = Has("COMPUTE_TASK_INFO");
-  const std::string sql = compute
-      ? "SELECT t.startNs, t.endNs, t.connectionId, t.globalTaskId, t.taskType, t.streamId, t.taskId, "
-        "c.globalTaskId, c.name, c.opType, c.taskType, c.inputShapes FROM TASK t "
-        "LEFT JOIN COMPUTE_TASK_INFO c ON t.globalTaskId = c.globalTaskId"
-      : "SELECT startNs, endNs, connectionId, globalTaskId, taskType, streamId, taskId FROM TASK";
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare(compute ? "TASK, COMPUTE_TASK_INFO" : "TASK", sql));
+  std::vector<ComputeInfo> info;
+  if (compute) PD_RETURN_IF_ERROR(LoadComputeInfo(info));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("TASK", {"startNs", "endNs", "connectionId", "globalTaskId", "taskType",
+                                                      "streamId", "taskId"}));
   KernelDetailsTable& kd = p_.npu.kernel_details;
   kd.present = compute;
   kd.file = db_.file() + ":COMPUTE_TASK_INFO";
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
-    const IntCell start = st.Int(0), end = st.Int(1), conn = st.Int(2), gid = st.Int(3), stream = st.Int(5);
-    if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) continue;
-    const bool is_compute = compute && st.Int(7).ok();
-    const StringId task_type = Str(is_compute ? st.Int(10) : st.Int(4), "TASK");
-    Slice s;
-    s.ts_ns = start.value;
-    s.dur_ns = std::max<int64_t>(0, end.value - start.value);
-    s.name = is_compute ? Str(st.Int(8), "COMPUTE_TASK_INFO") : Str(st.Int(4), "TASK");
-    s.cat = Cat("HostToDevice");
-    s.kind = SliceKind::kNpuTask;
-    const int64_t stream_id = stream.ok() ? stream.value : -1;
-    s.track = CachedTrack(stream_tracks_, stream_id, [&] {
-      return NamedTrack(kHardwarePid, kHardwarePid, std::to_string(stream_id), fmt::format("Stream {}", stream_id));
-    });
-    const auto args_begin = static_cast<uint32_t>(p_.args.size());
-    AddArgText(ArgKey::kTaskType, task_type);
-    if (stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
-    if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
-    if (is_compute && gid.ok()) AddArgInt(ArgKey::kGlobalTaskId, gid.value);  // kernel lines under --reference-compat
-    if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
-    if (is_compute) AddArgText(ArgKey::kInputDims, Str(st.Int(11), "COMPUTE_TASK_INFO"));
-    const SliceId id = AddSlice(s, args_begin);
-    if (conn.ok() && Launched(conn.value)) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
-    if (is_compute) {
-      const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
-      p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
-                                         false});
-      AddKernelDetail(p_, s, Str(st.Int(9), "COMPUTE_TASK_INFO"), Str(st.Int(11), "COMPUTE_TASK_INFO"), task_type,
-                      gid.ok() ? gid.value : kNoNumber, stream_id, StepOf(s.ts_ns));
-    }
+    const IntCell gid = st.Int(3);
+    auto [lo, hi] = gid.ok() ? std::equal_range(info.begin(), info.end(), ComputeInfo{gid.value, {}, {}, {}, {}},
+                                                [](const ComputeInfo& a, const ComputeInfo& b) {
+                                                  return a.global_task_id < b.global_task_id;
+                                                })
+                             : std::pair{info.end(), info.end()};
+    if (lo == hi) AddTask(st, n, nullptr);
+    for (auto it = lo; it != hi; ++it) AddTask(st, n, &*it);
   }
   return Status::Ok();
+}
+
+// One TASK row (`st`, the n-th), with its COMPUTE_TASK_INFO row `c` (null: not a compute task).
+void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
+  const IntCell start = st.Int(0), end = st.Int(1), conn = st.Int(2), gid = st.Int(3), stream = st.Int(5);
+  if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) return;
+  const bool is_compute = c != nullptr;
+  const StringId task_type = Str(is_compute ? c->task_type : st.Int(4), "TASK");
+  Slice s;
+  s.ts_ns = start.value;
+  s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+  s.name = is_compute ? Str(c->name, "COMPUTE_TASK_INFO") : Str(st.Int(4), "TASK");
+  s.cat = Cat("HostToDevice");
+  s.kind = SliceKind::kNpuTask;
+  const int64_t stream_id = stream.ok() ? stream.value : -1;
+  s.track = CachedTrack(stream_tracks_, stream_id, [&] {
+    return NamedTrack(kHardwarePid, kHardwarePid, std::to_string(stream_id), fmt::format("Stream {}", stream_id));
+  });
+  const auto args_begin = static_cast<uint32_t>(p_.args.size());
+  AddArgText(ArgKey::kTaskType, task_type);
+  if (stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
+  if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
+  if (is_compute && gid.ok()) AddArgInt(ArgKey::kGlobalTaskId, gid.value);  // kernel lines under --reference-compat
+  if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
+  if (is_compute) AddArgText(ArgKey::kInputDims, Str(c->input_shapes, "COMPUTE_TASK_INFO"));
+  const SliceId id = AddSlice(s, args_begin);
+  if (conn.ok() && Launched(conn.value)) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
+  if (is_compute) {
+    const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
+    p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
+                                       false});
+    AddKernelDetail(p_, s, Str(c->op_type, "COMPUTE_TASK_INFO"), Str(c->input_shapes, "COMPUTE_TASK_INFO"), task_type,
+                    global_id, stream_id, StepOf(s.ts_ns));
+  }
 }
 
 // The DB has no op_statistic table: the reference groups the compute tasks by (opType, task type)
@@ -575,9 +609,8 @@ void DbLoader::BuildOpStatistic() {
 Status DbLoader::LoadCommunicationOps() {
   if (!Has("COMMUNICATION_OP")) return Status::Ok();
   // No ORDER BY: the reference reads the rows in SQLite's order.
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("COMMUNICATION_OP",
-                                                "SELECT opName, startNs, endNs, connectionId, groupName, opType "
-                                                "FROM COMMUNICATION_OP"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("COMMUNICATION_OP",
+                                             {"opName", "startNs", "endNs", "connectionId", "groupName", "opType"}));
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -639,9 +672,8 @@ Status DbLoader::LoadCommunicationTasks() {
 
 Status DbLoader::LoadOperatorMemory() {
   if (!Has("OP_MEMORY")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("OP_MEMORY",
-                                                "SELECT name, size, allocationTime, releaseTime, duration, deviceId "
-                                                "FROM OP_MEMORY"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("OP_MEMORY",
+                                             {"name", "size", "allocationTime", "releaseTime", "duration", "deviceId"}));
   p_.npu.has_operator_memory = true;
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -663,9 +695,8 @@ Status DbLoader::LoadOperatorMemory() {
 
 Status DbLoader::LoadMemoryRecord() {
   if (!Has("MEMORY_RECORD")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("MEMORY_RECORD",
-                                                "SELECT component, timestamp, totalAllocated, totalReserved, "
-                                                "totalActive, deviceId FROM MEMORY_RECORD"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("MEMORY_RECORD", {"component", "timestamp", "totalAllocated",
+                                                             "totalReserved", "totalActive", "deviceId"}));
   p_.npu.has_memory_record = true;
   constexpr double kBytesPerMb = 1024.0 * 1024.0;
   for (int64_t n = 1;; ++n) {
