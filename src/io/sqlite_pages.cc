@@ -2,6 +2,7 @@
 #include "profdiff/io/sqlite_pages.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,15 +11,13 @@
 #include <cstring>
 #include <utility>
 
-#include <fmt/format.h>
-
 namespace profdiff::io {
 namespace {
 
 constexpr unsigned char kInteriorTable = 0x05;
 constexpr unsigned char kLeafTable = 0x0D;
 constexpr uint32_t kFileHeaderBytes = 100;
-constexpr int kMaxDepth = 40;                 // a b-tree of 2^32 pages is at most ~20 deep
+constexpr int kMaxDepth = 40;                  // a b-tree of 2^32 pages is at most ~20 deep
 constexpr size_t kRunBytes = size_t{1} << 20;  // leaf pages read with one pread
 
 uint32_t Get16(const unsigned char* p) { return (uint32_t{p[0]} << 8) | p[1]; }
@@ -26,8 +25,8 @@ uint32_t Get32(const unsigned char* p) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
 }
 
-// SQLite's varint at [p, end): 1-9 bytes, big-endian, 7 bits a byte with the high bit saying "more";
-// the ninth byte gives all 8 bits. 0 bytes read when it runs past `end`.
+// SQLite's varint at [p, end): 1-9 bytes, big-endian, 7 bits a byte with the high bit saying
+// "more"; the ninth byte gives all 8 bits. 0 bytes read when it runs past `end`.
 size_t GetVarint(const unsigned char* p, const unsigned char* end, uint64_t& v) {
   v = 0;
   for (size_t i = 0; i < 8; ++i) {
@@ -58,7 +57,7 @@ int64_t GetInt(const unsigned char* p, int64_t n) {
 struct PageHeader {
   unsigned char type = 0;
   uint32_t cells = 0;
-  uint32_t header_at = 0;   // 100 on page 1 (the file header comes first)
+  uint32_t header_at = 0;    // 100 on page 1 (the file header comes first)
   uint32_t pointers_at = 0;  // the cell pointer array
 };
 
@@ -74,7 +73,8 @@ StatusOr<std::shared_ptr<const SqlitePages>> SqlitePages::Open(const std::string
   p->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (p->fd_ < 0) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   struct stat st {};
-  if (::fstat(p->fd_, &st) != 0) return IoError(fmt::format("{}: cannot stat: {}", path, std::strerror(errno)));
+  if (::fstat(p->fd_, &st) != 0)
+    return IoError(fmt::format("{}: cannot stat: {}", path, std::strerror(errno)));
   unsigned char h[kFileHeaderBytes];
   if (st.st_size < static_cast<off_t>(kFileHeaderBytes) ||
       ::pread(p->fd_, h, kFileHeaderBytes, 0) != static_cast<ssize_t>(kFileHeaderBytes) ||
@@ -84,22 +84,26 @@ StatusOr<std::shared_ptr<const SqlitePages>> SqlitePages::Open(const std::string
   const uint32_t size_field = Get16(h + 16);
   p->page_bytes_ = size_field == 1 ? 65536 : size_field;
   if (p->page_bytes_ < 512 || p->page_bytes_ > 65536 || !std::has_single_bit(p->page_bytes_))
-    return ParseError(fmt::format("{}: byte offset 16: page size {} is not a power of two in [512, 65536]", path,
-                                  p->page_bytes_));
+    return ParseError(
+        fmt::format("{}: byte offset 16: page size {} is not a power of two in [512, 65536]", path,
+                    p->page_bytes_));
   if (h[20] > p->page_bytes_ - 480)
-    return ParseError(fmt::format("{}: byte offset 20: {} reserved bytes per page leave too few", path, h[20]));
+    return ParseError(
+        fmt::format("{}: byte offset 20: {} reserved bytes per page leave too few", path, h[20]));
   p->usable_bytes_ = p->page_bytes_ - h[20];
   if (Get32(h + 56) > 1)
-    return Unsupported(fmt::format("{}: text encoding {} (UTF-16): read through SQLite", path, Get32(h + 56)));
+    return Unsupported(
+        fmt::format("{}: text encoding {} (UTF-16): read through SQLite", path, Get32(h + 56)));
   const auto pages = static_cast<uint64_t>(st.st_size) / p->page_bytes_;
   p->page_count_ = static_cast<uint32_t>(std::min<uint64_t>(pages, UINT32_MAX - 1));
   return std::shared_ptr<const SqlitePages>(std::move(p));
 }
 
-Status SqlitePages::ReadPages(uint32_t first, uint32_t count, char* out, std::string_view table) const {
+Status SqlitePages::ReadPages(uint32_t first, uint32_t count, char* out,
+                              std::string_view table) const {
   if (first == 0 || count == 0 || first > page_count_ || count > page_count_ - first + 1)
-    return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_, table, first,
-                                  page_count_));
+    return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_,
+                                  table, first, page_count_));
   const size_t bytes = size_t{count} * page_bytes_;
   const auto offset = static_cast<off_t>(uint64_t{first - 1} * page_bytes_);
   size_t done = 0;
@@ -107,7 +111,8 @@ Status SqlitePages::ReadPages(uint32_t first, uint32_t count, char* out, std::st
     const ssize_t n = ::pread(fd_, out + done, bytes - done, offset + static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
-      return IoError(fmt::format("{}: table {}: cannot read page {}: {}", path_, table, first + done / page_bytes_,
+      return IoError(fmt::format("{}: table {}: cannot read page {}: {}", path_, table,
+                                 first + done / page_bytes_,
                                  n < 0 ? std::strerror(errno) : "the file ended"));
     done += static_cast<size_t>(n);
   }
@@ -116,24 +121,28 @@ Status SqlitePages::ReadPages(uint32_t first, uint32_t count, char* out, std::st
 
 namespace {
 
-// Reads the b-tree page header of page `no` (`page` holds it) and checks its cell pointer array fits.
-StatusOr<PageHeader> ReadHeader(const SqlitePages& f, const unsigned char* page, uint32_t no, std::string_view table) {
+// Reads the b-tree page header of page `no` (`page` holds it) and checks its cell pointer array
+// fits.
+StatusOr<PageHeader> ReadHeader(const SqlitePages& f, const unsigned char* page, uint32_t no,
+                                std::string_view table) {
   PageHeader h;
   h.header_at = no == 1 ? kFileHeaderBytes : 0;
   h.type = page[h.header_at];
   h.cells = Get16(page + h.header_at + 3);
   h.pointers_at = h.header_at + (h.type == kInteriorTable ? 12 : 8);
   if (h.type != kInteriorTable && h.type != kLeafTable)
-    return ParseError(fmt::format("{}: table {}: page {}: not a table b-tree page (type {})", f.path(), table, no,
-                                  static_cast<int>(h.type)));
+    return ParseError(fmt::format("{}: table {}: page {}: not a table b-tree page (type {})",
+                                  f.path(), table, no, static_cast<int>(h.type)));
   if (h.pointers_at + 2 * uint64_t{h.cells} > f.usable_bytes())
-    return ParseError(fmt::format("{}: table {}: page {}: {} cells do not fit the page", f.path(), table, no, h.cells));
+    return ParseError(fmt::format("{}: table {}: page {}: {} cells do not fit the page", f.path(),
+                                  table, no, h.cells));
   return h;
 }
 
 }  // namespace
 
-StatusOr<std::vector<uint32_t>> SqlitePages::TableLeaves(uint32_t root, std::string_view table) const {
+StatusOr<std::vector<uint32_t>> SqlitePages::TableLeaves(uint32_t root,
+                                                         std::string_view table) const {
   std::vector<uint32_t> leaves;
   // Depth-first, children left to right: (page, depth) on a stack, pushed right to left.
   std::vector<std::pair<uint32_t, int>> stack{{root, 0}};
@@ -151,37 +160,47 @@ StatusOr<std::vector<uint32_t>> SqlitePages::TableLeaves(uint32_t root, std::str
       leaves.push_back(no);
       continue;
     }
-    stack.emplace_back(Get32(page + h.header_at + 8), depth + 1);  // the right-most child comes last
+    stack.emplace_back(Get32(page + h.header_at + 8),
+                       depth + 1);  // the right-most child comes last
     for (uint32_t i = h.cells; i-- > 0;) {
       const uint32_t at = Get16(page + h.pointers_at + 2 * i);
       if (at < h.pointers_at || at + 4 > usable_bytes_)
-        return ParseError(fmt::format("{}: table {}: page {}: cell {} is outside the page", path_, table, no, i));
+        return ParseError(
+            fmt::format("{}: table {}: page {}: cell {} is outside the page", path_, table, no, i));
       stack.emplace_back(Get32(page + at), depth + 1);
     }
   }
   return leaves;
 }
 
-StatusOr<uint64_t> SqlitePages::CountCells(std::span<const uint32_t> leaves, std::string_view table) const {
+StatusOr<uint32_t> SqlitePages::LeafCells(uint32_t no, std::string_view table) const {
+  if (no == 0 || no > page_count_)
+    return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_,
+                                  table, no, page_count_));
+  unsigned char h[8];
+  const uint32_t at = no == 1 ? kFileHeaderBytes : 0;
+  if (::pread(fd_, h, sizeof h, static_cast<off_t>(uint64_t{no - 1} * page_bytes_ + at)) !=
+      sizeof h)
+    return IoError(fmt::format("{}: table {}: cannot read page {}", path_, table, no));
+  if (h[0] != kLeafTable)
+    return ParseError(fmt::format("{}: table {}: page {}: not a table leaf page (type {})", path_,
+                                  table, no, static_cast<int>(h[0])));
+  return Get16(h + 3);
+}
+
+StatusOr<uint64_t> SqlitePages::CountCells(std::span<const uint32_t> leaves,
+                                           std::string_view table) const {
   uint64_t rows = 0;
   for (uint32_t no : leaves) {
-    if (no == 0 || no > page_count_)
-      return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_, table, no, page_count_));
-    unsigned char h[8];
-    const uint32_t at = no == 1 ? kFileHeaderBytes : 0;
-    if (::pread(fd_, h, sizeof h, static_cast<off_t>(uint64_t{no - 1} * page_bytes_ + at)) != sizeof h)
-      return IoError(fmt::format("{}: table {}: cannot read page {}", path_, table, no));
-    if (h[0] != kLeafTable)
-      return ParseError(fmt::format("{}: table {}: page {}: not a table leaf page (type {})", path_, table, no,
-                                    static_cast<int>(h[0])));
-    rows += Get16(h + 3);
+    PD_ASSIGN_OR_RETURN(uint32_t cells, LeafCells(no, table));
+    rows += cells;
   }
   return rows;
 }
 
 SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::string table,
-                                 std::vector<uint32_t> leaves, std::vector<int> columns, std::vector<bool> real,
-                                 int rowid_column)
+                                 std::vector<uint32_t> leaves, std::vector<int> columns,
+                                 std::vector<bool> real, int rowid_column)
     : pages_(std::move(pages)),
       table_(std::move(table)),
       leaves_(std::move(leaves)),
@@ -197,7 +216,8 @@ SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::
 }
 
 Status SqliteTableScan::Corrupt(uint32_t page_no, std::string_view what) const {
-  return ParseError(fmt::format("{}: table {}: page {}: {}", pages_->path(), table_, page_no, what));
+  return ParseError(
+      fmt::format("{}: table {}: page {}: {}", pages_->path(), table_, page_no, what));
 }
 
 // Reads the next leaves that follow each other in the file (a table written in one go is mostly
@@ -206,7 +226,9 @@ Status SqliteTableScan::LoadRun() {
   const uint32_t page_bytes = pages_->page_bytes();
   const auto max_pages = static_cast<uint32_t>(std::max<size_t>(1, kRunBytes / page_bytes));
   uint32_t n = 1;
-  while (n < max_pages && next_leaf_ + n < leaves_.size() && leaves_[next_leaf_ + n] == leaves_[next_leaf_] + n) ++n;
+  while (n < max_pages && next_leaf_ + n < leaves_.size() &&
+         leaves_[next_leaf_ + n] == leaves_[next_leaf_] + n)
+    ++n;
   run_.resize(size_t{n} * page_bytes);
   run_first_ = leaves_[next_leaf_];
   run_pages_ = n;
@@ -219,7 +241,8 @@ StatusOr<bool> SqliteTableScan::Next() {
   for (;;) {
     if (run_index_ < run_pages_) {
       const uint32_t page_no = run_first_ + run_index_;
-      const auto* page = reinterpret_cast<const unsigned char*>(run_.data()) + size_t{run_index_} * pages_->page_bytes();
+      const auto* page = reinterpret_cast<const unsigned char*>(run_.data()) +
+                         size_t{run_index_} * pages_->page_bytes();
       if (cell_ == 0 && cells_ == 0) {
         PD_ASSIGN_OR_RETURN(PageHeader h, ReadHeader(*pages_, page, page_no, table_));
         if (h.type != kLeafTable) return Corrupt(page_no, "an interior page where a leaf was read");
@@ -244,7 +267,8 @@ StatusOr<bool> SqliteTableScan::Next() {
 Status SqliteTableScan::DecodeCell(const unsigned char* page, uint32_t page_no, uint32_t at) {
   const uint32_t usable = pages_->usable_bytes();
   const unsigned char* end = page + usable;
-  if (at < 8 || at >= usable) return Corrupt(page_no, fmt::format("cell offset {} is outside the page", at));
+  if (at < 8 || at >= usable)
+    return Corrupt(page_no, fmt::format("cell offset {} is outside the page", at));
   const unsigned char* p = page + at;
   uint64_t payload = 0, key = 0;
   size_t n = GetVarint(p, end, payload);
@@ -264,21 +288,23 @@ Status SqliteTableScan::DecodeCell(const unsigned char* page, uint32_t page_no, 
   const uint64_t k = min_local + (payload - min_local) % (usable - 4);
   const uint64_t local = k <= max_local ? k : min_local;
   if (p + local + 4 > end) return Corrupt(page_no, "a record runs past the page");
-  PD_RETURN_IF_ERROR(GatherOverflow(p, static_cast<size_t>(local), payload, Get32(p + local), page_no));
+  PD_RETURN_IF_ERROR(
+      GatherOverflow(p, static_cast<size_t>(local), payload, Get32(p + local), page_no));
   return DecodeRecord(overflow_.data(), overflow_.size(), page_no);
 }
 
 // A payload bigger than a page: its local part, then each overflow page's content (a 4-byte next
 // page number, then usable - 4 bytes), until the payload is whole.
-Status SqliteTableScan::GatherOverflow(const unsigned char* local, size_t local_bytes, uint64_t payload_bytes,
-                                       uint32_t next, uint32_t page_no) {
+Status SqliteTableScan::GatherOverflow(const unsigned char* local, size_t local_bytes,
+                                       uint64_t payload_bytes, uint32_t next, uint32_t page_no) {
   if (payload_bytes > uint64_t{pages_->page_count()} * pages_->usable_bytes())
     return Corrupt(page_no, "a record is larger than the file");
   overflow_.assign(local, local + local_bytes);
   overflow_page_.resize(pages_->page_bytes());
   const size_t chunk = pages_->usable_bytes() - 4;
   for (uint32_t hops = 0; overflow_.size() < payload_bytes; ++hops) {
-    if (next == 0 || hops > pages_->page_count()) return Corrupt(page_no, "an overflow chain ends early or loops");
+    if (next == 0 || hops > pages_->page_count())
+      return Corrupt(page_no, "an overflow chain ends early or loops");
     PD_RETURN_IF_ERROR(pages_->ReadPages(next, 1, overflow_page_.data(), table_));
     const auto* op = reinterpret_cast<const unsigned char*>(overflow_page_.data());
     const size_t take = std::min<uint64_t>(chunk, payload_bytes - overflow_.size());
@@ -292,7 +318,8 @@ Status SqliteTableScan::DecodeRecord(const unsigned char* rec, size_t bytes, uin
   const unsigned char* end = rec + bytes;
   uint64_t header_bytes = 0;
   size_t n = GetVarint(rec, end, header_bytes);
-  if (n == 0 || header_bytes > bytes || header_bytes < n) return Corrupt(page_no, "a record header runs past its record");
+  if (n == 0 || header_bytes > bytes || header_bytes < n)
+    return Corrupt(page_no, "a record header runs past its record");
   // Serial types up to the last requested column; each column's value starts where the last ended.
   const unsigned char* type_at = rec + n;
   const unsigned char* header_end = rec + header_bytes;
@@ -304,7 +331,8 @@ Status SqliteTableScan::DecodeRecord(const unsigned char* rec, size_t bytes, uin
     if (n == 0) return Corrupt(page_no, "a record header runs past its record");
     type_at += n;
     const int64_t size = SerialBytes(t);
-    if (size < 0 || body + size > end) return Corrupt(page_no, "a record's value runs past its record");
+    if (size < 0 || body + size > end)
+      return Corrupt(page_no, "a record's value runs past its record");
     if (const int r = slot_[static_cast<size_t>(col)]; r >= 0) {
       SqlValue& v = values_[static_cast<size_t>(r)];
       if (t == 0) {
@@ -327,7 +355,8 @@ Status SqliteTableScan::DecodeRecord(const unsigned char* rec, size_t bytes, uin
     body += size;
   }
   if (rowid_column_ >= 0 && rowid_column_ <= max_column_) {
-    if (const int r = slot_[static_cast<size_t>(rowid_column_)]; r >= 0 && values_[static_cast<size_t>(r)].type == SqlValue::Type::kNull) {
+    if (const int r = slot_[static_cast<size_t>(rowid_column_)];
+        r >= 0 && values_[static_cast<size_t>(r)].type == SqlValue::Type::kNull) {
       values_[static_cast<size_t>(r)].type = SqlValue::Type::kInt;
       values_[static_cast<size_t>(r)].i = rowid_;
     }

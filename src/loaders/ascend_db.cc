@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,7 +54,8 @@ class DbLoader {
     PD_RETURN_IF_ERROR(LoadCommunicationOps());
     PD_RETURN_IF_ERROR(LoadCommunicationTasks());
     PD_RETURN_IF_ERROR(LoadOperatorMemory());
-    return LoadMemoryRecord();
+    PD_RETURN_IF_ERROR(LoadMemoryRecord());
+    return CountTheRest();
   }
 
  private:
@@ -190,14 +192,31 @@ class DbLoader {
     f.name = async_npu_;
     p_.flows.push_back(f);
   }
-  // The rows of `table` as ListTables counted them (0 when absent).
+  // `table`'s row count, from a whole-table scan `st` that has read every row.
+  void Counted(std::string_view table, const Statement& st) {
+    for (DbTableUse& t : p_.npu.db.tables)
+      if (t.name == table) t.rows = st.rows();
+    counted_.insert(std::string(table));
+  }
+  // The rows of the tables no whole-table scan read (absent ones, those read through a join or a
+  // WHERE, a PYTORCH_API the loader skips), counted at the end.
+  Status CountTheRest() {
+    for (DbTableUse& t : p_.npu.db.tables) {
+      if (!t.present || counted_.count(t.name) != 0) continue;
+      PD_ASSIGN_OR_RETURN(t.rows, db_.CountRows(t.name));
+    }
+    return Status::Ok();
+  }
+  // About the rows of `table` before reading it (0 when absent), to size arrays.
   size_t Rows(std::string_view table) const {
-    for (const DbTableUse& t : p_.npu.db.tables)
-      if (t.name == table) return static_cast<size_t>(t.rows);
-    return 0;
+    if (!db_.HasTable(table)) return 0;
+    auto n = db_.EstimateRows(table);
+    return n.ok() ? static_cast<size_t>(std::max<int64_t>(0, *n)) : 0;
   }
   // The model's arrays sized once from the tables' row counts (at most one slice per API, task or
   // communication row), not grown row by row: no copies and page faults of doubling on big exports.
+  // The counts are estimates from a few leaf pages (exact counts read every leaf: seconds at 5 M
+  // tasks); a bigger reservation is only address space, a smaller one grows as usual.
   void Reserve() {
     const size_t api = Rows("PYTORCH_API"), tasks = Rows("TASK"), ops = Rows("COMMUNICATION_OP"),
                  comm_tasks = Rows("COMMUNICATION_TASK_INFO");
@@ -279,10 +298,12 @@ class DbLoader {
   };
   std::vector<CannRow> cann_rows_;  // every (CANN connection id, API row) link, for AddFwdBwdFlows
   std::unordered_map<int64_t, TrackId> thread_tracks_, stream_tracks_;
+  std::unordered_map<StringId, TrackId> group_tracks_;
   std::map<std::pair<StringId, int64_t>, TrackId> plane_tracks_;  // (group, plane id): a few per group
   std::unordered_map<int64_t, StringId> device_names_;
   std::unordered_map<const char*, StringId> cats_;
   StringId async_npu_ = kEmptyString;
+  std::set<std::string, std::less<>> counted_;  // tables whose rows a whole-table scan counted
 };
 
 Status DbLoader::ListTables() {
@@ -292,9 +313,6 @@ Status DbLoader::ListTables() {
     DbTableUse use;
     use.name = std::string(t);
     use.present = db_.HasTable(t);
-    if (use.present) {
-      PD_ASSIGN_OR_RETURN(use.rows, db_.CountRows(t));
-    }
     info.tables.push_back(std::move(use));
   }
   if (!db_.HasTable("PYTORCH_API") && !db_.HasTable("TASK") && !db_.HasTable("COMMUNICATION_OP")) {
@@ -315,6 +333,7 @@ Status DbLoader::LoadStrings() {
     if (!id.ok()) continue;
     strings_[id.value] = p_.strings.Intern(st.Text(1).value_or(std::string_view()));
   }
+  Counted("STRING_IDS", st);
   return Status::Ok();
 }
 
@@ -327,6 +346,7 @@ Status DbLoader::LoadApiTypes() {
     const IntCell id = st.Int(0);
     if (id.ok()) api_types_[id.value] = std::string(st.Text(1).value_or(std::string_view()));
   }
+  Counted("ENUM_API_TYPE", st);
   return Status::Ok();
 }
 
@@ -342,6 +362,7 @@ Status DbLoader::LoadSteps() {
       continue;
     p_.npu.db.steps.push_back({id.value, start.value, end.value});
   }
+  Counted("STEP_TIME", st);
   std::stable_sort(p_.npu.db.steps.begin(), p_.npu.db.steps.end(),
                    [](const DbStep& a, const DbStep& b) { return a.id < b.id; });
   return Status::Ok();
@@ -367,6 +388,7 @@ Status DbLoader::LoadConnections() {
     if (!Need(id, "CONNECTION_IDS", "id", n) || !Need(cid, "CONNECTION_IDS", "connectionId", n)) continue;
     connections_.push_back({id.value, cid.value});
   }
+  Counted("CONNECTION_IDS", st);
   std::stable_sort(connections_.begin(), connections_.end(),
                    [](const Connection& a, const Connection& b) { return a.id < b.id; });
   return Status::Ok();
@@ -414,6 +436,7 @@ Status DbLoader::LoadPmu() {
                                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto it = lo; it != hi; ++it) SetPmu(it->second, *counter, *value);
   }
+  Counted("TASK_PMU_INFO", st);
   return Status::Ok();
 }
 
@@ -480,6 +503,7 @@ Status DbLoader::LoadTorchApi() {
       if (kind == SliceKind::kCpuOp || kind == SliceKind::kStepMarker) p_.npu.db.op_launches.push_back({cann, op});
     }
   }
+  Counted("PYTORCH_API", st);
   AddFwdBwdFlows();
   return Status::Ok();
 }
@@ -512,6 +536,7 @@ Status DbLoader::LoadComputeInfo(std::vector<ComputeInfo>& out) {
     const IntCell gid = st.Int(0);
     if (gid.ok()) out.push_back({gid.value, st.Int(1), st.Int(2), st.Int(3), st.Int(4)});
   }
+  Counted("COMPUTE_TASK_INFO", st);
   std::stable_sort(out.begin(), out.end(),
                    [](const ComputeInfo& a, const ComputeInfo& b) { return a.global_task_id < b.global_task_id; });
   return Status::Ok();
@@ -541,6 +566,7 @@ Status DbLoader::LoadTasks() {
     if (lo == hi) AddTask(st, n, nullptr);
     for (auto it = lo; it != hi; ++it) AddTask(st, n, &*it);
   }
+  Counted("TASK", st);
   return Status::Ok();
 }
 
@@ -624,7 +650,8 @@ Status DbLoader::LoadCommunicationOps() {
     s.name = Str(st.Int(0), "COMMUNICATION_OP");
     s.cat = Cat("hccl");
     s.kind = SliceKind::kHcclOp;
-    s.track = NamedTrack(kCommPid, kCommPid, p_.str(group), p_.str(group));
+    s.track = CachedTrack(group_tracks_, group,
+                          [&] { return NamedTrack(kCommPid, kCommPid, p_.str(group), p_.str(group)); });
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
     AddArgText(ArgKey::kGroupName, group);
     AddArgText(ArgKey::kCollectiveName, Str(st.Int(5), "COMMUNICATION_OP"));
@@ -632,6 +659,7 @@ Status DbLoader::LoadCommunicationOps() {
     AddSlice(s, args_begin);
     if (conn.ok() && Launched(conn.value)) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
   }
+  Counted("COMMUNICATION_OP", st);
   return Status::Ok();
 }
 
@@ -672,8 +700,8 @@ Status DbLoader::LoadCommunicationTasks() {
 
 Status DbLoader::LoadOperatorMemory() {
   if (!Has("OP_MEMORY")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("OP_MEMORY",
-                                             {"name", "size", "allocationTime", "releaseTime", "duration", "deviceId"}));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("OP_MEMORY", {"name", "size", "allocationTime", "releaseTime",
+                                                           "duration", "deviceId"}));
   p_.npu.has_operator_memory = true;
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -690,6 +718,7 @@ Status DbLoader::LoadOperatorMemory() {
     r.line = static_cast<uint32_t>(n);
     p_.npu.operator_memory.push_back(r);
   }
+  Counted("OP_MEMORY", st);
   return Status::Ok();
 }
 
@@ -714,6 +743,7 @@ Status DbLoader::LoadMemoryRecord() {
     if (const IntCell c = st.Int(5); c.ok()) r.device_type = DeviceName(c.value);
     p_.npu.memory_record.push_back(r);
   }
+  Counted("MEMORY_RECORD", st);
   return Status::Ok();
 }
 

@@ -107,9 +107,16 @@ std::string FileUri(std::string_view path) {
 }
 
 StatusOr<bool> Statement::Step() {
-  if (scan_ != nullptr) return scan_->Next();
+  if (scan_ != nullptr) {
+    PD_ASSIGN_OR_RETURN(bool row, scan_->Next());
+    rows_ += row ? 1 : 0;
+    return row;
+  }
   const int rc = sqlite3_step(stmt_.get());
-  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_ROW) {
+    ++rows_;
+    return true;
+  }
   if (rc == SQLITE_DONE) return false;
   sqlite3* db = sqlite3_db_handle(stmt_.get());
   return ParseError(fmt::format("{}: table {}: cannot read the rows: {}", file_, table_, sqlite3_errmsg(db)));
@@ -251,9 +258,29 @@ StatusOr<Database::Columns> Database::ColumnsOf(std::string_view table) const {
 
 StatusOr<std::optional<std::vector<uint32_t>>> Database::PageLeaves(std::string_view table) const {
   auto it = tables_.find(table);
-  if (pages_ == nullptr || it == tables_.end() || !it->second.rowid_table) return std::optional<std::vector<uint32_t>>();
-  PD_ASSIGN_OR_RETURN(std::vector<uint32_t> leaves, pages_->TableLeaves(it->second.root, table));
-  return std::optional<std::vector<uint32_t>>(std::move(leaves));
+  if (pages_ == nullptr || it == tables_.end() || !it->second.rowid_table) {
+    return std::optional<std::vector<uint32_t>>();
+  }
+  auto cached = leaves_.find(table);
+  if (cached == leaves_.end()) {
+    PD_ASSIGN_OR_RETURN(std::vector<uint32_t> leaves, pages_->TableLeaves(it->second.root, table));
+    cached = leaves_.emplace(std::string(table), std::move(leaves)).first;
+  }
+  return std::optional<std::vector<uint32_t>>(cached->second);
+}
+
+StatusOr<int64_t> Database::EstimateRows(std::string_view table) const {
+  PD_ASSIGN_OR_RETURN(auto leaves, PageLeaves(table));
+  if (!leaves) return CountRows(table);
+  if (leaves->empty()) return int64_t{0};
+  constexpr size_t kSamples = 9;
+  uint32_t most = 0;
+  for (size_t i = 0; i < kSamples; ++i) {
+    const size_t at = (leaves->size() - 1) * i / (kSamples - 1);
+    PD_ASSIGN_OR_RETURN(uint32_t cells, pages_->LeafCells((*leaves)[at], table));
+    most = std::max(most, cells);
+  }
+  return static_cast<int64_t>(leaves->size()) * most;
 }
 
 StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std::string_view>& columns) const {

@@ -50,11 +50,14 @@ class Statement {
   bool IsNull(int col) const;
   // Whether the rows come from the pages (tests).
   bool from_pages() const { return scan_ != nullptr; }
+  // The rows stepped so far (after a whole Scan: the table's rows).
+  int64_t rows() const { return rows_; }
 
  private:
   std::unique_ptr<sqlite3_stmt, StmtFinalizer> stmt_;
   std::unique_ptr<io::SqliteTableScan> scan_;
   mutable std::string number_text_;  // Text() of a number read from the pages
+  int64_t rows_ = 0;
   std::string file_;
   std::string table_;
 };
@@ -72,6 +75,10 @@ class Database {
   StatusOr<Statement> Scan(std::string_view table, const std::vector<std::string_view>& columns) const;
   bool HasTable(std::string_view table) const { return tables_.count(std::string(table)) != 0; }
   StatusOr<int64_t> CountRows(std::string_view table) const;
+  // About the rows of `table`, to size arrays before reading it: from the pages, its leaves times
+  // the most cells of a few leaves spread over the table (no more than a few page reads); through
+  // SQLite, CountRows.
+  StatusOr<int64_t> EstimateRows(std::string_view table) const;
   const std::string& file() const { return file_; }
 
  private:
@@ -94,6 +101,7 @@ class Database {
   std::shared_ptr<const io::SqlitePages> pages_;  // null: SQLite reads every table
   std::string file_;
   std::map<std::string, TableInfo, std::less<>> tables_;
+  mutable std::map<std::string, std::vector<uint32_t>, std::less<>> leaves_;  // per table, walked once
 };
 
 // `path` as the path part of an SQLite file: URI (the characters URIs reserve percent-encoded).

@@ -1,6 +1,7 @@
 // The Ascend DB loader on small synthetic exports (tests/common/ascend_db_fixture.h) and on the
 // corpus: what lands in the model, that the file is never changed, and bad input.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -120,6 +121,42 @@ TEST(AscendDb, SideTablesStepsAndUnits) {
   EXPECT_TRUE(used->present);
   EXPECT_EQ(used->rows, 4);
   EXPECT_TRUE(p.diagnostics.empty()) << p.diagnostics.Summary();
+}
+
+// SQLite's count(*) of `table` in the database at `path`.
+int64_t SqliteCount(const std::string& path, const std::string& table) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* st = nullptr;
+  int64_t n = -1;
+  if (sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    n = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return n;
+}
+
+// The row counts `inspect` shows are the tables' exact counts, whether a whole-table scan counted
+// them while loading or they were counted at the end; on the synthetic export and the corpus's.
+TEST(AscendDb, TableRowsAreExactCounts) {
+  TempDir d;
+  std::vector<std::string> files = {MakeDb(d, std::string(kDbSchema) + kDbRows)};
+  const fs::path corpus = fs::path(PROFDIFF_SOURCE_DIR) / ".." / "shared" / "corpus";
+  if (fs::exists(corpus)) {
+    for (const auto& e : fs::recursive_directory_iterator(corpus))
+      if (e.path().extension() == ".db" && e.path().filename().string().starts_with("ascend_"))
+        files.push_back(e.path().string());
+  }
+  for (const std::string& f : files) {
+    Profile p;
+    ASSERT_TRUE(LoadAscendDb(f, p, LoadOptions{}).ok()) << f;
+    for (const DbTableUse& t : p.npu.db.tables) {
+      if (t.present) {
+        EXPECT_EQ(t.rows, SqliteCount(f, t.name)) << f << " " << t.name;
+      }
+    }
+  }
 }
 
 TEST(AscendDb, NeverChangesTheFile) {

@@ -1,8 +1,8 @@
 // The page reader (io/sqlite_pages.h) against SQLite itself: every cell of every table read both
 // ways is the same, on synthetic databases that exercise the file format (every serial type,
 // overflow pages, deep trees, reserved bytes, big pages, short records, rowid aliases) and on the
-// corpus's DB exports; tables the reader does not read fall back to SQLite; corrupt files are errors
-// naming the file, the table and the page.
+// corpus's DB exports; tables the reader does not read fall back to SQLite; corrupt files are
+// errors naming the file, the table and the page.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -22,7 +22,8 @@ using report::testing::TempDir;
 
 // Runs `sql` on a new database at `path`, after `pragmas` (page size, encoding) and `reserve` bytes
 // reserved per page; "" on success, else SQLite's message.
-std::string Build(const std::string& path, const std::string& pragmas, const std::string& sql, int reserve = 0) {
+std::string Build(const std::string& path, const std::string& pragmas, const std::string& sql,
+                  int reserve = 0) {
   sqlite3* db = nullptr;
   if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) return "open failed";
   std::string err;
@@ -40,14 +41,35 @@ std::string Build(const std::string& path, const std::string& pragmas, const std
 // length up to several pages (overflow chains), NULLs; `rows` of them.
 std::string ValueRows(const std::string& table, int rows) {
   std::string sql = "BEGIN;";
-  static const char* kValues[] = {"NULL", "0", "1", "-1", "127", "-128", "32767", "8388607", "-8388608",
-                                  "2147483647", "140737488355327", "-140737488355328", "9223372036854775807",
-                                  "-9223372036854775808", "1.5", "-2.0", "1e300", "'1736410576395167660'",
-                                  "''", "'text'", "x''", "x'00ff'", "'12x'", "3.0"};
+  static const char* kValues[] = {"NULL",
+                                  "0",
+                                  "1",
+                                  "-1",
+                                  "127",
+                                  "-128",
+                                  "32767",
+                                  "8388607",
+                                  "-8388608",
+                                  "2147483647",
+                                  "140737488355327",
+                                  "-140737488355328",
+                                  "9223372036854775807",
+                                  "-9223372036854775808",
+                                  "1.5",
+                                  "-2.0",
+                                  "1e300",
+                                  "'1736410576395167660'",
+                                  "''",
+                                  "'text'",
+                                  "x''",
+                                  "x'00ff'",
+                                  "'12x'",
+                                  "3.0"};
   constexpr int kCount = sizeof kValues / sizeof kValues[0];
   for (int i = 0; i < rows; ++i) {
-    const std::string big = i % 97 == 0 ? "printf('%.*c', " + std::to_string(100 + i * 7 % 20000) + ", 'z')"
-                                        : "'n" + std::to_string(i) + "'";
+    const std::string big = i % 97 == 0
+                                ? "printf('%.*c', " + std::to_string(100 + i * 7 % 20000) + ", 'z')"
+                                : "'n" + std::to_string(i) + "'";
     sql += "INSERT INTO " + table + " (a, b, c, d) VALUES (" + kValues[i % kCount] + ", " +
            kValues[(i * 7 + 3) % kCount] + ", " + big + ", " + std::to_string(i) + ");";
   }
@@ -56,8 +78,8 @@ std::string ValueRows(const std::string& table, int rows) {
 
 // Reads every row of `table` (the named columns) both from the pages and through SQLite, and
 // expects the same cells; returns the rows read.
-int64_t ExpectSameCells(const std::string& path, const std::string& table, const std::vector<std::string_view>& cols,
-                        bool expect_pages = true) {
+int64_t ExpectSameCells(const std::string& path, const std::string& table,
+                        const std::vector<std::string_view>& cols, bool expect_pages = true) {
   auto pages_db = db::Database::Open(path, true);
   auto sqlite_db = db::Database::Open(path, false);
   EXPECT_TRUE(pages_db.ok() && sqlite_db.ok());
@@ -79,8 +101,10 @@ int64_t ExpectSameCells(const std::string& path, const std::string& table, const
     if (!*ra || !*rb) break;
     for (int c = 0; c < static_cast<int>(cols.size()); ++c) {
       const db::IntCell ia = a->Int(c), ib = b->Int(c);
-      EXPECT_EQ(ia.state, ib.state) << table << " row " << rows << " col " << cols[static_cast<size_t>(c)];
-      EXPECT_EQ(ia.value, ib.value) << table << " row " << rows << " col " << cols[static_cast<size_t>(c)];
+      EXPECT_EQ(ia.state, ib.state)
+          << table << " row " << rows << " col " << cols[static_cast<size_t>(c)];
+      EXPECT_EQ(ia.value, ib.value)
+          << table << " row " << rows << " col " << cols[static_cast<size_t>(c)];
       EXPECT_EQ(a->Real(c), b->Real(c)) << table << " row " << rows << " col " << c;
       EXPECT_EQ(a->Text(c), b->Text(c)) << table << " row " << rows << " col " << c;
       EXPECT_EQ(a->IsNull(c), b->IsNull(c)) << table << " row " << rows << " col " << c;
@@ -114,7 +138,9 @@ TEST(SqliteScan, EveryValueKindReadsAsSqliteReadsIt) {
 TEST(SqliteScan, ReservedBytesPerPage) {
   TempDir d;
   const std::string path = d / "reserved.db";
-  ASSERT_EQ(Build(path, "PRAGMA page_size = 1024;", "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 800), 40), "");
+  ASSERT_EQ(Build(path, "PRAGMA page_size = 1024;",
+                  "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 800), 40),
+            "");
   EXPECT_EQ(ExpectSameCells(path, "T", kCols), 800);
 }
 
@@ -150,12 +176,15 @@ TEST(SqliteScan, TablesThePagesDoNotServeGoThroughSqlite) {
   EXPECT_EQ(ExpectSameCells(path, "T", {"a", "c"}, false), 2);  // a default a short record takes
   EXPECT_EQ(ExpectSameCells(path, "T", {"a", "b"}), 2);
   const std::string utf16 = d / "utf16.db";
-  ASSERT_EQ(Build(utf16, "PRAGMA encoding = 'UTF-16le';", "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 50)), "");
+  ASSERT_EQ(Build(utf16, "PRAGMA encoding = 'UTF-16le';",
+                  "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 50)),
+            "");
   EXPECT_EQ(ExpectSameCells(utf16, "T", kCols, false), 50);
 }
 
 // A copy of `path` with `bytes` written at `offset`.
-std::string Damaged(const TempDir& d, const std::string& path, uint64_t offset, const std::string& bytes) {
+std::string Damaged(const TempDir& d, const std::string& path, uint64_t offset,
+                    const std::string& bytes) {
   const std::string out = d / ("damaged_" + std::to_string(offset) + ".db");
   fs::copy_file(path, out, fs::copy_options::overwrite_existing);
   std::fstream f(out, std::ios::in | std::ios::out | std::ios::binary);
@@ -177,12 +206,14 @@ Status ReadAll(const std::string& path, const std::string& table) {
 TEST(SqliteScan, CorruptPagesAreErrorsNamingFileTableAndPage) {
   TempDir d;
   const std::string path = d / "good.db";
-  ASSERT_EQ(Build(path, "PRAGMA page_size = 512;", "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 600)), "");
+  ASSERT_EQ(
+      Build(path, "PRAGMA page_size = 512;", "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 600)),
+      "");
   ASSERT_TRUE(ReadAll(path, "T").ok());
   const auto pages = fs::file_size(path) / 512;
   int errors = 0;
-  // Every page's type byte, cell count and first cell pointer overwritten in turn: never a crash; an
-  // error names the file and the table.
+  // Every page's type byte, cell count and first cell pointer overwritten in turn: never a crash;
+  // an error names the file and the table.
   for (uint64_t page = 2; page <= pages; ++page) {
     for (const std::string& bytes : {std::string("\x0a"), std::string("\x05\x00\x00\xff\xff", 5),
                                      std::string("\x0d\x00\x00\x7f\xff\x00\x00\x00\xff\xff", 10)}) {
@@ -213,19 +244,23 @@ TEST(SqliteScan, CorpusExportsReadAsSqliteReadsThem) {
   if (!fs::exists(corpus)) GTEST_SKIP() << "../shared/corpus is absent (a user's clone): skipped";
   int files = 0;
   for (const auto& e : fs::recursive_directory_iterator(corpus)) {
-    if (e.path().extension() != ".db" || !e.path().filename().string().starts_with("ascend_")) continue;
+    if (e.path().extension() != ".db" || !e.path().filename().string().starts_with("ascend_"))
+      continue;
     ++files;
     const std::string path = e.path().string();
     auto db = db::Database::Open(path, false);
     ASSERT_TRUE(db.ok()) << path;
     const std::pair<const char*, std::vector<std::string_view>> tables[] = {
         {"STRING_IDS", {"id", "value"}},
-        {"PYTORCH_API", {"startNs", "endNs", "globalTid", "connectionId", "name", "sequenceNumber", "fwdThreadId",
-                         "inputShapes", "type"}},
-        {"TASK", {"startNs", "endNs", "connectionId", "globalTaskId", "taskType", "streamId", "taskId"}},
+        {"PYTORCH_API",
+         {"startNs", "endNs", "globalTid", "connectionId", "name", "sequenceNumber", "fwdThreadId",
+          "inputShapes", "type"}},
+        {"TASK",
+         {"startNs", "endNs", "connectionId", "globalTaskId", "taskType", "streamId", "taskId"}},
         {"COMPUTE_TASK_INFO", {"globalTaskId", "name", "opType", "taskType", "inputShapes"}},
         {"TASK_PMU_INFO", {"globalTaskId", "name", "value"}},
-        {"MEMORY_RECORD", {"component", "timestamp", "totalAllocated", "totalReserved", "totalActive", "deviceId"}},
+        {"MEMORY_RECORD",
+         {"component", "timestamp", "totalAllocated", "totalReserved", "totalActive", "deviceId"}},
         {"CONNECTION_IDS", {"id", "connectionId"}},
     };
     for (const auto& [table, cols] : tables)
