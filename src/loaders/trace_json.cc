@@ -410,7 +410,6 @@ void TraceParser::CommitArgs(Slice& s) {
         break;
       case ArgType::kDouble:
         a.text = p_.strings.Intern(pa.text);
-        if (!ParseDouble(pa.text, &a.d)) a.d = 0;
         break;
       default:
         break;
