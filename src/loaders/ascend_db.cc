@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ascend_db_sqlite.h"
+#include "profdiff/base/sorted_cursor.h"
 #include "profdiff/base/time.h"
 
 namespace profdiff {
@@ -282,16 +283,28 @@ class DbLoader {
     int64_t cann;
   };
   std::vector<Connection> connections_;
+  // The arrays below are looked up in table order, where the ids mostly ascend: through a
+  // SortedCursor (base/sorted_cursor.h), not a binary search over millions of entries each time.
+  struct ConnectionKey {
+    int64_t operator()(const Connection& c) const { return c.id; }
+  };
+  std::optional<SortedCursor<Connection, ConnectionKey>> connection_cursor_;
   // The CANN connection ids of one PYTORCH_API connectionId, in table order.
-  std::span<const Connection> ConnectionsOf(int64_t id) const {
-    auto [lo, hi] = std::equal_range(connections_.begin(), connections_.end(), Connection{id, 0},
-                                     [](const Connection& a, const Connection& b) { return a.id < b.id; });
-    return {lo, hi};
+  std::span<const Connection> ConnectionsOf(int64_t id) {
+    if (!connection_cursor_) connection_cursor_.emplace(connections_, ConnectionKey{});
+    return connection_cursor_->EqualRange(id);
   }
   // Every CANN connection id some API row holds, sorted and unique (AddFwdBwdFlows makes it from
   // cann_rows_): a task or communication op is a launch's end when its connection id is in it.
   std::vector<int64_t> launched_;
-  bool Launched(int64_t cann) const { return std::binary_search(launched_.begin(), launched_.end(), cann); }
+  struct Identity {
+    int64_t operator()(int64_t v) const { return v; }
+  };
+  std::optional<SortedCursor<int64_t, Identity>> launched_cursor_;
+  bool Launched(int64_t cann) {
+    if (!launched_cursor_) launched_cursor_.emplace(launched_, Identity{});
+    return launched_cursor_->Contains(cann);
+  }
   struct CannRow {
     int64_t cann;
     SliceId row;
@@ -408,6 +421,8 @@ Status DbLoader::LoadPmu() {
   for (size_t i = 0; i < tasks.size(); ++i)
     if (tasks[i].global_task_id != kNoNumber) by_id.emplace_back(tasks[i].global_task_id, i);
   std::sort(by_id.begin(), by_id.end());
+  auto first = [](const std::pair<int64_t, size_t>& e) { return e.first; };
+  SortedCursor<std::pair<int64_t, size_t>, decltype(first)> task_cursor(by_id, first);
   // The counters' STRING_IDS ids, looked up once: the table is then read without a join (a 5 M-task
   // export has 47 M PMU rows; a join looks each one's name up in STRING_IDS), the other counters'
   // rows skipped by their name id (as `WHERE name IN (ids)` would).
@@ -432,9 +447,7 @@ Status DbLoader::LoadPmu() {
     const IntCell id = st.Int(0);
     const std::optional<double> value = st.Real(2);  // NULL and non-numbers: no value
     if (!id.ok() || !value) continue;
-    auto [lo, hi] = std::equal_range(by_id.begin(), by_id.end(), std::pair<int64_t, size_t>{id.value, 0},
-                                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto it = lo; it != hi; ++it) SetPmu(it->second, *counter, *value);
+    for (const auto& [task_id, task] : task_cursor.EqualRange(id.value)) SetPmu(task, *counter, *value);
   }
   Counted("TASK_PMU_INFO", st);
   return Status::Ok();
@@ -554,17 +567,16 @@ Status DbLoader::LoadTasks() {
   KernelDetailsTable& kd = p_.npu.kernel_details;
   kd.present = compute;
   kd.file = db_.file() + ":COMPUTE_TASK_INFO";
+  auto gid_of = [](const ComputeInfo& c) { return c.global_task_id; };
+  SortedCursor<ComputeInfo, decltype(gid_of)> info_cursor(info, gid_of);
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell gid = st.Int(3);
-    auto [lo, hi] = gid.ok() ? std::equal_range(info.begin(), info.end(), ComputeInfo{gid.value, {}, {}, {}, {}},
-                                                [](const ComputeInfo& a, const ComputeInfo& b) {
-                                                  return a.global_task_id < b.global_task_id;
-                                                })
-                             : std::pair{info.end(), info.end()};
-    if (lo == hi) AddTask(st, n, nullptr);
-    for (auto it = lo; it != hi; ++it) AddTask(st, n, &*it);
+    const std::span<const ComputeInfo> joined =
+        gid.ok() ? info_cursor.EqualRange(gid.value) : std::span<const ComputeInfo>();
+    if (joined.empty()) AddTask(st, n, nullptr);
+    for (const ComputeInfo& c : joined) AddTask(st, n, &c);
   }
   Counted("TASK", st);
   return Status::Ok();
