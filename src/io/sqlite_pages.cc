@@ -17,8 +17,8 @@ namespace {
 constexpr unsigned char kInteriorTable = 0x05;
 constexpr unsigned char kLeafTable = 0x0D;
 constexpr uint32_t kFileHeaderBytes = 100;
-constexpr int kMaxDepth = 40;                  // a b-tree of 2^32 pages is at most ~20 deep
-constexpr size_t kRunBytes = size_t{1} << 20;  // leaf pages read with one pread
+constexpr int kMaxDepth = 40;                    // a b-tree of 2^32 pages is at most ~20 deep
+constexpr size_t kRunBytes = size_t{256} << 10;  // leaf pages read with one pread (a batch)
 
 uint32_t Get16(const unsigned char* p) { return (uint32_t{p[0]} << 8) | p[1]; }
 uint32_t Get32(const unsigned char* p) {
@@ -53,6 +53,34 @@ int64_t GetInt(const unsigned char* p, int64_t n) {
   return static_cast<int64_t>(v);
 }
 
+// Tables of fewer leaves are read without a reader thread (not worth starting one).
+constexpr size_t kReadAheadLeaves = 16;
+
+// A value of serial type `t` whose `size` bytes start at `body` (file format, "Record Format").
+void SetValue(SqlValue& v, uint64_t t, const unsigned char* body, int64_t size, bool real) {
+  if (t == 0) {
+    v.type = SqlValue::Type::kNull;
+  } else if (t <= 6 || t == 8 || t == 9) {
+    v.type = SqlValue::Type::kInt;
+    v.i = t <= 6 ? GetInt(body, size) : static_cast<int64_t>(t - 8);
+    if (real) {
+      v.type = SqlValue::Type::kReal;
+      v.d = static_cast<double>(v.i);
+    }
+  } else if (t == 7) {
+    v.type = SqlValue::Type::kReal;
+    v.d = std::bit_cast<double>(static_cast<uint64_t>(GetInt(body, 8)));
+  } else {
+    v.type = (t & 1) != 0 ? SqlValue::Type::kText : SqlValue::Type::kBlob;
+    v.bytes = std::string_view(reinterpret_cast<const char*>(body), static_cast<size_t>(size));
+    if (v.type == SqlValue::Type::kText) {
+      const std::optional<int64_t> n = ParseDecimalInt(v.bytes);
+      v.decimal = n.has_value();
+      v.i = n.value_or(0);
+    }
+  }
+}
+
 // The header and cell pointers of a b-tree page: its type, cell count and header size, checked.
 struct PageHeader {
   unsigned char type = 0;
@@ -62,6 +90,23 @@ struct PageHeader {
 };
 
 }  // namespace
+
+std::optional<int64_t> ParseDecimalInt(std::string_view t) {
+  if (t.empty()) return std::nullopt;
+  size_t i = 0;
+  const bool negative = t[0] == '-';
+  if (negative || t[0] == '+') i = 1;
+  if (i == t.size()) return std::nullopt;
+  uint64_t v = 0;
+  for (; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<uint64_t>(c - '0');
+    if (v > (static_cast<uint64_t>(INT64_MAX) - digit) / 10) return std::nullopt;
+    v = v * 10 + digit;
+  }
+  return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+}
 
 SqlitePages::~SqlitePages() {
   if (fd_ >= 0) ::close(fd_);
@@ -200,19 +245,90 @@ StatusOr<uint64_t> SqlitePages::CountCells(std::span<const uint32_t> leaves,
 
 SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::string table,
                                  std::vector<uint32_t> leaves, std::vector<int> columns,
-                                 std::vector<bool> real, int rowid_column)
+                                 std::vector<bool> real, int rowid_column, bool read_ahead)
     : pages_(std::move(pages)),
       table_(std::move(table)),
       leaves_(std::move(leaves)),
       columns_(std::move(columns)),
       real_(std::move(real)),
-      rowid_column_(rowid_column),
-      values_(columns_.size()) {
+      rowid_column_(rowid_column) {
   real_.resize(columns_.size(), false);
   for (int c : columns_) max_column_ = std::max(max_column_, c);
   slot_.assign(static_cast<size_t>(max_column_ + 1), -1);
   for (size_t r = 0; r < columns_.size(); ++r)
     if (columns_[r] >= 0) slot_[static_cast<size_t>(columns_[r])] = static_cast<int>(r);
+  // Three batches: one the caller reads, one ready, one being filled.
+  const size_t batches = read_ahead && leaves_.size() >= kReadAheadLeaves ? 3 : 1;
+  for (size_t i = 0; i < batches; ++i) {
+    batches_.push_back(std::make_unique<Batch>());
+    free_.push_back(batches_.back().get());
+  }
+  if (batches > 1) reader_ = std::thread([this] { ReadAhead(); });
+}
+
+SqliteTableScan::~SqliteTableScan() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  if (reader_.joinable()) reader_.join();
+}
+
+void SqliteTableScan::ReadAhead() {
+  for (;;) {
+    Batch* b = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return stop_ || !free_.empty(); });
+      if (stop_) return;
+      b = free_.front();
+      free_.pop_front();
+    }
+    Fill(*b);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ready_.push_back(b);
+    }
+    changed_.notify_all();
+    if (b->last) return;
+  }
+}
+
+SqliteTableScan::Batch* SqliteTableScan::NextBatch() {
+  if (!reader_.joinable()) {
+    Batch* b = batches_.front().get();
+    Fill(*b);
+    return b;
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (cur_ != nullptr) free_.push_back(cur_);
+  changed_.notify_all();
+  changed_.wait(lock, [&] { return !ready_.empty(); });
+  Batch* b = ready_.front();
+  ready_.pop_front();
+  return b;
+}
+
+StatusOr<bool> SqliteTableScan::Next() {
+  const size_t ncols = columns_.size();
+  for (;;) {
+    if (cur_ != nullptr && row_ + 1 < cur_->rowids.size()) {
+      ++row_;
+      row_values_ = cur_->values.data() + row_ * ncols;
+      return true;
+    }
+    if (cur_ != nullptr && cur_->last) {
+      row_ = cur_->rowids.size();  // stays past the end
+      if (!cur_->error.ok()) return cur_->error;
+      return false;
+    }
+    cur_ = NextBatch();
+    if (cur_->rowids.empty()) continue;
+    row_ = 0;
+    row_values_ = cur_->values.data();
+    return true;
+  }
 }
 
 Status SqliteTableScan::Corrupt(uint32_t page_no, std::string_view what) const {
@@ -220,51 +336,54 @@ Status SqliteTableScan::Corrupt(uint32_t page_no, std::string_view what) const {
       fmt::format("{}: table {}: page {}: {}", pages_->path(), table_, page_no, what));
 }
 
+void SqliteTableScan::Fill(Batch& b) {
+  b.values.clear();
+  b.rowids.clear();
+  b.spilled.clear();
+  b.error = Status::Ok();
+  b.last = false;
+  if (next_leaf_ >= leaves_.size()) {
+    b.last = true;
+    return;
+  }
+  uint32_t first = 0, count = 0;
+  Status st = LoadRun(b, first, count);
+  for (uint32_t i = 0; st.ok() && i < count; ++i) {
+    const auto* page =
+        reinterpret_cast<const unsigned char*>(b.pages.data()) + size_t{i} * pages_->page_bytes();
+    st = DecodePage(b, page, first + i);
+  }
+  if (!st.ok()) b.error = st;
+  b.last = !st.ok() || next_leaf_ >= leaves_.size();
+}
+
 // Reads the next leaves that follow each other in the file (a table written in one go is mostly
 // one stretch) with one pread, up to kRunBytes.
-Status SqliteTableScan::LoadRun() {
+Status SqliteTableScan::LoadRun(Batch& b, uint32_t& first, uint32_t& count) {
   const uint32_t page_bytes = pages_->page_bytes();
   const auto max_pages = static_cast<uint32_t>(std::max<size_t>(1, kRunBytes / page_bytes));
   uint32_t n = 1;
   while (n < max_pages && next_leaf_ + n < leaves_.size() &&
          leaves_[next_leaf_ + n] == leaves_[next_leaf_] + n)
     ++n;
-  run_.resize(size_t{n} * page_bytes);
-  run_first_ = leaves_[next_leaf_];
-  run_pages_ = n;
-  run_index_ = 0;
+  b.pages.resize(size_t{n} * page_bytes);
+  first = leaves_[next_leaf_];
+  count = n;
   next_leaf_ += n;
-  return pages_->ReadPages(run_first_, n, run_.data(), table_);
+  return pages_->ReadPages(first, n, b.pages.data(), table_);
 }
 
-StatusOr<bool> SqliteTableScan::Next() {
-  for (;;) {
-    if (run_index_ < run_pages_) {
-      const uint32_t page_no = run_first_ + run_index_;
-      const auto* page = reinterpret_cast<const unsigned char*>(run_.data()) +
-                         size_t{run_index_} * pages_->page_bytes();
-      if (cell_ == 0 && cells_ == 0) {
-        PD_ASSIGN_OR_RETURN(PageHeader h, ReadHeader(*pages_, page, page_no, table_));
-        if (h.type != kLeafTable) return Corrupt(page_no, "an interior page where a leaf was read");
-        cells_ = h.cells;
-      }
-      if (cell_ < cells_) {
-        const uint32_t header_at = page_no == 1 ? kFileHeaderBytes : 0;
-        const uint32_t at = Get16(page + header_at + 8 + 2 * cell_);
-        ++cell_;
-        PD_RETURN_IF_ERROR(DecodeCell(page, page_no, at));
-        return true;
-      }
-      ++run_index_;
-      cell_ = cells_ = 0;
-      continue;
-    }
-    if (next_leaf_ >= leaves_.size()) return false;
-    PD_RETURN_IF_ERROR(LoadRun());
+Status SqliteTableScan::DecodePage(Batch& b, const unsigned char* page, uint32_t page_no) {
+  PD_ASSIGN_OR_RETURN(PageHeader h, ReadHeader(*pages_, page, page_no, table_));
+  if (h.type != kLeafTable) return Corrupt(page_no, "an interior page where a leaf was read");
+  for (uint32_t cell = 0; cell < h.cells; ++cell) {
+    PD_RETURN_IF_ERROR(DecodeCell(b, page, page_no, Get16(page + h.pointers_at + 2 * cell)));
   }
+  return Status::Ok();
 }
 
-Status SqliteTableScan::DecodeCell(const unsigned char* page, uint32_t page_no, uint32_t at) {
+Status SqliteTableScan::DecodeCell(Batch& b, const unsigned char* page, uint32_t page_no,
+                                   uint32_t at) {
   const uint32_t usable = pages_->usable_bytes();
   const unsigned char* end = page + usable;
   if (at < 8 || at >= usable)
@@ -277,44 +396,49 @@ Status SqliteTableScan::DecodeCell(const unsigned char* page, uint32_t page_no, 
   n = GetVarint(p, end, key);
   if (n == 0) return Corrupt(page_no, "a cell runs past the page");
   p += n;
-  rowid_ = static_cast<int64_t>(key);
+  const auto rowid = static_cast<int64_t>(key);
   // The part of the payload kept on the page (file format, "Cell Payload Overflow Pages").
   const uint64_t max_local = usable - 35;
   if (payload <= max_local) {
     if (p + payload > end) return Corrupt(page_no, "a record runs past the page");
-    return DecodeRecord(p, static_cast<size_t>(payload), page_no);
+    return DecodeRecord(b, p, static_cast<size_t>(payload), page_no, rowid);
   }
   const uint64_t min_local = (uint64_t{usable - 12} * 32 / 255) - 23;
   const uint64_t k = min_local + (payload - min_local) % (usable - 4);
   const uint64_t local = k <= max_local ? k : min_local;
   if (p + local + 4 > end) return Corrupt(page_no, "a record runs past the page");
+  std::vector<unsigned char> whole;
   PD_RETURN_IF_ERROR(
-      GatherOverflow(p, static_cast<size_t>(local), payload, Get32(p + local), page_no));
-  return DecodeRecord(overflow_.data(), overflow_.size(), page_no);
+      GatherOverflow(whole, p, static_cast<size_t>(local), payload, Get32(p + local), page_no));
+  b.spilled.push_back(std::move(whole));  // the buffer moves, its bytes stay where they are
+  return DecodeRecord(b, b.spilled.back().data(), b.spilled.back().size(), page_no, rowid);
 }
 
 // A payload bigger than a page: its local part, then each overflow page's content (a 4-byte next
 // page number, then usable - 4 bytes), until the payload is whole.
-Status SqliteTableScan::GatherOverflow(const unsigned char* local, size_t local_bytes,
-                                       uint64_t payload_bytes, uint32_t next, uint32_t page_no) {
+Status SqliteTableScan::GatherOverflow(std::vector<unsigned char>& out, const unsigned char* local,
+                                       size_t local_bytes, uint64_t payload_bytes, uint32_t next,
+                                       uint32_t page_no) {
   if (payload_bytes > uint64_t{pages_->page_count()} * pages_->usable_bytes())
     return Corrupt(page_no, "a record is larger than the file");
-  overflow_.assign(local, local + local_bytes);
+  out.assign(local, local + local_bytes);
   overflow_page_.resize(pages_->page_bytes());
   const size_t chunk = pages_->usable_bytes() - 4;
-  for (uint32_t hops = 0; overflow_.size() < payload_bytes; ++hops) {
+  for (uint32_t hops = 0; out.size() < payload_bytes; ++hops) {
     if (next == 0 || hops > pages_->page_count())
       return Corrupt(page_no, "an overflow chain ends early or loops");
     PD_RETURN_IF_ERROR(pages_->ReadPages(next, 1, overflow_page_.data(), table_));
     const auto* op = reinterpret_cast<const unsigned char*>(overflow_page_.data());
-    const size_t take = std::min<uint64_t>(chunk, payload_bytes - overflow_.size());
-    overflow_.insert(overflow_.end(), op + 4, op + 4 + take);
+    const size_t take = std::min<uint64_t>(chunk, payload_bytes - out.size());
+    out.insert(out.end(), op + 4, op + 4 + take);
     next = Get32(op);
   }
   return Status::Ok();
 }
 
-Status SqliteTableScan::DecodeRecord(const unsigned char* rec, size_t bytes, uint32_t page_no) {
+// Appends the row's requested values to the batch (nothing when the record is corrupt).
+Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t bytes,
+                                     uint32_t page_no, int64_t rowid) {
   const unsigned char* end = rec + bytes;
   uint64_t header_bytes = 0;
   size_t n = GetVarint(rec, end, header_bytes);
@@ -324,43 +448,32 @@ Status SqliteTableScan::DecodeRecord(const unsigned char* rec, size_t bytes, uin
   const unsigned char* type_at = rec + n;
   const unsigned char* header_end = rec + header_bytes;
   const unsigned char* body = header_end;
-  for (SqlValue& v : values_) v = SqlValue{};
+  const size_t base = b.values.size();
+  b.values.resize(base + columns_.size());  // NULLs
+  SqlValue* values = b.values.data() + base;
   for (int col = 0; col <= max_column_ && type_at < header_end; ++col) {
     uint64_t t = 0;
     n = GetVarint(type_at, header_end, t);
-    if (n == 0) return Corrupt(page_no, "a record header runs past its record");
+    const int64_t size = n == 0 ? -1 : SerialBytes(t);
+    if (size < 0 || body + size > end) {
+      b.values.resize(base);
+      return Corrupt(page_no, n == 0 ? "a record header runs past its record"
+                                     : "a record's value runs past its record");
+    }
     type_at += n;
-    const int64_t size = SerialBytes(t);
-    if (size < 0 || body + size > end)
-      return Corrupt(page_no, "a record's value runs past its record");
     if (const int r = slot_[static_cast<size_t>(col)]; r >= 0) {
-      SqlValue& v = values_[static_cast<size_t>(r)];
-      if (t == 0) {
-        v.type = SqlValue::Type::kNull;
-      } else if (t <= 6 || t == 8 || t == 9) {
-        v.type = SqlValue::Type::kInt;
-        v.i = t <= 6 ? GetInt(body, size) : t - 8;
-        if (real_[static_cast<size_t>(r)]) {
-          v.type = SqlValue::Type::kReal;
-          v.d = static_cast<double>(v.i);
-        }
-      } else if (t == 7) {
-        v.type = SqlValue::Type::kReal;
-        v.d = std::bit_cast<double>(static_cast<uint64_t>(GetInt(body, 8)));
-      } else {
-        v.type = (t & 1) != 0 ? SqlValue::Type::kText : SqlValue::Type::kBlob;
-        v.bytes = std::string_view(reinterpret_cast<const char*>(body), static_cast<size_t>(size));
-      }
+      SetValue(values[r], t, body, size, real_[static_cast<size_t>(r)]);
     }
     body += size;
   }
   if (rowid_column_ >= 0 && rowid_column_ <= max_column_) {
     if (const int r = slot_[static_cast<size_t>(rowid_column_)];
-        r >= 0 && values_[static_cast<size_t>(r)].type == SqlValue::Type::kNull) {
-      values_[static_cast<size_t>(r)].type = SqlValue::Type::kInt;
-      values_[static_cast<size_t>(r)].i = rowid_;
+        r >= 0 && values[r].type == SqlValue::Type::kNull) {
+      values[r].type = SqlValue::Type::kInt;
+      values[r].i = rowid;
     }
   }
+  b.rowids.push_back(rowid);
   return Status::Ok();
 }
 

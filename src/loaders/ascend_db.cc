@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -761,8 +762,11 @@ Status DbLoader::LoadMemoryRecord() {
 
 }  // namespace
 
-Status LoadAscendDb(const std::string& db_file, Profile& profile, const LoadOptions& /*options*/) {
-  PD_ASSIGN_OR_RETURN(Database db, Database::Open(db_file));
+Status LoadAscendDb(const std::string& db_file, Profile& profile, const LoadOptions& options) {
+  // The big tables are read and decoded on a second thread while this one builds the model, unless
+  // one thread is asked for (--threads 1) or the machine has one core.
+  const bool read_ahead = options.threads > 1 || (options.threads == 0 && std::thread::hardware_concurrency() > 1);
+  PD_ASSIGN_OR_RETURN(Database db, Database::Open(db_file, true, read_ahead));
   ProfileMeta& m = profile.meta;
   m.format = SourceFormat::kAscendDb;
   m.device = DeviceKind::kNpu;

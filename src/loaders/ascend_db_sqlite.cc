@@ -11,24 +11,6 @@
 namespace profdiff::db {
 namespace {
 
-// "12345" / "-7" -> value; anything else (empty, a fraction, letters) -> nullopt.
-std::optional<int64_t> ParseDecimalInt(std::string_view t) {
-  if (t.empty()) return std::nullopt;
-  size_t i = 0;
-  const bool negative = t[0] == '-';
-  if (negative || t[0] == '+') i = 1;
-  if (i == t.size()) return std::nullopt;
-  uint64_t v = 0;
-  for (; i < t.size(); ++i) {
-    const char c = t[i];
-    if (c < '0' || c > '9') return std::nullopt;
-    const auto digit = static_cast<uint64_t>(c - '0');
-    if (v > (static_cast<uint64_t>(INT64_MAX) - digit) / 10) return std::nullopt;
-    v = v * 10 + digit;
-  }
-  return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
-}
-
 // A REAL cell as an integer: its value when it has no fraction.
 IntCell IntOfReal(double d) {
   const auto i = static_cast<int64_t>(d);
@@ -38,7 +20,7 @@ IntCell IntOfReal(double d) {
 
 // A TEXT cell as an integer (PYTORCH_API stores its times as text: "1736410576395167660").
 IntCell IntOfText(std::string_view text) {
-  if (auto v = ParseDecimalInt(text)) return {IntCell::State::kValue, *v};
+  if (auto v = io::ParseDecimalInt(text)) return {IntCell::State::kValue, *v};
   return {IntCell::State::kBad, 0};
 }
 
@@ -129,7 +111,8 @@ IntCell Statement::Int(int col) const {
       case io::SqlValue::Type::kNull: return {IntCell::State::kNull, 0};
       case io::SqlValue::Type::kInt: return {IntCell::State::kValue, v.i};
       case io::SqlValue::Type::kReal: return IntOfReal(v.d);
-      case io::SqlValue::Type::kText: return IntOfText(v.bytes);
+      case io::SqlValue::Type::kText:  // parsed by the reader
+        return v.decimal ? IntCell{IntCell::State::kValue, v.i} : IntCell{IntCell::State::kBad, 0};
       case io::SqlValue::Type::kBlob: return {IntCell::State::kBad, 0};
     }
   }
@@ -183,7 +166,7 @@ std::optional<std::string_view> Statement::Text(int col) const {
   return std::string_view(p, static_cast<size_t>(n));
 }
 
-StatusOr<Database> Database::Open(const std::string& path, bool read_pages) {
+StatusOr<Database> Database::Open(const std::string& path, bool read_pages, bool read_ahead) {
   Database d;
   d.file_ = path;
   sqlite3* raw = nullptr;
@@ -219,6 +202,7 @@ StatusOr<Database> Database::Open(const std::string& path, bool read_pages) {
   if (read_pages) {
     auto pages = io::SqlitePages::Open(path);
     if (pages.ok()) d.pages_ = std::move(*pages);
+    d.read_ahead_ = read_ahead;
   }
   return d;
 }
@@ -304,7 +288,8 @@ StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std
     // Every column found, distinct, without a default a short record would take: from the pages.
     if (index.size() == columns.size()) {
       return Statement(std::make_unique<io::SqliteTableScan>(pages_, std::string(table), std::move(*leaves),
-                                                             std::move(index), std::move(real), cols.rowid_column));
+                                                             std::move(index), std::move(real), cols.rowid_column,
+                                                             read_ahead_));
     }
   }
   std::string sql = "SELECT ";

@@ -48,8 +48,9 @@ class Statement {
   // The cell as text (NULL and blobs give nullopt).
   std::optional<std::string_view> Text(int col) const;
   bool IsNull(int col) const;
-  // Whether the rows come from the pages (tests).
+  // Whether the rows come from the pages, and read ahead on a thread (tests).
   bool from_pages() const { return scan_ != nullptr; }
+  bool reads_ahead() const { return scan_ != nullptr && scan_->reads_ahead(); }
   // The rows stepped so far (after a whole Scan: the table's rows).
   int64_t rows() const { return rows_; }
 
@@ -66,8 +67,10 @@ class Database {
  public:
   // Opens read-only with the URI `file:<path>?immutable=1` (no lock, no journal, no write) and
   // checks that the file is an SQLite database by reading its schema. `read_pages`: whole-table
-  // scans read the pages themselves where they can (false: every read goes through SQLite).
-  static StatusOr<Database> Open(const std::string& path, bool read_pages = true);
+  // scans read the pages themselves where they can (false: every read goes through SQLite);
+  // `read_ahead`: each such scan reads and decodes on a thread of its own, ahead of the caller.
+  static StatusOr<Database> Open(const std::string& path, bool read_pages = true,
+                                 bool read_ahead = false);
   // `sql` reads `table` (named in any error message).
   StatusOr<Statement> Prepare(std::string_view table, const std::string& sql) const;
   // Every row of `table` in rowid order (SQLite's full-table scan), the named columns in that
@@ -99,6 +102,7 @@ class Database {
 
   std::unique_ptr<sqlite3, SqliteCloser> db_;
   std::shared_ptr<const io::SqlitePages> pages_;  // null: SQLite reads every table
+  bool read_ahead_ = false;
   std::string file_;
   std::map<std::string, TableInfo, std::less<>> tables_;
   mutable std::map<std::string, std::vector<uint32_t>, std::less<>> leaves_;  // per table, walked once

@@ -76,46 +76,53 @@ std::string ValueRows(const std::string& table, int rows) {
   return sql + "COMMIT;";
 }
 
-// Reads every row of `table` (the named columns) both from the pages and through SQLite, and
-// expects the same cells; returns the rows read.
+// Reads every row of `table` (the named columns) from the pages, one batch after another and with
+// a thread reading ahead, and through SQLite, and expects the same cells; returns the rows read.
 int64_t ExpectSameCells(const std::string& path, const std::string& table,
                         const std::vector<std::string_view>& cols, bool expect_pages = true) {
-  auto pages_db = db::Database::Open(path, true);
   auto sqlite_db = db::Database::Open(path, false);
-  EXPECT_TRUE(pages_db.ok() && sqlite_db.ok());
-  if (!pages_db.ok() || !sqlite_db.ok()) return -1;
-  auto a = pages_db->Scan(table, cols);
-  auto b = sqlite_db->Scan(table, cols);
-  EXPECT_TRUE(a.ok()) << a.status().message();
-  EXPECT_TRUE(b.ok()) << b.status().message();
-  if (!a.ok() || !b.ok()) return -1;
-  EXPECT_EQ(a->from_pages(), expect_pages) << table;
-  EXPECT_FALSE(b->from_pages());
-  int64_t rows = 0;
-  for (;; ++rows) {
-    auto ra = a->Step();
-    auto rb = b->Step();
-    EXPECT_TRUE(ra.ok() && rb.ok()) << (ra.ok() ? rb.status().message() : ra.status().message());
-    if (!ra.ok() || !rb.ok()) return -1;
-    EXPECT_EQ(*ra, *rb) << table << " row " << rows;
-    if (!*ra || !*rb) break;
-    for (int c = 0; c < static_cast<int>(cols.size()); ++c) {
-      const db::IntCell ia = a->Int(c), ib = b->Int(c);
-      EXPECT_EQ(ia.state, ib.state)
-          << table << " row " << rows << " col " << cols[static_cast<size_t>(c)];
-      EXPECT_EQ(ia.value, ib.value)
-          << table << " row " << rows << " col " << cols[static_cast<size_t>(c)];
-      EXPECT_EQ(a->Real(c), b->Real(c)) << table << " row " << rows << " col " << c;
-      EXPECT_EQ(a->Text(c), b->Text(c)) << table << " row " << rows << " col " << c;
-      EXPECT_EQ(a->IsNull(c), b->IsNull(c)) << table << " row " << rows << " col " << c;
+  EXPECT_TRUE(sqlite_db.ok());
+  if (!sqlite_db.ok()) return -1;
+  int64_t rows = -1;
+  for (const bool ahead : {false, true}) {
+    auto pages_db = db::Database::Open(path, true, ahead);
+    EXPECT_TRUE(pages_db.ok());
+    if (!pages_db.ok()) return -1;
+    auto a = pages_db->Scan(table, cols);
+    auto b = sqlite_db->Scan(table, cols);
+    EXPECT_TRUE(a.ok()) << a.status().message();
+    EXPECT_TRUE(b.ok()) << b.status().message();
+    if (!a.ok() || !b.ok()) return -1;
+    EXPECT_EQ(a->from_pages(), expect_pages) << table;
+    EXPECT_FALSE(b->from_pages());
+    if (!ahead) {
+      EXPECT_FALSE(a->reads_ahead());
     }
-  }
-  auto count_pages = pages_db->CountRows(table);
-  auto count_sqlite = sqlite_db->CountRows(table);
-  EXPECT_TRUE(count_pages.ok() && count_sqlite.ok());
-  if (count_pages.ok() && count_sqlite.ok()) {
-    EXPECT_EQ(*count_pages, *count_sqlite) << table;
-    EXPECT_EQ(*count_pages, rows) << table;
+    rows = 0;
+    for (;; ++rows) {
+      auto ra = a->Step();
+      auto rb = b->Step();
+      EXPECT_TRUE(ra.ok() && rb.ok()) << (ra.ok() ? rb.status().message() : ra.status().message());
+      if (!ra.ok() || !rb.ok()) return -1;
+      EXPECT_EQ(*ra, *rb) << table << " row " << rows;
+      if (!*ra || !*rb) break;
+      for (int c = 0; c < static_cast<int>(cols.size()); ++c) {
+        const db::IntCell ia = a->Int(c), ib = b->Int(c);
+        EXPECT_EQ(ia.state, ib.state) << table << " row " << rows << " col " << c;
+        EXPECT_EQ(ia.value, ib.value) << table << " row " << rows << " col " << c;
+        EXPECT_EQ(a->Real(c), b->Real(c)) << table << " row " << rows << " col " << c;
+        EXPECT_EQ(a->Text(c), b->Text(c)) << table << " row " << rows << " col " << c;
+        EXPECT_EQ(a->IsNull(c), b->IsNull(c)) << table << " row " << rows << " col " << c;
+      }
+    }
+    EXPECT_EQ(a->rows(), rows);
+    auto count_pages = pages_db->CountRows(table);
+    auto count_sqlite = sqlite_db->CountRows(table);
+    EXPECT_TRUE(count_pages.ok() && count_sqlite.ok());
+    if (count_pages.ok() && count_sqlite.ok()) {
+      EXPECT_EQ(*count_pages, *count_sqlite) << table;
+      EXPECT_EQ(*count_pages, rows) << table;
+    }
   }
   return rows;
 }
@@ -133,6 +140,21 @@ TEST(SqliteScan, EveryValueKindReadsAsSqliteReadsIt) {
     // Columns in another order and a subset.
     EXPECT_EQ(ExpectSameCells(path, "T", {"d", "a"}), 3000);
   }
+}
+
+TEST(SqliteScan, BigTablesAreReadAheadOnAThread) {
+  TempDir d;
+  const std::string path = d / "big.db";
+  ASSERT_EQ(
+      Build(path, "PRAGMA page_size = 512;", "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 2000)),
+      "");
+  auto db = db::Database::Open(path, true, true);
+  ASSERT_TRUE(db.ok());
+  auto st = db->Scan("T", kCols);
+  ASSERT_TRUE(st.ok());
+  EXPECT_TRUE(st->reads_ahead());
+  // Stopping after a few rows: the reader thread stops with the scan.
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(*st->Step());
 }
 
 TEST(SqliteScan, ReservedBytesPerPage) {
@@ -194,8 +216,8 @@ std::string Damaged(const TempDir& d, const std::string& path, uint64_t offset,
 }
 
 // Reads the whole table from the pages: Ok or the error.
-Status ReadAll(const std::string& path, const std::string& table) {
-  PD_ASSIGN_OR_RETURN(db::Database db, db::Database::Open(path, true));
+Status ReadAll(const std::string& path, const std::string& table, bool ahead = false) {
+  PD_ASSIGN_OR_RETURN(db::Database db, db::Database::Open(path, true, ahead));
   PD_ASSIGN_OR_RETURN(db::Statement st, db.Scan(table, kCols));
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -219,6 +241,9 @@ TEST(SqliteScan, CorruptPagesAreErrorsNamingFileTableAndPage) {
                                      std::string("\x0d\x00\x00\x7f\xff\x00\x00\x00\xff\xff", 10)}) {
       const std::string bad = Damaged(d, path, (page - 1) * 512, bytes);
       const Status st = ReadAll(bad, "T");
+      const Status ahead = ReadAll(bad, "T", true);  // the same outcome with a thread reading
+      EXPECT_EQ(st.ok(), ahead.ok());
+      EXPECT_EQ(st.message(), ahead.message());
       if (!st.ok()) {
         ++errors;
         EXPECT_NE(st.message().find(bad), std::string::npos) << st.message();

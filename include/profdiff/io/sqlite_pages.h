@@ -11,12 +11,17 @@
 // an error naming the file, the table and the page, never a read out of bounds or an endless loop.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "profdiff/base/status.h"
@@ -28,10 +33,18 @@ namespace profdiff::io {
 struct SqlValue {
   enum class Type : uint8_t { kNull, kInt, kReal, kText, kBlob };
   Type type = Type::kNull;
-  int64_t i = 0;
-  double d = 0;
-  std::string_view bytes;
+  // kText: the text is a decimal integer ([+-]digits, within int64), parsed into `i` by the reader
+  // (Ascend's PYTORCH_API stores its times as text).
+  bool decimal = false;
+  union {
+    int64_t i = 0;  // kInt, and kText when `decimal`
+    double d;       // kReal
+  };
+  std::string_view bytes;  // kText, kBlob
 };
+
+// `t` as a decimal integer: an optional sign and digits only, within int64; nullopt otherwise.
+std::optional<int64_t> ParseDecimalInt(std::string_view t);
 
 class SqlitePages {
  public:
@@ -73,24 +86,51 @@ class SqlitePages {
 // none) reads the row's rowid where the record stores NULL for it, as SQLite does. A requested
 // column of REAL affinity (`real[i]`) reads an integer as a real: SQLite writes a whole REAL as an
 // integer and converts it back when read.
+//
+// The leaves are read a run at a time (consecutive pages, one pread of up to 256 KiB) and each
+// run's rows decoded at once into a batch. With `read_ahead` (and a table of more than a few
+// leaves) a thread of the scan reads and decodes the next batches while the caller uses the current
+// one: the rows, their order and any error (after the rows before it) are the same either way.
 class SqliteTableScan {
  public:
   SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::string table,
                   std::vector<uint32_t> leaves, std::vector<int> columns, std::vector<bool> real,
-                  int rowid_column);
+                  int rowid_column, bool read_ahead = false);
+  SqliteTableScan(const SqliteTableScan&) = delete;
+  SqliteTableScan& operator=(const SqliteTableScan&) = delete;
+  ~SqliteTableScan();
   // Moves to the next row: true when there is one, false at the end; an error on a corrupt page.
   StatusOr<bool> Next();
-  const SqlValue& value(size_t requested) const { return values_[requested]; }
-  int64_t rowid() const { return rowid_; }
+  const SqlValue& value(size_t requested) const { return row_values_[requested]; }
+  int64_t rowid() const { return cur_->rowids[row_]; }
   size_t columns() const { return columns_.size(); }
+  bool reads_ahead() const { return reader_.joinable(); }
 
  private:
-  Status LoadRun();
-  Status DecodeCell(const unsigned char* page, uint32_t page_no, uint32_t cell_offset);
-  Status DecodeRecord(const unsigned char* payload, size_t bytes, uint32_t page_no);
-  Status GatherOverflow(const unsigned char* local, size_t local_bytes, uint64_t payload_bytes,
-                        uint32_t first_overflow, uint32_t page_no);
+  // One run of leaf pages and its rows: the values (rows x columns) view the batch's pages or its
+  // payloads gathered from overflow pages, so a batch lives until the caller has passed its rows.
+  struct Batch {
+    std::vector<char> pages;
+    std::vector<SqlValue> values;
+    std::vector<int64_t> rowids;
+    std::vector<std::vector<unsigned char>> spilled;
+    Status error;       // met after the rows above
+    bool last = false;  // no batch follows
+  };
+  // The decoder (the reader thread's alone when it runs): fills `b` from the next run of leaves.
+  void Fill(Batch& b);
+  Status LoadRun(Batch& b, uint32_t& first, uint32_t& count);
+  Status DecodePage(Batch& b, const unsigned char* page, uint32_t page_no);
+  Status DecodeCell(Batch& b, const unsigned char* page, uint32_t page_no, uint32_t cell_offset);
+  Status DecodeRecord(Batch& b, const unsigned char* payload, size_t bytes, uint32_t page_no,
+                      int64_t rowid);
+  Status GatherOverflow(std::vector<unsigned char>& out, const unsigned char* local,
+                        size_t local_bytes, uint64_t payload_bytes, uint32_t first_overflow,
+                        uint32_t page_no);
   Status Corrupt(uint32_t page_no, std::string_view what) const;
+  // The next batch for the caller (the one it has passed goes back to be filled again).
+  Batch* NextBatch();
+  void ReadAhead();
 
   std::shared_ptr<const SqlitePages> pages_;
   std::string table_;
@@ -99,18 +139,20 @@ class SqliteTableScan {
   std::vector<bool> real_;
   int rowid_column_ = -1;
   int max_column_ = -1;
-  std::vector<int> slot_;   // per table column up to max_column_: its requested index, or -1
-  size_t next_leaf_ = 0;    // the first leaf not yet read into run_
-  std::vector<char> run_;   // consecutive leaf pages read at once
-  uint32_t run_first_ = 0;  // the page number of run_'s first page
-  uint32_t run_pages_ = 0;
-  uint32_t run_index_ = 0;  // the page of run_ being read
-  uint32_t cell_ = 0;       // the next cell of that page
-  uint32_t cells_ = 0;      // its cell count
-  std::vector<SqlValue> values_;
-  std::vector<unsigned char> overflow_;  // a payload that spills to overflow pages, gathered
+  std::vector<int> slot_;  // per table column up to max_column_: its requested index, or -1
+  size_t next_leaf_ = 0;   // the first leaf not yet read
   std::vector<char> overflow_page_;
-  int64_t rowid_ = 0;
+  // The caller's side: the batch being read and the row in it.
+  Batch* cur_ = nullptr;
+  size_t row_ = 0;
+  const SqlValue* row_values_ = nullptr;
+  // Batches and their hand-over between the reader thread and the caller.
+  std::vector<std::unique_ptr<Batch>> batches_;
+  std::deque<Batch*> free_, ready_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool stop_ = false;
+  std::thread reader_;
 };
 
 }  // namespace profdiff::io
