@@ -13,47 +13,14 @@
 #include "profdiff/loaders/loader.h"
 #include "profdiff/loaders/trace_json.h"
 #include "../common/gzip_util.h"
+#include "../common/profile_dump.h"
 #include "../common/temp_file.h"
 
 namespace profdiff {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Everything a load builds, as text (string ids as numbers: the pools must agree id for id).
-std::string Dump(const Profile& p) {
-  std::string o;
-  for (size_t i = 0; i < p.strings.size(); ++i) o += fmt::format("S{} {}\n", i, p.strings.Get(static_cast<StringId>(i)));
-  for (const Process& x : p.processes) o += fmt::format("P {} {} {} {} {}\n", x.pid_text, x.pid, x.name, x.labels, x.sort_index);
-  for (const Track& t : p.tracks) o += fmt::format("T {} {} {} {} {}\n", t.process, t.tid_text, t.tid, t.name, t.sort_index);
-  for (const Slice& s : p.slices) {
-    o += fmt::format("X {} {} {} {} {} {} {} {} {} {}\n", s.ts_ns, s.dur_ns, s.name, s.cat, s.track, s.args_begin,
-                     s.args_count, static_cast<int>(s.kind), s.phase, s.dur_sub_e5);
-  }
-  for (const Arg& a : p.args) {
-    o += fmt::format("A {} {} {} {}\n", static_cast<int>(a.key), static_cast<int>(a.type), a.text, a.i);
-  }
-  for (const FlowEvent& f : p.flows) {
-    o += fmt::format("F {} {} {} {} {} {} {} {}\n", f.ts_ns, f.id, f.id_is_string, f.phase, f.binds_enclosing, f.track,
-                     f.cat, f.name);
-  }
-  for (const CounterEvent& c : p.counters) o += fmt::format("C {} {} {} {} {}\n", c.ts_ns, c.track, c.name, c.series, c.value);
-  for (const MemoryEvent& m : p.memory_events) {
-    o += fmt::format("M {} {} {} {} {} {} {} {}\n", m.ts_ns, m.track, m.bytes, m.addr, m.total_reserved,
-                     m.total_allocated, m.device_id, m.device_type);
-  }
-  for (const auto& [id, us] : p.fine_dur_us) o += fmt::format("D {} {}\n", id, us);
-  for (size_t i = 0; i < kDiagCount; ++i) {
-    const Diagnostics::Entry& e = p.diagnostics.entry(static_cast<DiagId>(i));
-    if (e.count == 0) continue;
-    o += fmt::format("G {} {}\n", GetDiagInfo(static_cast<DiagId>(i)).name, e.count);
-    for (const auto& ex : e.examples) o += fmt::format("  {} | {}\n", ex.where.ToString(), ex.detail);
-  }
-  const ProfileMeta& m = p.meta;
-  o += fmt::format("meta {} {} {} {} {} {} {}\n", static_cast<int>(m.format), static_cast<int>(m.device),
-                   m.schema_version, m.base_time_ns, m.rank, fmt::join(m.device_names, ","), m.input_bytes);
-  return o;
-}
+using testing::DumpProfile;
 
 // "ERROR <status>" or the dump.
 std::string Load(const std::string& path, int threads, size_t block_bytes, size_t chunk_bytes, bool map = true) {
@@ -64,7 +31,7 @@ std::string Load(const std::string& path, int threads, size_t block_bytes, size_
   Profile p;
   Status s = LoadTraceJson(path, p, options, chunk_bytes);
   if (!s.ok()) return "ERROR " + s.ToString();
-  return Dump(p);
+  return DumpProfile(p);
 }
 
 // "" when equal, else the first line that differs in each (and its number).
