@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -36,6 +39,10 @@ constexpr std::string_view kTablesUsed[] = {
 
 constexpr std::string_view kHardwarePid = "Ascend Hardware";
 constexpr std::string_view kCommPid = "Communication";
+
+// The TASK scan's startNs, endNs, streamId and taskId columns (LoadTasks), as the communication
+// tasks' join reads them.
+constexpr int kTaskTimeColumns[4] = {0, 1, 5, 6};
 
 class DbLoader {
  public:
@@ -79,7 +86,27 @@ class DbLoader {
   void AddTask(const Statement& st, int64_t n, const ComputeInfo* c);
   void BuildOpStatistic();
   Status LoadCommunicationOps();
+  // Four integer cells kept compactly (values and states apart: 40 bytes, not 64).
+  template <size_t N>
+  struct Cells {
+    int64_t value[N];
+    IntCell::State state[N];
+    IntCell operator[](size_t i) const { return {state[i], value[i]}; }
+  };
+  static Cells<4> Cells4(const Statement& st, int first) {
+    Cells<4> c{};
+    for (int i = 0; i < 4; ++i) {
+      const IntCell cell = st.Int(first + i);
+      c.value[i] = cell.value;
+      c.state[i] = cell.state;
+    }
+    return c;
+  }
+  enum class CommJoin { kSqlite, kTaskOuter, kCommOuter };
+  StatusOr<CommJoin> CommJoinPlan();
+  Status PrepareCommJoin();
   Status LoadCommunicationTasks();
+  void AddCommTask(int64_t n, const Cells<4>& comm, const Cells<4>& task);
   Status LoadOperatorMemory();
   Status LoadMemoryRecord();
 
@@ -318,6 +345,21 @@ class DbLoader {
   std::unordered_map<const char*, StringId> cats_;
   StringId async_npu_ = kEmptyString;
   std::set<std::string, std::less<>> counted_;  // tables whose rows a whole-table scan counted
+  // The communication tasks' join read from the pages (PrepareCommJoin): COMMUNICATION_TASK_INFO's
+  // rows with a globalTaskId (name, taskType, planeId, groupName) in table order, their indexes by
+  // globalTaskId, and the TASK rows they join (startNs, endNs, streamId, taskId) in table order.
+  CommJoin comm_join_ = CommJoin::kSqlite;
+  struct CommRow {
+    int64_t gid;
+    Cells<4> cells;
+  };
+  std::vector<CommRow> comm_rows_;
+  std::vector<uint32_t> comm_by_gid_;
+  struct CommTaskCells {
+    int64_t gid;
+    Cells<4> cells;
+  };
+  std::vector<CommTaskCells> comm_task_cells_;
 };
 
 Status DbLoader::ListTables() {
@@ -570,6 +612,9 @@ Status DbLoader::LoadTasks() {
   kd.file = db_.file() + ":COMPUTE_TASK_INFO";
   auto gid_of = [](const ComputeInfo& c) { return c.global_task_id; };
   SortedCursor<ComputeInfo, decltype(gid_of)> info_cursor(info, gid_of);
+  PD_RETURN_IF_ERROR(PrepareCommJoin());
+  auto comm_gid = [&](uint32_t i) { return comm_rows_[i].gid; };
+  SortedCursor<uint32_t, decltype(comm_gid)> comm_cursor(comm_by_gid_, comm_gid);
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -578,6 +623,15 @@ Status DbLoader::LoadTasks() {
         gid.ok() ? info_cursor.EqualRange(gid.value) : std::span<const ComputeInfo>();
     if (joined.empty()) AddTask(st, n, nullptr);
     for (const ComputeInfo& c : joined) AddTask(st, n, &c);
+    if (comm_join_ != CommJoin::kSqlite && gid.ok() && comm_cursor.Contains(gid.value)) {
+      Cells<4> cells{};
+      for (int i = 0; i < 4; ++i) {
+        const IntCell cell = st.Int(kTaskTimeColumns[i]);
+        cells.value[i] = cell.value;
+        cells.state[i] = cell.state;
+      }
+      comm_task_cells_.push_back({gid.value, cells});
+    }
   }
   Counted("TASK", st);
   return Status::Ok();
@@ -676,39 +730,137 @@ Status DbLoader::LoadCommunicationOps() {
   return Status::Ok();
 }
 
-Status DbLoader::LoadCommunicationTasks() {
-  if (!Has("COMMUNICATION_TASK_INFO") || !db_.HasTable("TASK")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("COMMUNICATION_TASK_INFO",
-                                                "SELECT c.name, c.taskType, c.planeId, c.groupName, t.startNs, "
-                                                "t.endNs, t.streamId, t.taskId FROM COMMUNICATION_TASK_INFO c "
-                                                "JOIN TASK t ON c.globalTaskId = t.globalTaskId"));
-  for (int64_t n = 1;; ++n) {
+// Gives the heap's free pages back to the system: the join's arrays freed above may sit below
+// later allocations (glibc then keeps their pages), and the memory tables read next would add to
+// them at the load's peak.
+void ReleaseFreedMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
+// The join LoadCommunicationTasks reads (the plan SQLite makes for it gives the rows' order).
+constexpr const char* kCommTaskJoin =
+    "SELECT c.name, c.taskType, c.planeId, c.groupName, t.startNs, t.endNs, t.streamId, t.taskId "
+    "FROM COMMUNICATION_TASK_INFO c JOIN TASK t ON c.globalTaskId = t.globalTaskId";
+
+// Which table SQLite's plan for kCommTaskJoin scans first, when the other one's rows of a
+// globalTaskId then come in table (rowid) order: a nested scan, the INTEGER PRIMARY KEY, a
+// one-column index or an automatic index on it (a covering one orders a key's rows by its other
+// columns). Any other plan: the join goes through SQLite.
+StatusOr<DbLoader::CommJoin> DbLoader::CommJoinPlan() {
+  PD_ASSIGN_OR_RETURN(std::vector<std::string> plan, db_.QueryPlan("COMMUNICATION_TASK_INFO", kCommTaskJoin));
+  std::erase_if(plan, [](const std::string& d) { return d.starts_with("BLOOM FILTER"); });
+  if (plan.size() != 2) return CommJoin::kSqlite;
+  auto in_rowid_order = [&](const std::string& d, std::string_view alias) -> StatusOr<bool> {
+    const std::string scan = "SCAN " + std::string(alias), search = "SEARCH " + std::string(alias) + " USING ";
+    if (d == scan) return true;
+    if (!d.starts_with(search)) return false;
+    const std::string_view how = std::string_view(d).substr(search.size());
+    if (how == "INTEGER PRIMARY KEY (rowid=?)" || how == "AUTOMATIC INDEX (globalTaskId=?)") return true;
+    constexpr std::string_view kIndex = "INDEX ", kKey = " (globalTaskId=?)";
+    if (!how.starts_with(kIndex) || !how.ends_with(kKey)) return false;
+    const std::string_view index = how.substr(kIndex.size(), how.size() - kIndex.size() - kKey.size());
+    PD_ASSIGN_OR_RETURN(int columns, db_.IndexColumns("COMMUNICATION_TASK_INFO", index));
+    return columns == 1;
+  };
+  if (plan[0] == "SCAN t") {
+    PD_ASSIGN_OR_RETURN(bool ok, in_rowid_order(plan[1], "c"));
+    return ok ? CommJoin::kTaskOuter : CommJoin::kSqlite;
+  }
+  if (plan[0] == "SCAN c") {
+    PD_ASSIGN_OR_RETURN(bool ok, in_rowid_order(plan[1], "t"));
+    return ok ? CommJoin::kCommOuter : CommJoin::kSqlite;
+  }
+  return CommJoin::kSqlite;
+}
+
+// Before the TASK scan: COMMUNICATION_TASK_INFO read from the pages when the join's order is known,
+// so that the TASK scan keeps the cells of the tasks it joins (no second pass over TASK, no join
+// through SQLite's statement engine).
+Status DbLoader::PrepareCommJoin() {
+  if (!db_.HasTable("COMMUNICATION_TASK_INFO") || !db_.HasTable("TASK")) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(CommJoin plan, CommJoinPlan());
+  if (plan == CommJoin::kSqlite) return Status::Ok();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("COMMUNICATION_TASK_INFO",
+                                             {"name", "taskType", "planeId", "groupName", "globalTaskId"}));
+  if (!st.from_pages()) return Status::Ok();
+  // Sized once (no doubling copies left behind in the heap); at most one TASK row per communication
+  // task in real exports.
+  comm_rows_.reserve(Rows("COMMUNICATION_TASK_INFO"));
+  comm_task_cells_.reserve(comm_rows_.capacity());
+  for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
-    const IntCell start = st.Int(4), end = st.Int(5), plane = st.Int(2);
-    if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) continue;
-    const StringId group = Str(st.Int(3), "COMMUNICATION_TASK_INFO");
-    const int64_t plane_id = plane.ok() ? plane.value : -1;
-    Slice s;
-    s.ts_ns = start.value;
-    s.dur_ns = std::max<int64_t>(0, end.value - start.value);
-    // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
-    s.name = Str(st.Int(1), "COMMUNICATION_TASK_INFO");
-    s.cat = Cat("hccl");
-    s.kind = SliceKind::kHcclTask;
-    s.track = CachedTrack(plane_tracks_, std::pair{group, plane_id}, [&] {
-      return NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
-                        fmt::format("Plane {}", plane_id));
-    });
-    const auto args_begin = static_cast<uint32_t>(p_.args.size());
-    AddArgText(ArgKey::kTaskType, s.name);
-    AddArgText(ArgKey::kCollectiveName, Str(st.Int(0), "COMMUNICATION_TASK_INFO"));
-    AddArgText(ArgKey::kGroupName, group);
-    if (const IntCell stream = st.Int(6); stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
-    if (const IntCell task_id = st.Int(7); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
-    AddSlice(s, args_begin);
+    const IntCell gid = st.Int(4);
+    if (!gid.ok()) continue;  // NULL joins nothing
+    comm_rows_.push_back({gid.value, Cells4(st, 0)});
   }
+  Counted("COMMUNICATION_TASK_INFO", st);
+  comm_by_gid_.resize(comm_rows_.size());
+  for (uint32_t i = 0; i < comm_by_gid_.size(); ++i) comm_by_gid_[i] = i;
+  std::stable_sort(comm_by_gid_.begin(), comm_by_gid_.end(),
+                   [&](uint32_t a, uint32_t b) { return comm_rows_[a].gid < comm_rows_[b].gid; });
+  comm_join_ = plan;
   return Status::Ok();
+}
+
+Status DbLoader::LoadCommunicationTasks() {
+  if (!Has("COMMUNICATION_TASK_INFO") || !db_.HasTable("TASK")) return Status::Ok();
+  if (comm_join_ == CommJoin::kSqlite) {
+    PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("COMMUNICATION_TASK_INFO", kCommTaskJoin));
+    for (int64_t n = 1;; ++n) {
+      PD_ASSIGN_OR_RETURN(bool row, st.Step());
+      if (!row) return Status::Ok();
+      AddCommTask(n, Cells4(st, 0), Cells4(st, 4));
+    }
+  }
+  int64_t n = 0;
+  auto gid_of_row = [&](uint32_t i) { return comm_rows_[i].gid; };
+  auto gid_of_times = [](const CommTaskCells& t) { return t.gid; };
+  if (comm_join_ == CommJoin::kTaskOuter) {
+    SortedCursor<uint32_t, decltype(gid_of_row)> rows(comm_by_gid_, gid_of_row);
+    for (const CommTaskCells& t : comm_task_cells_)
+      for (uint32_t i : rows.EqualRange(t.gid)) AddCommTask(++n, comm_rows_[i].cells, t.cells);
+  } else {
+    std::stable_sort(comm_task_cells_.begin(), comm_task_cells_.end(),
+                     [](const CommTaskCells& a, const CommTaskCells& b) { return a.gid < b.gid; });
+    SortedCursor<CommTaskCells, decltype(gid_of_times)> tasks(comm_task_cells_, gid_of_times);
+    for (const CommRow& c : comm_rows_)
+      for (const CommTaskCells& t : tasks.EqualRange(c.gid)) AddCommTask(++n, c.cells, t.cells);
+  }
+  comm_rows_ = {};
+  comm_by_gid_ = {};
+  comm_task_cells_ = {};
+  ReleaseFreedMemory();
+  return Status::Ok();
+}
+
+// The n-th row of the join: COMMUNICATION_TASK_INFO's name, taskType, planeId and groupName, and
+// its TASK's startNs, endNs, streamId and taskId.
+void DbLoader::AddCommTask(int64_t n, const Cells<4>& comm, const Cells<4>& task) {
+  const IntCell start = task[0], end = task[1], plane = comm[2];
+  if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) return;
+  const StringId group = Str(comm[3], "COMMUNICATION_TASK_INFO");
+  const int64_t plane_id = plane.ok() ? plane.value : -1;
+  Slice s;
+  s.ts_ns = start.value;
+  s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+  // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
+  s.name = Str(comm[1], "COMMUNICATION_TASK_INFO");
+  s.cat = Cat("hccl");
+  s.kind = SliceKind::kHcclTask;
+  s.track = CachedTrack(plane_tracks_, std::pair{group, plane_id}, [&] {
+    return NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
+                      fmt::format("Plane {}", plane_id));
+  });
+  const auto args_begin = static_cast<uint32_t>(p_.args.size());
+  AddArgText(ArgKey::kTaskType, s.name);
+  AddArgText(ArgKey::kCollectiveName, Str(comm[0], "COMMUNICATION_TASK_INFO"));
+  AddArgText(ArgKey::kGroupName, group);
+  if (const IntCell stream = task[2]; stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
+  if (const IntCell task_id = task[3]; task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
+  AddSlice(s, args_begin);
 }
 
 Status DbLoader::LoadOperatorMemory() {
@@ -766,7 +918,7 @@ Status LoadAscendDb(const std::string& db_file, Profile& profile, const LoadOpti
   // The big tables are read and decoded on a second thread while this one builds the model, unless
   // one thread is asked for (--threads 1) or the machine has one core.
   const bool read_ahead = options.threads > 1 || (options.threads == 0 && std::thread::hardware_concurrency() > 1);
-  PD_ASSIGN_OR_RETURN(Database db, Database::Open(db_file, true, read_ahead));
+  PD_ASSIGN_OR_RETURN(Database db, Database::Open(db_file, options.db_read_pages, read_ahead));
   ProfileMeta& m = profile.meta;
   m.format = SourceFormat::kAscendDb;
   m.device = DeviceKind::kNpu;

@@ -297,6 +297,26 @@ StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std
   return Prepare(table, sql + " FROM " + Quoted(table));
 }
 
+StatusOr<std::vector<std::string>> Database::QueryPlan(std::string_view table, const std::string& sql) const {
+  PD_ASSIGN_OR_RETURN(Statement st, Prepare(table, "EXPLAIN QUERY PLAN " + sql));
+  std::vector<std::string> steps;
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) return steps;
+    steps.emplace_back(st.Text(3).value_or(std::string_view()));
+  }
+}
+
+StatusOr<int> Database::IndexColumns(std::string_view table, std::string_view name) const {
+  PD_ASSIGN_OR_RETURN(Statement st, Prepare(table, "PRAGMA index_info(" + Quoted(name) + ")"));
+  int columns = 0;
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) return columns;
+    ++columns;
+  }
+}
+
 StatusOr<int64_t> Database::CountRows(std::string_view table) const {
   PD_ASSIGN_OR_RETURN(auto leaves, PageLeaves(table));
   if (leaves) {

@@ -76,6 +76,11 @@ class Database {
   // Every row of `table` in rowid order (SQLite's full-table scan), the named columns in that
   // order: from the pages for a rowid table of a UTF-8 file, else `SELECT columns FROM table`.
   StatusOr<Statement> Scan(std::string_view table, const std::vector<std::string_view>& columns) const;
+  // SQLite's plan for `sql` (EXPLAIN QUERY PLAN): each step's detail, in order ("SCAN t",
+  // "SEARCH c USING INDEX CommunicationTaskIndex (globalTaskId=?)").
+  StatusOr<std::vector<std::string>> QueryPlan(std::string_view table, const std::string& sql) const;
+  // The columns of index `name` (0 when there is none).
+  StatusOr<int> IndexColumns(std::string_view table, std::string_view name) const;
   bool HasTable(std::string_view table) const { return tables_.count(std::string(table)) != 0; }
   StatusOr<int64_t> CountRows(std::string_view table) const;
   // About the rows of `table`, to size arrays before reading it: from the pages, its leaves times

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../common/ascend_db_fixture.h"
+#include "../common/profile_dump.h"
 #include "../report/report_test_util.h"
 #include "profdiff/base/time.h"
 #include "profdiff/loaders/ascend_db.h"
@@ -156,6 +157,51 @@ TEST(AscendDb, TableRowsAreExactCounts) {
         EXPECT_EQ(t.rows, SqliteCount(f, t.name)) << f << " " << t.name;
       }
     }
+  }
+}
+
+// The page reader (with and without a thread reading ahead) and SQLite's statement engine build the
+// same model, row order and diagnostics included: on the synthetic export, one whose rows are
+// malformed, and the corpus's exports (the communication tasks' join included).
+TEST(AscendDb, PagesAndSqliteBuildTheSameModel) {
+  TempDir d;
+  std::vector<std::string> files = {MakeDb(d, std::string(kDbSchema) + kDbRows)};
+  files.push_back(MakeDb(d, std::string(kDbSchema) + kDbRows +
+                                "INSERT INTO PYTORCH_API VALUES ('x', '9', 1, NULL, 1, NULL, NULL, NULL, NULL, NULL, "
+                                "1, 0);"
+                                "INSERT INTO TASK VALUES (NULL, 5, 0, NULL, 99, 0, 1, 0, 1, 1, 0, 0);",
+                            "ascend_pytorch_profiler_1.db"));
+  // Communication tasks sharing a globalTaskId, tasks sharing one, and the indexes that make SQLite
+  // scan TASK first (an index on COMMUNICATION_TASK_INFO, as real exports have) or
+  // COMMUNICATION_TASK_INFO first (an index on TASK; none: an automatic covering index).
+  const std::string shared_ids =
+      "INSERT INTO COMMUNICATION_TASK_INFO VALUES (8,12,11,1,9,0,0,0,0,0,0,0,0,1),(8,13,11,0,9,0,0,0,0,0,0,0,0,1),"
+      "(10,12,12,2,9,0,0,0,0,0,0,0,0,1);"
+      "INSERT INTO TASK VALUES (1630,1650,0,NULL,12,1,12,0,5,7,0,0);";
+  int n = 2;
+  for (const char* index : {"", "CREATE INDEX CommunicationTaskIndex ON COMMUNICATION_TASK_INFO (globalTaskId);",
+                            "CREATE INDEX TaskGid ON TASK (globalTaskId);"}) {
+    files.push_back(MakeDb(d, std::string(kDbSchema) + kDbRows + shared_ids + index,
+                           "ascend_pytorch_profiler_" + std::to_string(n++) + ".db"));
+  }
+  const fs::path corpus = fs::path(PROFDIFF_SOURCE_DIR) / ".." / "shared" / "corpus";
+  if (fs::exists(corpus)) {
+    for (const auto& e : fs::recursive_directory_iterator(corpus))
+      if (e.path().extension() == ".db" && e.path().filename().string().starts_with("ascend_"))
+        files.push_back(e.path().string());
+  }
+  for (const std::string& f : files) {
+    std::string dumps[3];
+    for (int way = 0; way < 3; ++way) {
+      LoadOptions o;
+      o.db_read_pages = way != 0;
+      o.threads = way == 2 ? 2 : 1;
+      Profile p;
+      const Status st = LoadAscendDb(f, p, o);
+      dumps[way] = st.ok() ? testing::DumpProfile(p) + testing::DumpNpuTables(p) : st.ToString();
+    }
+    EXPECT_EQ(dumps[1], dumps[0]) << f;
+    EXPECT_EQ(dumps[2], dumps[0]) << f;
   }
 }
 

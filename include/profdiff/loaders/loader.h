@@ -38,6 +38,9 @@ struct LoadOptions {
   // reference's inputs (docs/reference/inputs.md#path-resolution) and refuses them.
   bool accept_side_files = false;
   InputFormat input_format = InputFormat::kAuto;
+  // An Ascend DB export's big tables are read from the file's pages (io/sqlite_pages.h); false:
+  // every table through SQLite's statement engine (tests expect the same model both ways).
+  bool db_read_pages = true;
   // Threads that parse one trace file (`--threads`; 0: one per core). A trace smaller than two
   // blocks is read on one; the model is the same at any count (loaders/trace_json.h).
   int threads = 0;
