@@ -188,34 +188,56 @@ StatusOr<PageHeader> ReadHeader(const SqlitePages& f, const unsigned char* page,
 
 StatusOr<std::vector<uint32_t>> SqlitePages::TableLeaves(uint32_t root,
                                                          std::string_view table) const {
-  std::vector<uint32_t> leaves;
-  // Depth-first, children left to right: (page, depth) on a stack, pushed right to left.
+  std::vector<uint32_t> leaves, children;
+  // Depth-first over the interior pages, children left to right: (page, depth) on a stack, pushed
+  // right to left. The leaves are not read: all children of a page are at one depth, so when its
+  // first child is a leaf they all are (the scan checks each leaf's type as it reads it).
   std::vector<std::pair<uint32_t, int>> stack{{root, 0}};
   std::vector<char> buf(page_bytes_);
   const auto* page = reinterpret_cast<const unsigned char*>(buf.data());
   uint64_t visited = 0;
+  auto loops = [&](uint32_t no) {
+    return ParseError(fmt::format("{}: table {}: the b-tree loops (page {})", path_, table, no));
+  };
   while (!stack.empty()) {
     const auto [no, depth] = stack.back();
     stack.pop_back();
-    if (++visited > page_count_ || depth > kMaxDepth)
-      return ParseError(fmt::format("{}: table {}: the b-tree loops (page {})", path_, table, no));
+    if (++visited > page_count_ || depth > kMaxDepth) return loops(no);
     PD_RETURN_IF_ERROR(ReadPages(no, 1, buf.data(), table));
     PD_ASSIGN_OR_RETURN(PageHeader h, ReadHeader(*this, page, no, table));
     if (h.type == kLeafTable) {
       leaves.push_back(no);
       continue;
     }
-    stack.emplace_back(Get32(page + h.header_at + 8),
-                       depth + 1);  // the right-most child comes last
-    for (uint32_t i = h.cells; i-- > 0;) {
+    children.clear();
+    for (uint32_t i = 0; i < h.cells; ++i) {
       const uint32_t at = Get16(page + h.pointers_at + 2 * i);
       if (at < h.pointers_at || at + 4 > usable_bytes_)
         return ParseError(
             fmt::format("{}: table {}: page {}: cell {} is outside the page", path_, table, no, i));
-      stack.emplace_back(Get32(page + at), depth + 1);
+      children.push_back(Get32(page + at));
     }
+    children.push_back(Get32(page + h.header_at + 8));  // the right-most child comes last
+    PD_ASSIGN_OR_RETURN(uint8_t first_type, PageType(children.front(), table));
+    if (first_type == kLeafTable) {
+      if (leaves.size() + children.size() > page_count_) return loops(no);
+      leaves.insert(leaves.end(), children.begin(), children.end());
+      continue;
+    }
+    for (size_t i = children.size(); i-- > 0;) stack.emplace_back(children[i], depth + 1);
   }
   return leaves;
+}
+
+StatusOr<uint8_t> SqlitePages::PageType(uint32_t no, std::string_view table) const {
+  if (no == 0 || no > page_count_)
+    return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_,
+                                  table, no, page_count_));
+  unsigned char type = 0;
+  const uint32_t at = no == 1 ? kFileHeaderBytes : 0;
+  if (::pread(fd_, &type, 1, static_cast<off_t>(uint64_t{no - 1} * page_bytes_ + at)) != 1)
+    return IoError(fmt::format("{}: table {}: cannot read page {}", path_, table, no));
+  return type;
 }
 
 StatusOr<uint32_t> SqlitePages::LeafCells(uint32_t no, std::string_view table) const {

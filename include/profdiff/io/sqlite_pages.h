@@ -66,6 +66,8 @@ class SqlitePages {
   // The rows of the table whose leaves are `leaves`: the sum of their cell counts (each leaf's
   // 8-byte header read, not its cells; a few µs a leaf).
   StatusOr<uint64_t> CountCells(std::span<const uint32_t> leaves, std::string_view table) const;
+  // The b-tree page type byte of page `no` (0x0D a table leaf, 0x05 a table interior page).
+  StatusOr<uint8_t> PageType(uint32_t no, std::string_view table) const;
   // The cell count of leaf page `no`.
   StatusOr<uint32_t> LeafCells(uint32_t no, std::string_view table) const;
   // Reads `count` consecutive pages from page `first` (1-based) into `out` (count * page_bytes()).
