@@ -4,7 +4,9 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace profdiff::testing {
 
@@ -76,6 +78,19 @@ inline std::string WriteDb(const std::string& path, const std::string& sql) {
   }
   sqlite3_close(db);
   return error;
+}
+
+// The profiler DB exports (ascend_*.db) of ../shared/corpus, empty when it is absent (a user's
+// clone).
+inline std::vector<std::string> CorpusDbExports() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  const fs::path corpus = fs::path(PROFDIFF_SOURCE_DIR) / ".." / "shared" / "corpus";
+  if (!fs::exists(corpus)) return files;
+  for (const auto& e : fs::recursive_directory_iterator(corpus))
+    if (e.path().extension() == ".db" && e.path().filename().string().starts_with("ascend_"))
+      files.push_back(e.path().string());
+  return files;
 }
 
 }  // namespace profdiff::testing

@@ -143,12 +143,7 @@ int64_t SqliteCount(const std::string& path, const std::string& table) {
 TEST(AscendDb, TableRowsAreExactCounts) {
   TempDir d;
   std::vector<std::string> files = {MakeDb(d, std::string(kDbSchema) + kDbRows)};
-  const fs::path corpus = fs::path(PROFDIFF_SOURCE_DIR) / ".." / "shared" / "corpus";
-  if (fs::exists(corpus)) {
-    for (const auto& e : fs::recursive_directory_iterator(corpus))
-      if (e.path().extension() == ".db" && e.path().filename().string().starts_with("ascend_"))
-        files.push_back(e.path().string());
-  }
+  for (const std::string& f : testing::CorpusDbExports()) files.push_back(f);
   for (const std::string& f : files) {
     Profile p;
     ASSERT_TRUE(LoadAscendDb(f, p, LoadOptions{}).ok()) << f;
@@ -184,12 +179,7 @@ TEST(AscendDb, PagesAndSqliteBuildTheSameModel) {
     files.push_back(MakeDb(d, std::string(kDbSchema) + kDbRows + shared_ids + index,
                            "ascend_pytorch_profiler_" + std::to_string(n++) + ".db"));
   }
-  const fs::path corpus = fs::path(PROFDIFF_SOURCE_DIR) / ".." / "shared" / "corpus";
-  if (fs::exists(corpus)) {
-    for (const auto& e : fs::recursive_directory_iterator(corpus))
-      if (e.path().extension() == ".db" && e.path().filename().string().starts_with("ascend_"))
-        files.push_back(e.path().string());
-  }
+  for (const std::string& f : testing::CorpusDbExports()) files.push_back(f);
   for (const std::string& f : files) {
     std::string dumps[3];
     for (int way = 0; way < 3; ++way) {
