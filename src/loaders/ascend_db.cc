@@ -145,8 +145,7 @@ class DbLoader {
   // The string behind a STRING_IDS id ("" for NULL; "" and a diagnostic for an unknown id).
   StringId Str(const IntCell& c, std::string_view table) {
     if (c.state != IntCell::State::kValue) return kEmptyString;
-    auto it = strings_.find(c.value);
-    if (it != strings_.end()) return it->second;
+    if (const StringId* text = strings_.Find(c.value)) return *text;
     p_.diagnostics.Add(DiagId::db_dangling_id, {db_.file(), 0, -1},
                        fmt::format("table {}: string id {}", table, c.value));
     return kEmptyString;
@@ -301,7 +300,47 @@ class DbLoader {
 
   const Database& db_;
   Profile& p_;
-  std::unordered_map<int64_t, StringId> strings_;
+  // STRING_IDS: id -> interned text, as read (a later row of an id wins). Real exports number
+  // their strings from 1 (an INTEGER PRIMARY KEY): then an array indexed by id, not a hash map
+  // (several lookups per row of tables of millions of rows).
+  class StringIds {
+   public:
+    void Set(int64_t id, StringId text) { rows_.emplace_back(id, text); }
+    // Called once every row is in.
+    void Index() {
+      int64_t most = -1;
+      bool dense = true;
+      for (const auto& [id, text] : rows_) {
+        dense = dense && id >= 0;
+        most = std::max(most, id);
+      }
+      dense = dense && most < static_cast<int64_t>(2 * rows_.size() + 4096);
+      if (dense) {
+        dense_.assign(static_cast<size_t>(most + 1), kMissing);
+        for (const auto& [id, text] : rows_) dense_[static_cast<size_t>(id)] = text;
+      } else {
+        for (const auto& [id, text] : rows_) sparse_[id] = text;
+      }
+    }
+    const StringId* Find(int64_t id) const {
+      if (!dense_.empty() || sparse_.empty()) {
+        if (id < 0 || static_cast<uint64_t>(id) >= dense_.size()) return nullptr;
+        const StringId& text = dense_[static_cast<size_t>(id)];
+        return text == kMissing ? nullptr : &text;
+      }
+      auto it = sparse_.find(id);
+      return it == sparse_.end() ? nullptr : &it->second;
+    }
+    // Every (id, text), in table order.
+    const std::vector<std::pair<int64_t, StringId>>& rows() const { return rows_; }
+
+   private:
+    static constexpr StringId kMissing = ~StringId{0};
+    std::vector<std::pair<int64_t, StringId>> rows_;
+    std::vector<StringId> dense_;
+    std::unordered_map<int64_t, StringId> sparse_;
+  };
+  StringIds strings_;
   std::unordered_map<int64_t, std::string> api_types_;
   // CONNECTION_IDS: (id = a PYTORCH_API connectionId, its CANN connection id) rows sorted by id,
   // the rows of one id in table order; a flat array, not a map of lists (a 5 M-task export holds
@@ -387,8 +426,9 @@ Status DbLoader::LoadStrings() {
     if (!row) break;
     const IntCell id = st.Int(0);
     if (!id.ok()) continue;
-    strings_[id.value] = p_.strings.Intern(st.Text(1).value_or(std::string_view()));
+    strings_.Set(id.value, p_.strings.Intern(st.Text(1).value_or(std::string_view())));
   }
+  strings_.Index();
   Counted("STRING_IDS", st);
   return Status::Ok();
 }
@@ -470,7 +510,8 @@ Status DbLoader::LoadPmu() {
   // export has 47 M PMU rows; a join looks each one's name up in STRING_IDS), the other counters'
   // rows skipped by their name id (as `WHERE name IN (ids)` would).
   std::vector<PmuCounter> counters;
-  for (const auto& [string_id, text] : strings_) {
+  for (const auto& [string_id, text] : strings_.rows()) {
+    if (*strings_.Find(string_id) != text) continue;  // a later row of the id replaced it
     const std::string_view name = p_.str(text);
     if (name == "aic_total_time") counters.push_back({string_id, true, nullptr});
     if (name == "aic_mac_time") counters.push_back({string_id, true, &KernelDetailRow::aic_mac_time_ns});
