@@ -27,7 +27,18 @@ uint32_t Get32(const unsigned char* p) {
 
 // SQLite's varint at [p, end): 1-9 bytes, big-endian, 7 bits a byte with the high bit saying
 // "more"; the ninth byte gives all 8 bits. 0 bytes read when it runs past `end`.
-size_t GetVarint(const unsigned char* p, const unsigned char* end, uint64_t& v) {
+size_t GetVarintSlow(const unsigned char* p, const unsigned char* end, uint64_t& v);
+
+// Most varints of a record (serial types, small sizes) are one byte.
+inline size_t GetVarint(const unsigned char* p, const unsigned char* end, uint64_t& v) {
+  if (p < end && *p < 0x80) {
+    v = *p;
+    return 1;
+  }
+  return GetVarintSlow(p, end, v);
+}
+
+size_t GetVarintSlow(const unsigned char* p, const unsigned char* end, uint64_t& v) {
   v = 0;
   for (size_t i = 0; i < 8; ++i) {
     if (p + i >= end) return 0;
@@ -98,6 +109,14 @@ std::optional<int64_t> ParseDecimalInt(std::string_view t) {
   if (negative || t[0] == '+') i = 1;
   if (i == t.size()) return std::nullopt;
   uint64_t v = 0;
+  if (t.size() - i <= 18) {  // cannot overflow: no check per digit
+    for (; i < t.size(); ++i) {
+      const auto digit = static_cast<uint64_t>(static_cast<unsigned char>(t[i]) - '0');
+      if (digit > 9) return std::nullopt;
+      v = v * 10 + digit;
+    }
+    return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  }
   for (; i < t.size(); ++i) {
     const char c = t[i];
     if (c < '0' || c > '9') return std::nullopt;
