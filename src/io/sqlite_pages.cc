@@ -378,7 +378,7 @@ Status SqliteTableScan::Corrupt(uint32_t page_no, std::string_view what) const {
 }
 
 void SqliteTableScan::Fill(Batch& b) {
-  b.values.clear();
+  // b.values keeps its size (rows x columns of the biggest batch yet): rows are written over it.
   b.rowids.clear();
   b.spilled.clear();
   b.error = Status::Ok();
@@ -489,15 +489,15 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
   const unsigned char* type_at = rec + n;
   const unsigned char* header_end = rec + header_bytes;
   const unsigned char* body = header_end;
-  const size_t base = b.values.size();
-  b.values.resize(base + columns_.size());  // NULLs
+  const size_t ncols = columns_.size(), base = b.rowids.size() * ncols;
+  if (b.values.size() < base + ncols) b.values.resize(std::max(2 * b.values.size(), base + ncols));
   SqlValue* values = b.values.data() + base;
+  for (size_t i = 0; i < ncols; ++i) values[i] = SqlValue{};  // NULLs
   for (int col = 0; col <= max_column_ && type_at < header_end; ++col) {
     uint64_t t = 0;
     n = GetVarint(type_at, header_end, t);
     const int64_t size = n == 0 ? -1 : SerialBytes(t);
     if (size < 0 || body + size > end) {
-      b.values.resize(base);
       return Corrupt(page_no, n == 0 ? "a record header runs past its record"
                                      : "a record's value runs past its record");
     }

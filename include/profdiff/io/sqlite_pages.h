@@ -109,8 +109,9 @@ class SqliteTableScan {
   bool reads_ahead() const { return reader_.joinable(); }
 
  private:
-  // One run of leaf pages and its rows: the values (rows x columns) view the batch's pages or its
-  // payloads gathered from overflow pages, so a batch lives until the caller has passed its rows.
+  // One run of leaf pages and its rows: the values (rows x columns, at the front of `values`, which
+  // keeps the size of the biggest batch yet) view the batch's pages or its payloads gathered from
+  // overflow pages, so a batch lives until the caller has passed its rows.
   struct Batch {
     std::vector<char> pages;
     std::vector<SqlValue> values;
