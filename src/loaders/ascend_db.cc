@@ -271,11 +271,19 @@ class DbLoader {
       p_.npu.kernel_details.rows[task].*counter.field = std::fabs(value) < 9.0e18 ? std::llround(value) : kAbsentNs;
   }
   // A table's track per key (a thread, a stream, a group and plane), named the first time only: the
-  // names are built and interned once, not per row (millions of rows on a big export).
+  // names are built and interned once, not per row (millions of rows on a big export). Rows of one
+  // key mostly follow each other: the last key's track is kept beside the map.
+  template <typename Map>
+  struct TrackCache {
+    Map map;
+    std::optional<std::pair<typename Map::key_type, TrackId>> last;
+  };
   template <typename Cache, typename Key, typename Make>
   TrackId CachedTrack(Cache& cache, const Key& key, Make make) {
-    auto [it, fresh] = cache.try_emplace(key, TrackId{0});
+    if (cache.last && cache.last->first == key) return cache.last->second;
+    auto [it, fresh] = cache.map.try_emplace(key, TrackId{0});
     if (fresh) it->second = make();
+    cache.last.emplace(key, it->second);
     return it->second;
   }
   // "NPU:{id}" of a device id, interned once per id.
@@ -377,9 +385,9 @@ class DbLoader {
     SliceId row;
   };
   std::vector<CannRow> cann_rows_;  // every (CANN connection id, API row) link, for AddFwdBwdFlows
-  std::unordered_map<int64_t, TrackId> thread_tracks_, stream_tracks_;
-  std::unordered_map<StringId, TrackId> group_tracks_;
-  std::map<std::pair<StringId, int64_t>, TrackId> plane_tracks_;  // (group, plane id): a few per group
+  TrackCache<std::unordered_map<int64_t, TrackId>> thread_tracks_, stream_tracks_;
+  TrackCache<std::unordered_map<StringId, TrackId>> group_tracks_;
+  TrackCache<std::map<std::pair<StringId, int64_t>, TrackId>> plane_tracks_;  // (group, plane id)
   std::unordered_map<int64_t, StringId> device_names_;
   std::unordered_map<const char*, StringId> cats_;
   StringId async_npu_ = kEmptyString;

@@ -11,13 +11,6 @@
 namespace profdiff::db {
 namespace {
 
-// A REAL cell as an integer: its value when it has no fraction.
-IntCell IntOfReal(double d) {
-  const auto i = static_cast<int64_t>(d);
-  if (d >= -9.2e18 && d <= 9.2e18 && static_cast<double>(i) == d) return {IntCell::State::kValue, i};
-  return {IntCell::State::kBad, 0};
-}
-
 // A TEXT cell as an integer (PYTORCH_API stores its times as text: "1736410576395167660").
 IntCell IntOfText(std::string_view text) {
   if (auto v = io::ParseDecimalInt(text)) return {IntCell::State::kValue, *v};
@@ -104,18 +97,7 @@ StatusOr<bool> Statement::Step() {
   return ParseError(fmt::format("{}: table {}: cannot read the rows: {}", file_, table_, sqlite3_errmsg(db)));
 }
 
-IntCell Statement::Int(int col) const {
-  if (scan_ != nullptr) {
-    const io::SqlValue& v = scan_->value(static_cast<size_t>(col));
-    switch (v.type) {
-      case io::SqlValue::Type::kNull: return {IntCell::State::kNull, 0};
-      case io::SqlValue::Type::kInt: return {IntCell::State::kValue, v.i};
-      case io::SqlValue::Type::kReal: return IntOfReal(v.d);
-      case io::SqlValue::Type::kText:  // parsed by the reader
-        return v.decimal ? IntCell{IntCell::State::kValue, v.i} : IntCell{IntCell::State::kBad, 0};
-      case io::SqlValue::Type::kBlob: return {IntCell::State::kBad, 0};
-    }
-  }
+IntCell Statement::SqliteInt(int col) const {
   switch (sqlite3_column_type(stmt_.get(), col)) {
     case SQLITE_NULL: return {IntCell::State::kNull, 0};
     case SQLITE_INTEGER: return {IntCell::State::kValue, sqlite3_column_int64(stmt_.get(), col)};
