@@ -2,13 +2,14 @@
 // file format: https://www.sqlite.org/fileformat2.html, "B-tree Pages" and "Record Format").
 //
 // Why: stepping a big table through SQLite's statement engine costs 0.25-0.55 µs a row (the Ascend
-// DB loader reads tens of millions); decoding the records from the pages costs a tenth of that, and
-// a table's leaf pages can be split between threads. The reader opens the file read-only and reads
-// it with pread (no lock, no journal, no write, no mapping that would count the file in the RSS),
-// as SQLite's `immutable=1` does. It reads rowid tables only, in rowid order (the order of SQLite's
-// full-table scan); everything else - the schema, a WITHOUT ROWID table, a UTF-16 database, a join
-// - stays with SQLite. Every page is checked before it is read: a corrupt or truncated file gives
-// an error naming the file, the table and the page, never a read out of bounds or an endless loop.
+// DB loader reads tens of millions); decoding the records from the pages costs a fraction of that,
+// on a thread of its own ahead of the caller. The reader opens the file read-only and reads it with
+// pread (no lock, no journal, no write, no mapping that would count the file in the RSS), as
+// SQLite's `immutable=1` does. It reads whole rowid tables, in rowid order (the order of SQLite's
+// full-table scan); everything else - the schema, query plans, a WITHOUT ROWID table, a UTF-16
+// database - stays with SQLite, and a join is the caller's (src/loaders/ascend_db.cc). Every page is
+// checked before it is read: a corrupt or truncated file gives an error naming the file, the table
+// and the page, never a read out of bounds or an endless loop.
 #pragma once
 
 #include <condition_variable>
