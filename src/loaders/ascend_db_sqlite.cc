@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "profdiff/base/ascii.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -36,27 +38,21 @@ std::string RealText(double d) {
   return t;
 }
 
-std::string Upper(std::string_view s) {
-  std::string u(s);
-  for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return u;
-}
-
 // Whether a column's declared type gives it REAL affinity (SQLite's rules, "Determination Of
 // Column Affinity", in their order: INT, then CHAR/CLOB/TEXT, then BLOB, then REAL/FLOA/DOUB).
 bool RealAffinity(std::string_view declared) {
-  const std::string u = Upper(declared);
-  auto has = [&](const char* s) { return u.find(s) != std::string::npos; };
-  if (has("INT") || has("CHAR") || has("CLOB") || has("TEXT") || has("BLOB")) return false;
-  return has("REAL") || has("FLOA") || has("DOUB");
+  const std::string t = ascii::ToLower(declared);
+  auto has = [&](const char* s) { return t.find(s) != std::string::npos; };
+  if (has("int") || has("char") || has("clob") || has("text") || has("blob")) return false;
+  return has("real") || has("floa") || has("doub");
 }
 
 // Whether a CREATE TABLE statement ends in WITHOUT ROWID (its rows live in an index b-tree).
 bool WithoutRowid(std::string_view sql) {
-  const std::string u = Upper(sql);
-  const size_t close = u.rfind(')');
-  const size_t without = u.find("WITHOUT", close == std::string::npos ? 0 : close);
-  return without != std::string::npos && u.find("ROWID", without) != std::string::npos;
+  const std::string t = ascii::ToLower(sql);
+  const size_t close = t.rfind(')');
+  const size_t without = t.find("without", close == std::string::npos ? 0 : close);
+  return without != std::string::npos && t.find("rowid", without) != std::string::npos;
 }
 
 // `name` as an SQL identifier in double quotes.
@@ -209,12 +205,12 @@ StatusOr<Database::Columns> Database::ColumnsOf(std::string_view table) const {
     if (!row) break;
     c.names.emplace_back(st.Text(1).value_or(std::string_view()));
     const auto dflt = st.Text(4);
-    c.default_null.push_back(st.IsNull(4) || (dflt && Upper(*dflt) == "NULL"));
+    c.default_null.push_back(st.IsNull(4) || (dflt && ascii::EqualsLower(*dflt, "null")));
     c.real.push_back(RealAffinity(st.Text(2).value_or(std::string_view())));
     if (st.Int(5).ok() && st.Int(5).value > 0) {
       ++pk_columns;
       pk_column = static_cast<int>(c.names.size()) - 1;
-      pk_integer = Upper(st.Text(2).value_or(std::string_view())) == "INTEGER";
+      pk_integer = ascii::EqualsLower(st.Text(2).value_or(std::string_view()), "integer");
     }
   }
   // A sole INTEGER PRIMARY KEY is the rowid: the record stores NULL in its place.
@@ -256,10 +252,10 @@ StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std
     std::vector<int> index;
     std::vector<bool> real;
     for (std::string_view name : columns) {
-      const std::string u = Upper(name);
+      const std::string lower = ascii::ToLower(name);  // SQLite's column names ignore case
       for (size_t i = 0; i < cols.names.size(); ++i) {
         const int col = static_cast<int>(i);
-        if (Upper(cols.names[i]) == u && cols.default_null[i] &&
+        if (ascii::EqualsLower(cols.names[i], lower) && cols.default_null[i] &&
             std::find(index.begin(), index.end(), col) == index.end()) {
           index.push_back(col);
           real.push_back(cols.real[i]);
@@ -305,7 +301,7 @@ StatusOr<int64_t> Database::CountRows(std::string_view table) const {
     PD_ASSIGN_OR_RETURN(uint64_t rows, pages_->CountCells(*leaves, table));
     return static_cast<int64_t>(rows);
   }
-  PD_ASSIGN_OR_RETURN(Statement st, Prepare(table, fmt::format("SELECT count(*) FROM \"{}\"", table)));
+  PD_ASSIGN_OR_RETURN(Statement st, Prepare(table, "SELECT count(*) FROM " + Quoted(table)));
   PD_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return int64_t{0};
   const IntCell c = st.Int(0);

@@ -32,8 +32,6 @@ struct IntCell {
   bool ok() const { return state == State::kValue; }
 };
 
-// The rows of a query, from SQLite's statement engine or, for a whole-table scan, straight from the
-// table's pages (io/sqlite_pages.h); the cells read the same either way (sqlite_scan_test.cc).
 // A REAL cell as an integer: its value when it has no fraction.
 inline IntCell IntOfReal(double d) {
   const auto i = static_cast<int64_t>(d);
@@ -41,6 +39,8 @@ inline IntCell IntOfReal(double d) {
   return {IntCell::State::kBad, 0};
 }
 
+// The rows of a query, from SQLite's statement engine or, for a whole-table scan, straight from the
+// table's pages (io/sqlite_pages.h); the cells read the same either way (sqlite_scan_test.cc).
 class Statement {
  public:
   Statement(sqlite3_stmt* stmt, std::string file, std::string table)
@@ -103,7 +103,7 @@ class Database {
   StatusOr<std::vector<std::string>> QueryPlan(std::string_view table, const std::string& sql) const;
   // The columns of index `name` (0 when there is none).
   StatusOr<int> IndexColumns(std::string_view table, std::string_view name) const;
-  bool HasTable(std::string_view table) const { return tables_.count(std::string(table)) != 0; }
+  bool HasTable(std::string_view table) const { return tables_.find(table) != tables_.end(); }
   StatusOr<int64_t> CountRows(std::string_view table) const;
   // About the rows of `table`, to size arrays before reading it: from the pages, its leaves times
   // the most cells of a few leaves spread over the table (no more than a few page reads); through
