@@ -19,6 +19,7 @@ constexpr unsigned char kLeafTable = 0x0D;
 constexpr uint32_t kFileHeaderBytes = 100;
 constexpr int kMaxDepth = 40;                    // a b-tree of 2^32 pages is at most ~20 deep
 constexpr size_t kRunBytes = size_t{256} << 10;  // leaf pages read with one pread (a batch)
+constexpr size_t kReadAheadLeaves = 16;  // fewer leaves: no reader thread (not worth starting one)
 
 uint32_t Get16(const unsigned char* p) { return (uint32_t{p[0]} << 8) | p[1]; }
 uint32_t Get32(const unsigned char* p) {
@@ -64,9 +65,6 @@ int64_t GetInt(const unsigned char* p, int64_t n) {
   return static_cast<int64_t>(v);
 }
 
-// Tables of fewer leaves are read without a reader thread (not worth starting one).
-constexpr size_t kReadAheadLeaves = 16;
-
 // A value of serial type `t` whose `size` bytes start at `body` (file format, "Record Format").
 void SetValue(SqlValue& v, uint64_t t, const unsigned char* body, int64_t size, bool real) {
   if (t == 0) {
@@ -108,20 +106,12 @@ std::optional<int64_t> ParseDecimalInt(std::string_view t) {
   const bool negative = t[0] == '-';
   if (negative || t[0] == '+') i = 1;
   if (i == t.size()) return std::nullopt;
+  const bool may_overflow = t.size() - i > 18;  // 18 digits always fit: no check per digit
   uint64_t v = 0;
-  if (t.size() - i <= 18) {  // cannot overflow: no check per digit
-    for (; i < t.size(); ++i) {
-      const auto digit = static_cast<uint64_t>(static_cast<unsigned char>(t[i]) - '0');
-      if (digit > 9) return std::nullopt;
-      v = v * 10 + digit;
-    }
-    return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
-  }
   for (; i < t.size(); ++i) {
-    const char c = t[i];
-    if (c < '0' || c > '9') return std::nullopt;
-    const auto digit = static_cast<uint64_t>(c - '0');
-    if (v > (static_cast<uint64_t>(INT64_MAX) - digit) / 10) return std::nullopt;
+    const auto digit = static_cast<uint64_t>(static_cast<unsigned char>(t[i]) - '0');
+    if (digit > 9) return std::nullopt;
+    if (may_overflow && v > (static_cast<uint64_t>(INT64_MAX) - digit) / 10) return std::nullopt;
     v = v * 10 + digit;
   }
   return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
@@ -166,8 +156,7 @@ StatusOr<std::shared_ptr<const SqlitePages>> SqlitePages::Open(const std::string
 Status SqlitePages::ReadPages(uint32_t first, uint32_t count, char* out,
                               std::string_view table) const {
   if (first == 0 || count == 0 || first > page_count_ || count > page_count_ - first + 1)
-    return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_,
-                                  table, first, page_count_));
+    return OutsideFile(first, table);
   const size_t bytes = size_t{count} * page_bytes_;
   const auto offset = static_cast<off_t>(uint64_t{first - 1} * page_bytes_);
   size_t done = 0;
@@ -249,29 +238,34 @@ StatusOr<std::vector<uint32_t>> SqlitePages::TableLeaves(uint32_t root,
 }
 
 StatusOr<uint8_t> SqlitePages::PageType(uint32_t no, std::string_view table) const {
-  if (no == 0 || no > page_count_)
-    return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_,
-                                  table, no, page_count_));
   unsigned char type = 0;
-  const uint32_t at = no == 1 ? kFileHeaderBytes : 0;
-  if (::pread(fd_, &type, 1, static_cast<off_t>(uint64_t{no - 1} * page_bytes_ + at)) != 1)
-    return IoError(fmt::format("{}: table {}: cannot read page {}", path_, table, no));
+  PD_RETURN_IF_ERROR(ReadHeaderBytes(no, &type, 1, table));
   return type;
 }
 
 StatusOr<uint32_t> SqlitePages::LeafCells(uint32_t no, std::string_view table) const {
-  if (no == 0 || no > page_count_)
-    return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_,
-                                  table, no, page_count_));
   unsigned char h[8];
-  const uint32_t at = no == 1 ? kFileHeaderBytes : 0;
-  if (::pread(fd_, h, sizeof h, static_cast<off_t>(uint64_t{no - 1} * page_bytes_ + at)) !=
-      sizeof h)
-    return IoError(fmt::format("{}: table {}: cannot read page {}", path_, table, no));
+  PD_RETURN_IF_ERROR(ReadHeaderBytes(no, h, sizeof h, table));
   if (h[0] != kLeafTable)
     return ParseError(fmt::format("{}: table {}: page {}: not a table leaf page (type {})", path_,
                                   table, no, static_cast<int>(h[0])));
   return Get16(h + 3);
+}
+
+// The first `n` bytes of page `no`'s b-tree header (after the file header on page 1).
+Status SqlitePages::ReadHeaderBytes(uint32_t no, unsigned char* out, size_t n,
+                                    std::string_view table) const {
+  if (no == 0 || no > page_count_) return OutsideFile(no, table);
+  const uint32_t at = no == 1 ? kFileHeaderBytes : 0;
+  const auto offset = static_cast<off_t>(uint64_t{no - 1} * page_bytes_ + at);
+  if (::pread(fd_, out, n, offset) != static_cast<ssize_t>(n))
+    return IoError(fmt::format("{}: table {}: cannot read page {}", path_, table, no));
+  return Status::Ok();
+}
+
+Status SqlitePages::OutsideFile(uint32_t no, std::string_view table) const {
+  return ParseError(fmt::format("{}: table {}: page {} is outside the file's {} pages", path_,
+                                table, no, page_count_));
 }
 
 StatusOr<uint64_t> SqlitePages::CountCells(std::span<const uint32_t> leaves,
@@ -354,18 +348,17 @@ SqliteTableScan::Batch* SqliteTableScan::NextBatch() {
 StatusOr<bool> SqliteTableScan::Next() {
   const size_t ncols = columns_.size();
   for (;;) {
-    if (cur_ != nullptr && row_ + 1 < cur_->rowids.size()) {
+    if (cur_ != nullptr && row_ + 1 < cur_->rows) {
       ++row_;
       row_values_ = cur_->values.data() + row_ * ncols;
       return true;
     }
     if (cur_ != nullptr && cur_->last) {
-      row_ = cur_->rowids.size();  // stays past the end
       if (!cur_->error.ok()) return cur_->error;
       return false;
     }
     cur_ = NextBatch();
-    if (cur_->rowids.empty()) continue;
+    if (cur_->rows == 0) continue;
     row_ = 0;
     row_values_ = cur_->values.data();
     return true;
@@ -379,7 +372,7 @@ Status SqliteTableScan::Corrupt(uint32_t page_no, std::string_view what) const {
 
 void SqliteTableScan::Fill(Batch& b) {
   // b.values keeps its size (rows x columns of the biggest batch yet): rows are written over it.
-  b.rowids.clear();
+  b.rows = 0;
   b.spilled.clear();
   b.error = Status::Ok();
   b.last = false;
@@ -489,7 +482,7 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
   const unsigned char* type_at = rec + n;
   const unsigned char* header_end = rec + header_bytes;
   const unsigned char* body = header_end;
-  const size_t ncols = columns_.size(), base = b.rowids.size() * ncols;
+  const size_t ncols = columns_.size(), base = b.rows * ncols;
   if (b.values.size() < base + ncols) b.values.resize(std::max(2 * b.values.size(), base + ncols));
   SqlValue* values = b.values.data() + base;
   for (size_t i = 0; i < ncols; ++i) values[i] = SqlValue{};  // NULLs
@@ -514,7 +507,7 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
       values[r].i = rowid;
     }
   }
-  b.rowids.push_back(rowid);
+  ++b.rows;
   return Status::Ok();
 }
 

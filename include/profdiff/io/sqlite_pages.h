@@ -7,9 +7,9 @@
 // pread (no lock, no journal, no write, no mapping that would count the file in the RSS), as
 // SQLite's `immutable=1` does. It reads whole rowid tables, in rowid order (the order of SQLite's
 // full-table scan); everything else - the schema, query plans, a WITHOUT ROWID table, a UTF-16
-// database - stays with SQLite, and a join is the caller's (src/loaders/ascend_db.cc). Every page is
-// checked before it is read: a corrupt or truncated file gives an error naming the file, the table
-// and the page, never a read out of bounds or an endless loop.
+// database - stays with SQLite, and a join is the caller's (src/loaders/ascend_db.cc). Every page
+// is checked before it is read: a corrupt or truncated file gives an error naming the file, the
+// table and the page, never a read out of bounds or an endless loop.
 #pragma once
 
 #include <condition_variable>
@@ -76,6 +76,8 @@ class SqlitePages {
 
  private:
   SqlitePages() = default;
+  Status ReadHeaderBytes(uint32_t no, unsigned char* out, size_t n, std::string_view table) const;
+  Status OutsideFile(uint32_t no, std::string_view table) const;
   int fd_ = -1;
   std::string path_;
   uint32_t page_bytes_ = 0;
@@ -105,8 +107,6 @@ class SqliteTableScan {
   // Moves to the next row: true when there is one, false at the end; an error on a corrupt page.
   StatusOr<bool> Next();
   const SqlValue& value(size_t requested) const { return row_values_[requested]; }
-  int64_t rowid() const { return cur_->rowids[row_]; }
-  size_t columns() const { return columns_.size(); }
   bool reads_ahead() const { return reader_.joinable(); }
 
  private:
@@ -116,7 +116,7 @@ class SqliteTableScan {
   struct Batch {
     std::vector<char> pages;
     std::vector<SqlValue> values;
-    std::vector<int64_t> rowids;
+    size_t rows = 0;
     std::vector<std::vector<unsigned char>> spilled;
     Status error;       // met after the rows above
     bool last = false;  // no batch follows
