@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -42,7 +43,7 @@ constexpr std::string_view kCommPid = "Communication";
 
 // The TASK scan's startNs, endNs, streamId and taskId columns (LoadTasks), as the communication
 // tasks' join reads them.
-constexpr int kTaskTimeColumns[4] = {0, 1, 5, 6};
+constexpr std::array<int, 4> kTaskTimeColumns = {0, 1, 5, 6};
 
 class DbLoader {
  public:
@@ -93,10 +94,11 @@ class DbLoader {
     IntCell::State state[N];
     IntCell operator[](size_t i) const { return {state[i], value[i]}; }
   };
-  static Cells<4> Cells4(const Statement& st, int first) {
+  // The cells of columns `cols` of the current row.
+  static Cells<4> CellsAt(const Statement& st, const std::array<int, 4>& cols) {
     Cells<4> c{};
-    for (int i = 0; i < 4; ++i) {
-      const IntCell cell = st.Int(first + i);
+    for (size_t i = 0; i < 4; ++i) {
+      const IntCell cell = st.Int(cols[i]);
       c.value[i] = cell.value;
       c.state[i] = cell.state;
     }
@@ -672,15 +674,8 @@ Status DbLoader::LoadTasks() {
         gid.ok() ? info_cursor.EqualRange(gid.value) : std::span<const ComputeInfo>();
     if (joined.empty()) AddTask(st, n, nullptr);
     for (const ComputeInfo& c : joined) AddTask(st, n, &c);
-    if (comm_join_ != CommJoin::kSqlite && gid.ok() && comm_cursor.Contains(gid.value)) {
-      Cells<4> cells{};
-      for (int i = 0; i < 4; ++i) {
-        const IntCell cell = st.Int(kTaskTimeColumns[i]);
-        cells.value[i] = cell.value;
-        cells.state[i] = cell.state;
-      }
-      comm_task_cells_.push_back({gid.value, cells});
-    }
+    if (comm_join_ != CommJoin::kSqlite && gid.ok() && comm_cursor.Contains(gid.value))
+      comm_task_cells_.push_back({gid.value, CellsAt(st, kTaskTimeColumns)});
   }
   Counted("TASK", st);
   return Status::Ok();
@@ -843,7 +838,7 @@ Status DbLoader::PrepareCommJoin() {
     if (!row) break;
     const IntCell gid = st.Int(4);
     if (!gid.ok()) continue;  // NULL joins nothing
-    comm_rows_.push_back({gid.value, Cells4(st, 0)});
+    comm_rows_.push_back({gid.value, CellsAt(st, {0, 1, 2, 3})});
   }
   Counted("COMMUNICATION_TASK_INFO", st);
   comm_by_gid_.resize(comm_rows_.size());
@@ -861,7 +856,7 @@ Status DbLoader::LoadCommunicationTasks() {
     for (int64_t n = 1;; ++n) {
       PD_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) return Status::Ok();
-      AddCommTask(n, Cells4(st, 0), Cells4(st, 4));
+      AddCommTask(n, CellsAt(st, {0, 1, 2, 3}), CellsAt(st, {4, 5, 6, 7}));
     }
   }
   int64_t n = 0;
