@@ -65,13 +65,16 @@ INSERT INTO OP_MEMORY VALUES (16,2048,1100,1800,NULL,700,NULL,NULL,NULL,NULL,NUL
 INSERT INTO MEMORY_RECORD VALUES (16,1100,1048576,2097152,0,0,0),(16,1800,0,3145728,0,0,0);
 )sql";
 
-// Creates `path` holding `sql` (run as one script). Returns sqlite's error text, "" on success.
-inline std::string WriteDb(const std::string& path, const std::string& sql) {
+// Creates `path` holding `sql` (run as one script; PRAGMAs such as page_size first), with
+// `reserve_bytes` reserved per page. Returns sqlite's error text, "" on success.
+inline std::string WriteDb(const std::string& path, const std::string& sql, int reserve_bytes = 0) {
   sqlite3* db = nullptr;
   std::string error;
   if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
     error = db != nullptr ? sqlite3_errmsg(db) : "cannot open";
   } else {
+    // Bytes reserved at the end of every page (set before the first page is written).
+    if (reserve_bytes > 0) sqlite3_file_control(db, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve_bytes);
     char* msg = nullptr;
     if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) error = msg != nullptr ? msg : "exec";
     sqlite3_free(msg);

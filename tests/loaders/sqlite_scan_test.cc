@@ -21,21 +21,11 @@ namespace {
 namespace fs = std::filesystem;
 using report::testing::TempDir;
 
-// Runs `sql` on a new database at `path`, after `pragmas` (page size, encoding) and `reserve` bytes
+// A new database at `path`: `pragmas` (page size, encoding), then `sql`, with `reserve` bytes
 // reserved per page; "" on success, else SQLite's message.
 std::string Build(const std::string& path, const std::string& pragmas, const std::string& sql,
                   int reserve = 0) {
-  sqlite3* db = nullptr;
-  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) return "open failed";
-  std::string err;
-  char* msg = nullptr;
-  if (sqlite3_exec(db, pragmas.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) err = msg;
-  sqlite3_free(msg);
-  if (reserve > 0) sqlite3_file_control(db, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve);
-  if (err.empty() && sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) err = msg;
-  sqlite3_free(msg);
-  sqlite3_close(db);
-  return err;
+  return testing::WriteDb(path, pragmas + sql, reserve);
 }
 
 // Rows of every kind of value: each serial type's integer sizes, reals, texts and blobs of every
@@ -164,6 +154,11 @@ TEST(SqliteScan, ReservedBytesPerPage) {
   ASSERT_EQ(Build(path, "PRAGMA page_size = 1024;",
                   "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 800), 40),
             "");
+  std::ifstream file(path, std::ios::binary);
+  char header[21] = {};
+  file.read(header, sizeof header);
+  ASSERT_EQ(static_cast<int>(static_cast<unsigned char>(header[20])),
+            40);  // the bytes are reserved
   EXPECT_EQ(ExpectSameCells(path, "T", kCols), 800);
 }
 
