@@ -570,14 +570,14 @@ Status DbLoader::LoadTorchApi() {
   if (!std::filesystem::path(db_.file()).filename().string().starts_with("ascend_pytorch_profiler"))
     return Status::Ok();
   PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("PYTORCH_API", {"startNs", "endNs", "globalTid", "connectionId", "name",
-                                                           "sequenceNumber", "fwdThreadId", "inputShapes", "type"}));
+                                                           "inputShapes", "type"}));
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell start = st.Int(0), end = st.Int(1), tid = st.Int(2), conn = st.Int(3);
     if (!NeedTime(start, "PYTORCH_API", "startNs", n) || !NeedTime(end, "PYTORCH_API", "endNs", n)) continue;
     const StringId name = Str(st.Int(4), "PYTORCH_API");
-    const IntCell type = st.Int(8);
+    const IntCell type = st.Int(6);
     auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
     // A view of the map's string (a `?:` with "" would make a temporary std::string that `cat` could
     // point into after this statement).
@@ -595,11 +595,12 @@ Status DbLoader::LoadTorchApi() {
       const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
       return NamedTrack(pid, "Python", thread, "Thread " + thread);
     });
+    // Only the args a comparison reads (a 5 M-task export has 22 M rows): the shapes, and the
+    // connection id of a queue row (memory pairs enqueue and dequeue by it); an op's connection ids
+    // are its flows and op_launches. The sequence number and forward thread are not read.
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
-    if (const IntCell shapes = st.Int(7); shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
-    if (const IntCell seq = st.Int(5); seq.ok()) AddArgInt(ArgKey::kSequenceNumber, seq.value);
-    if (const IntCell fwd = st.Int(6); fwd.ok()) AddArgInt(ArgKey::kFwdThreadId, fwd.value);
-    if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
+    if (const IntCell shapes = st.Int(5); shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
+    if (conn.ok() && type_name == "queue") AddArgInt(ArgKey::kConnectionId, conn.value);  // the queue pairs
     AddSlice(s, args_begin);
     if (!conn.ok()) continue;
     const auto op = static_cast<SliceId>(p_.slices.size() - 1);
@@ -702,7 +703,6 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   if (stream.ok()) AddArgInt(ArgKey::kStreamId, stream.value);
   if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
   if (is_compute && gid.ok()) AddArgInt(ArgKey::kGlobalTaskId, gid.value);  // kernel lines under --reference-compat
-  if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
   if (is_compute) AddArgText(ArgKey::kInputDims, Str(c->input_shapes, "COMPUTE_TASK_INFO"));
   const SliceId id = AddSlice(s, args_begin);
   if (conn.ok() && Launched(conn.value)) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);

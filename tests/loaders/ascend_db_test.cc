@@ -59,7 +59,9 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   EXPECT_EQ(add->ts_ns, 1100);
   EXPECT_EQ(add->dur_ns, 300);
   EXPECT_EQ(p.ArgText(*add, ArgKey::kInputDims), "float;float");
-  EXPECT_EQ(p.ArgInt(*add, ArgKey::kSequenceNumber), 12);
+  // Only the args a comparison reads: no sequence number (12 in the row) or connection id on an op.
+  EXPECT_EQ(p.FindArg(*add, ArgKey::kSequenceNumber), nullptr);
+  EXPECT_EQ(p.FindArg(*add, ArgKey::kConnectionId), nullptr);
   EXPECT_EQ(p.str(p.process(*add).name), "Python");
   EXPECT_EQ(p.process(*add).pid, 3136493);
   EXPECT_EQ(p.track(*add).tid, 7);
@@ -68,6 +70,7 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   ASSERT_NE(kernel, nullptr);
   EXPECT_EQ(p.ArgText(*kernel, ArgKey::kTaskType), "AI_CORE");
   EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kStreamId), 2);
+  EXPECT_EQ(p.FindArg(*kernel, ArgKey::kConnectionId), nullptr);  // its flow end keeps it
   EXPECT_EQ(p.str(p.process(*kernel).name), "Ascend Hardware");
   // A task without COMPUTE_TASK_INFO is named by its task type.
   EXPECT_NE(FindSlice(p, "EVENT_WAIT_SQE"), nullptr);
