@@ -45,6 +45,13 @@ constexpr std::string_view kCommPid = "Communication";
 // tasks' join reads them.
 constexpr std::array<int, 4> kTaskTimeColumns = {0, 1, 5, 6};
 
+// Frees a vector's memory: `v = {}` picks the initializer-list assignment, which empties the
+// vector but keeps its capacity.
+template <typename T>
+void Free(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
 class DbLoader {
  public:
   DbLoader(const Database& db, Profile& p) : db_(db), p_(p) {}
@@ -58,10 +65,14 @@ class DbLoader {
     PD_RETURN_IF_ERROR(LoadMetaData());
     PD_RETURN_IF_ERROR(LoadConnections());
     PD_RETURN_IF_ERROR(LoadTorchApi());
+    connection_cursor_.reset();  // the connections are read by the API rows only
+    Free(connections_);
     PD_RETURN_IF_ERROR(LoadTasks());
     PD_RETURN_IF_ERROR(LoadPmu());
     BuildOpStatistic();
     PD_RETURN_IF_ERROR(LoadCommunicationOps());
+    launched_cursor_.reset();  // the last launch ends are the communication ops
+    Free(launched_);
     PD_RETURN_IF_ERROR(LoadCommunicationTasks());
     PD_RETURN_IF_ERROR(LoadOperatorMemory());
     PD_RETURN_IF_ERROR(LoadMemoryRecord());
@@ -209,7 +220,7 @@ class DbLoader {
         p_.flows.push_back(f);
       }
     }
-    cann_rows_ = {};
+    Free(cann_rows_);
   }
   void AddFlow(char phase, uint64_t id, int64_t ts_ns, TrackId track) {
     FlowEvent f;
@@ -873,9 +884,9 @@ Status DbLoader::LoadCommunicationTasks() {
     for (const CommRow& c : comm_rows_)
       for (const CommTaskCells& t : tasks.EqualRange(c.gid)) AddCommTask(++n, c.cells, t.cells);
   }
-  comm_rows_ = {};
-  comm_by_gid_ = {};
-  comm_task_cells_ = {};
+  Free(comm_rows_);
+  Free(comm_by_gid_);
+  Free(comm_task_cells_);
   ReleaseFreedMemory();
   return Status::Ok();
 }
