@@ -332,7 +332,7 @@ void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const Op
   fwd.Build(modules);
   CallTree call_tree;
   call_tree.Build(calls);
-  calls = {};
+  std::vector<ModEvent>().swap(calls);  // freed (`calls = {}` would keep its capacity)
   std::vector<ModEvent> bwd_events = BackwardEvents(timeline, rows, fwd, bwd_ops, side.backward_names);
   ModTree& bwd = side.trees[1];
   if (!bwd_events.empty()) {
