@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -100,18 +101,48 @@ struct PageHeader {
 
 }  // namespace
 
+namespace {
+
+// Eight ASCII digits at `p` as their value, or -1 when a byte is not a digit: the bytes loaded as
+// one little-endian word, checked together, then combined in pairs, fours and eights with three
+// multiplications (instead of eight multiply-adds). PYTORCH_API keeps its 19-digit times as text:
+// 45 M of them on a 5 M-task export.
+int64_t EightDigits(const char* p) {
+  uint64_t w = 0;
+  std::memcpy(&w, p, 8);
+  // Each byte 0x30..0x39: its high nibble is 3, and adding 6 leaves it 3 (0x3A..0x3F carry into 4).
+  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL, kSix = 0x0606060606060606ULL;
+  if ((w & kHigh) != 0x3030303030303030ULL || ((w + kSix) & kHigh) != 0x3030303030303030ULL) return -1;
+  w -= 0x3030303030303030ULL;  // digit values; the first digit is the lowest byte
+  w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFULL;      // two-digit values in bytes 0, 2, 4, 6
+  w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFULL;    // four-digit values in bytes 0-1, 4-5
+  w = (w * 10000 + (w >> 32)) & 0x00000000FFFFFFFFULL;  // the eight-digit value
+  return static_cast<int64_t>(w);
+}
+
+}  // namespace
+
 std::optional<int64_t> ParseDecimalInt(std::string_view t) {
   if (t.empty()) return std::nullopt;
   size_t i = 0;
   const bool negative = t[0] == '-';
   if (negative || t[0] == '+') i = 1;
   if (i == t.size()) return std::nullopt;
-  const bool may_overflow = t.size() - i > 18;  // 18 digits always fit: no check per digit
+  // The first 18 digits always fit: no overflow check for them, and eight at a time where the
+  // machine is little-endian.
+  const size_t unchecked_end = i + std::min<size_t>(t.size() - i, 18);
   uint64_t v = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; unchecked_end - i >= 8; i += 8) {
+      const int64_t eight = EightDigits(t.data() + i);
+      if (eight < 0) return std::nullopt;
+      v = v * 100000000 + static_cast<uint64_t>(eight);
+    }
+  }
   for (; i < t.size(); ++i) {
     const auto digit = static_cast<uint64_t>(static_cast<unsigned char>(t[i]) - '0');
     if (digit > 9) return std::nullopt;
-    if (may_overflow && v > (static_cast<uint64_t>(INT64_MAX) - digit) / 10) return std::nullopt;
+    if (i >= unchecked_end && v > (static_cast<uint64_t>(INT64_MAX) - digit) / 10) return std::nullopt;
     v = v * 10 + digit;
   }
   return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
