@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ascend_db_sqlite.h"
+#include "ascend_db_string_ids.h"
 #include "profdiff/base/sorted_cursor.h"
 #include "profdiff/base/time.h"
 
@@ -321,47 +322,8 @@ class DbLoader {
 
   const Database& db_;
   Profile& p_;
-  // STRING_IDS: id -> interned text, as read (a later row of an id wins). Real exports number
-  // their strings from 1 (an INTEGER PRIMARY KEY): then an array indexed by id, not a hash map
-  // (several lookups per row of tables of millions of rows).
-  class StringIds {
-   public:
-    void Set(int64_t id, StringId text) { rows_.emplace_back(id, text); }
-    // Called once every row is in.
-    void Index() {
-      int64_t most = -1;
-      bool dense = true;
-      for (const auto& [id, text] : rows_) {
-        dense = dense && id >= 0;
-        most = std::max(most, id);
-      }
-      dense = dense && most < static_cast<int64_t>(2 * rows_.size() + 4096);
-      if (dense) {
-        dense_.assign(static_cast<size_t>(most + 1), kMissing);
-        for (const auto& [id, text] : rows_) dense_[static_cast<size_t>(id)] = text;
-      } else {
-        for (const auto& [id, text] : rows_) sparse_[id] = text;
-      }
-    }
-    const StringId* Find(int64_t id) const {
-      if (!dense_.empty() || sparse_.empty()) {
-        if (id < 0 || static_cast<uint64_t>(id) >= dense_.size()) return nullptr;
-        const StringId& text = dense_[static_cast<size_t>(id)];
-        return text == kMissing ? nullptr : &text;
-      }
-      auto it = sparse_.find(id);
-      return it == sparse_.end() ? nullptr : &it->second;
-    }
-    // Every (id, text), in table order.
-    const std::vector<std::pair<int64_t, StringId>>& rows() const { return rows_; }
-
-   private:
-    static constexpr StringId kMissing = ~StringId{0};
-    std::vector<std::pair<int64_t, StringId>> rows_;
-    std::vector<StringId> dense_;
-    std::unordered_map<int64_t, StringId> sparse_;
-  };
-  StringIds strings_;
+  // STRING_IDS (ascend_db_string_ids.h).
+  db::StringIds strings_;
   std::unordered_map<int64_t, std::string> api_types_;
   // CONNECTION_IDS: (id = a PYTORCH_API connectionId, its CANN connection id) rows sorted by id,
   // the rows of one id in table order; a flat array, not a map of lists (a 5 M-task export holds
