@@ -59,11 +59,26 @@ int64_t SerialBytes(uint64_t t) {
   return static_cast<int64_t>((t - 12) / 2);
 }
 
-// A big-endian two's-complement integer of `n` bytes.
+// A big-endian two's-complement integer of `n` bytes (1, 2, 3, 4, 6 or 8: serial types 1-7).
 int64_t GetInt(const unsigned char* p, int64_t n) {
-  uint64_t v = (p[0] & 0x80) != 0 ? ~uint64_t{0} : 0;
-  for (int64_t i = 0; i < n; ++i) v = (v << 8) | p[i];
-  return static_cast<int64_t>(v);
+  auto sign_extended = [](uint64_t v, int bits) {
+    return static_cast<int64_t>(v << (64 - bits)) >> (64 - bits);  // arithmetic shift (C++20)
+  };
+  switch (n) {
+    case 1:
+      return static_cast<int8_t>(p[0]);
+    case 2:
+      return static_cast<int16_t>((p[0] << 8) | p[1]);
+    case 4:
+      return static_cast<int32_t>(Get32(p));
+    case 8:
+      return static_cast<int64_t>((uint64_t{Get32(p)} << 32) | Get32(p + 4));
+    default: {  // 3 and 6
+      uint64_t v = 0;
+      for (int64_t i = 0; i < n; ++i) v = (v << 8) | p[i];
+      return sign_extended(v, static_cast<int>(8 * n));
+    }
+  }
 }
 
 // A value of serial type `t` whose `size` bytes start at `body` (file format, "Record Format").
@@ -320,9 +335,9 @@ SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::
       rowid_column_(rowid_column) {
   real_.resize(columns_.size(), false);
   for (int c : columns_) max_column_ = std::max(max_column_, c);
-  slot_.assign(static_cast<size_t>(max_column_ + 1), -1);
+  slot_.assign(static_cast<size_t>(max_column_ + 1), Slot{});
   for (size_t r = 0; r < columns_.size(); ++r)
-    if (columns_[r] >= 0) slot_[static_cast<size_t>(columns_[r])] = static_cast<int>(r);
+    if (columns_[r] >= 0) slot_[static_cast<size_t>(columns_[r])] = {static_cast<int>(r), real_[r]};
   // Three batches: one the caller reads, one ready, one being filled.
   const size_t batches = read_ahead && leaves_.size() >= kReadAheadLeaves ? 3 : 1;
   for (size_t i = 0; i < batches; ++i) {
@@ -515,9 +530,10 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
   const unsigned char* body = header_end;
   const size_t ncols = columns_.size(), base = b.rows * ncols;
   if (b.values.size() < base + ncols) b.values.resize(std::max(2 * b.values.size(), base + ncols));
+  // Every requested column is written below (a requested column the table lacks stays NULL).
   SqlValue* values = b.values.data() + base;
-  for (size_t i = 0; i < ncols; ++i) values[i] = SqlValue{};  // NULLs
-  for (int col = 0; col <= max_column_ && type_at < header_end; ++col) {
+  int col = 0;
+  for (; col <= max_column_ && type_at < header_end; ++col) {
     uint64_t t = 0;
     n = GetVarint(type_at, header_end, t);
     const int64_t size = n == 0 ? -1 : SerialBytes(t);
@@ -526,13 +542,17 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
                                      : "a record's value runs past its record");
     }
     type_at += n;
-    if (const int r = slot_[static_cast<size_t>(col)]; r >= 0) {
-      SetValue(values[r], t, body, size, real_[static_cast<size_t>(r)]);
+    if (const Slot slot = slot_[static_cast<size_t>(col)]; slot.index >= 0) {
+      SetValue(values[slot.index], t, body, size, slot.real);
     }
     body += size;
   }
+  // A record written before ALTER TABLE added columns ends early: those columns are NULL.
+  for (; col <= max_column_; ++col) {
+    if (const Slot slot = slot_[static_cast<size_t>(col)]; slot.index >= 0) values[slot.index] = SqlValue{};
+  }
   if (rowid_column_ >= 0 && rowid_column_ <= max_column_) {
-    if (const int r = slot_[static_cast<size_t>(rowid_column_)];
+    if (const int r = slot_[static_cast<size_t>(rowid_column_)].index;
         r >= 0 && values[r].type == SqlValue::Type::kNull) {
       values[r].type = SqlValue::Type::kInt;
       values[r].i = rowid;

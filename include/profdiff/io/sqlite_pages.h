@@ -143,7 +143,12 @@ class SqliteTableScan {
   std::vector<bool> real_;
   int rowid_column_ = -1;
   int max_column_ = -1;
-  std::vector<int> slot_;  // per table column up to max_column_: its requested index, or -1
+  // Per table column up to max_column_: its requested index (-1: not requested) and REAL affinity.
+  struct Slot {
+    int index = -1;
+    bool real = false;
+  };
+  std::vector<Slot> slot_;
   size_t next_leaf_ = 0;   // the first leaf not yet read
   std::vector<char> overflow_page_;
   // The caller's side: the batch being read and the row in it.
