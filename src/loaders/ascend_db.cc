@@ -904,26 +904,19 @@ Status DbLoader::LoadOperatorMemory() {
   return Status::Ok();
 }
 
+// The columns a comparison reads (MemoryRecordRow): the time and the reserved total.
 Status DbLoader::LoadMemoryRecord() {
   if (!Has("MEMORY_RECORD")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("MEMORY_RECORD", {"component", "timestamp", "totalAllocated",
-                                                             "totalReserved", "totalActive", "deviceId"}));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("MEMORY_RECORD", {"timestamp", "totalReserved"}));
   p_.npu.has_memory_record = true;
   constexpr double kBytesPerMb = 1024.0 * 1024.0;
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
-    const IntCell ts = st.Int(1), reserved = st.Int(3);
+    const IntCell ts = st.Int(0), reserved = st.Int(1);
     if (!NeedTime(ts, "MEMORY_RECORD", "timestamp", n) || !Need(reserved, "MEMORY_RECORD", "totalReserved", n))
       continue;
-    MemoryRecordRow r;
-    r.component = Str(st.Int(0), "MEMORY_RECORD");
-    r.ts_ns = ts.value;
-    r.total_reserved_mb = static_cast<double>(reserved.value) / kBytesPerMb;
-    if (const IntCell c = st.Int(2); c.ok()) r.total_allocated_mb = static_cast<double>(c.value) / kBytesPerMb;
-    if (const IntCell c = st.Int(4); c.ok()) r.total_active_mb = static_cast<double>(c.value) / kBytesPerMb;
-    if (const IntCell c = st.Int(5); c.ok()) r.device_type = DeviceName(c.value);
-    p_.npu.memory_record.push_back(r);
+    p_.npu.memory_record.push_back({ts.value, static_cast<double>(reserved.value) / kBytesPerMb});
   }
   Counted("MEMORY_RECORD", st);
   return Status::Ok();

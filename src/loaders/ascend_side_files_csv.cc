@@ -256,20 +256,13 @@ Status LoadOperatorMemory(CsvReader& r, Cells& cells, Profile& profile) {
 
 Status LoadMemoryRecord(CsvReader& r, Cells& cells, Profile& profile) {
   PD_ASSIGN_OR_RETURN(const int c_reserved, RequiredColumn(r, "Total Reserved(MB)"));
-  const int c_component = r.ColumnIndex("Component");
   const int c_ts = r.ColumnIndex("Timestamp(us)");
-  const int c_allocated = r.ColumnIndex("Total Allocated(MB)");
-  const int c_active = r.ColumnIndex("Total Active(MB)");
-  const int c_device = r.ColumnIndex("Device Type");
 
+  // The columns a comparison reads (MemoryRecordRow).
   auto fill = [&](const CsvRecord& rec, MemoryRecordRow& row) {
-    row.component = cells.Str(rec, c_component);
     // kAbsentNs when empty or bad; the row is kept for the peak.
     row.ts_ns = cells.MetricNs(rec, c_ts);
-    row.total_allocated_mb = cells.Double(rec, c_allocated);
     row.total_reserved_mb = cells.Double(rec, c_reserved);
-    row.total_active_mb = cells.Double(rec, c_active);
-    row.device_type = cells.Str(rec, c_device);
     return true;
   };
   PD_ASSIGN_OR_RETURN(profile.npu.memory_record, ReadRows<MemoryRecordRow>(r, fill));

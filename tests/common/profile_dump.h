@@ -64,8 +64,7 @@ inline std::string DumpNpuTables(const Profile& p) {
                      r.device_type, r.line);
   }
   for (const MemoryRecordRow& r : n.memory_record) {
-    o += fmt::format("MR {} {} {} {} {} {}\n", r.component, r.ts_ns, r.total_allocated_mb, r.total_reserved_mb,
-                     r.total_active_mb, r.device_type);
+    o += fmt::format("MR {} {}\n", r.ts_ns, r.total_reserved_mb);
   }
   for (const DbComputeTask& t : n.db.compute_tasks)
     o += fmt::format("CT {} {} {} {} {}\n", t.slice, t.connection_id, t.global_task_id, t.rts_type, t.pmu_cube);

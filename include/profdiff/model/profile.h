@@ -166,13 +166,12 @@ struct OperatorMemoryRow {
   uint32_t line = 0;
 };
 
-struct MemoryRecordRow {  // 40 bytes (the two ids side by side): 9 M rows on a 5 M-task DB export
-  StringId component = kEmptyString;
-  StringId device_type = kEmptyString;
+// memory_record.csv / MEMORY_RECORD: what a comparison reads of a row, the reserved total for the
+// peak (overall and per step). 16 bytes: 9 M rows on a 5 M-task DB export; the component, device and
+// allocated and active totals, which no comparison reads, are not kept.
+struct MemoryRecordRow {
   int64_t ts_ns = 0;
-  double total_allocated_mb = 0;
   double total_reserved_mb = 0;
-  double total_active_mb = 0;
 };
 
 // step_trace_time.csv: its columns changed over CANN versions, so it is kept generic.
