@@ -306,6 +306,27 @@ class DbLoader {
     if (fresh) it->second = p_.strings.Intern(fmt::format("NPU:{}", id));
     return it->second;
   }
+  // A PYTORCH_API row's kind and category (ApiKind of its ENUM_API_TYPE name and its name), worked
+  // out once per (type, name) pair: 22 M rows at 5 M tasks, a few thousand pairs.
+  struct ApiClass {
+    SliceKind kind = SliceKind::kOther;
+    StringId cat = kEmptyString;
+    bool queue = false;  // type "queue": its connection id pairs an enqueue with its dequeue
+  };
+  struct ApiClassKey {
+    bool has_type;
+    int64_t type;
+    StringId name;
+    bool operator==(const ApiClassKey&) const = default;
+  };
+  struct ApiClassHash {
+    size_t operator()(const ApiClassKey& k) const {
+      return std::hash<uint64_t>()((static_cast<uint64_t>(k.type) * 0x9E3779B97F4A7C15ULL) ^ k.name ^
+                                   (uint64_t{k.has_type} << 63));
+    }
+  };
+  std::unordered_map<ApiClassKey, ApiClass, ApiClassHash> api_classes_;
+  const ApiClass& ClassOf(const IntCell& type, StringId name);
   // A category literal interned once.
   StringId Cat(std::string_view literal) {
     auto [it, fresh] = cats_.try_emplace(literal.data(), kEmptyString);
@@ -537,6 +558,17 @@ std::pair<SliceKind, std::string_view> ApiKind(std::string_view type, std::strin
   return {SliceKind::kOther, type};
 }
 
+const DbLoader::ApiClass& DbLoader::ClassOf(const IntCell& type, StringId name) {
+  auto [it, fresh] = api_classes_.try_emplace(ApiClassKey{type.ok(), type.ok() ? type.value : 0, name});
+  if (!fresh) return it->second;
+  auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
+  const std::string_view type_name =
+      type_it == api_types_.end() ? std::string_view() : std::string_view(type_it->second);
+  const auto [kind, cat] = ApiKind(type_name, p_.str(name));
+  it->second = {kind, Cat(cat), type_name == "queue"};
+  return it->second;
+}
+
 Status DbLoader::LoadTorchApi() {
   if (!Has("PYTORCH_API")) return Status::Ok();
   // The reference reads torch ops only from PyTorch exports (docs/reference/inputs.md#db-export).
@@ -550,19 +582,14 @@ Status DbLoader::LoadTorchApi() {
     const IntCell start = st.Int(0), end = st.Int(1), tid = st.Int(2), conn = st.Int(3);
     if (!NeedTime(start, "PYTORCH_API", "startNs", n) || !NeedTime(end, "PYTORCH_API", "endNs", n)) continue;
     const StringId name = Str(st.Int(4), "PYTORCH_API");
-    const IntCell type = st.Int(6);
-    auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
-    // A view of the map's string (a `?:` with "" would make a temporary std::string that `cat` could
-    // point into after this statement).
-    const std::string_view type_name =
-        type_it == api_types_.end() ? std::string_view() : std::string_view(type_it->second);
-    const auto [kind, cat] = ApiKind(type_name, p_.str(name));
+    const ApiClass& api = ClassOf(st.Int(6), name);
+    const SliceKind kind = api.kind;
     const int64_t gtid = tid.ok() ? tid.value : 0;
     Slice s;
     s.ts_ns = start.value;
     s.dur_ns = std::max<int64_t>(0, end.value - start.value);
     s.name = name;
-    s.cat = Cat(cat);
+    s.cat = api.cat;
     s.kind = kind;
     s.track = CachedTrack(thread_tracks_, gtid, [&] {
       const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
@@ -573,7 +600,7 @@ Status DbLoader::LoadTorchApi() {
     // are its flows and op_launches. The sequence number and forward thread are not read.
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
     if (const IntCell shapes = st.Int(5); shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
-    if (conn.ok() && type_name == "queue") AddArgInt(ArgKey::kConnectionId, conn.value);  // the queue pairs
+    if (conn.ok() && api.queue) AddArgInt(ArgKey::kConnectionId, conn.value);  // the queue pairs
     AddSlice(s, args_begin);
     if (!conn.ok()) continue;
     const auto op = static_cast<SliceId>(p_.slices.size() - 1);
