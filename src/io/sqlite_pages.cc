@@ -142,23 +142,32 @@ std::optional<int64_t> ParseDecimalInt(std::string_view t) {
   size_t i = 0;
   const bool negative = t[0] == '-';
   if (negative || t[0] == '+') i = 1;
-  if (i == t.size()) return std::nullopt;
-  // The first 18 digits always fit: no overflow check for them, and eight at a time where the
-  // machine is little-endian.
-  const size_t unchecked_end = i + std::min<size_t>(t.size() - i, 18);
+  const size_t digits = t.size() - i;
+  if (digits == 0) return std::nullopt;
   uint64_t v = 0;
-  if constexpr (std::endian::native == std::endian::little) {
-    for (; unchecked_end - i >= 8; i += 8) {
+  if (digits <= 19) {
+    // Up to 19 digits fit in a uint64 (10^19 - 1 < 2^64): one check at the end. The digits before
+    // the last multiple of eight one at a time, then eight at a time (little-endian machines).
+    const size_t whole = std::endian::native == std::endian::little ? digits / 8 * 8 : 0;
+    for (const size_t head_end = t.size() - whole; i < head_end; ++i) {
+      const auto digit = static_cast<uint64_t>(static_cast<unsigned char>(t[i]) - '0');
+      if (digit > 9) return std::nullopt;
+      v = v * 10 + digit;
+    }
+    for (; i < t.size(); i += 8) {
       const int64_t eight = EightDigits(t.data() + i);
       if (eight < 0) return std::nullopt;
       v = v * 100000000 + static_cast<uint64_t>(eight);
     }
-  }
-  for (; i < t.size(); ++i) {
-    const auto digit = static_cast<uint64_t>(static_cast<unsigned char>(t[i]) - '0');
-    if (digit > 9) return std::nullopt;
-    if (i >= unchecked_end && v > (static_cast<uint64_t>(INT64_MAX) - digit) / 10) return std::nullopt;
-    v = v * 10 + digit;
+    if (v > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  } else {
+    // Leading zeros make it longer: a check on every digit.
+    for (; i < t.size(); ++i) {
+      const auto digit = static_cast<uint64_t>(static_cast<unsigned char>(t[i]) - '0');
+      if (digit > 9) return std::nullopt;
+      if (v > (static_cast<uint64_t>(INT64_MAX) - digit) / 10) return std::nullopt;
+      v = v * 10 + digit;
+    }
   }
   return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
 }
