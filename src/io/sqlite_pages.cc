@@ -114,10 +114,6 @@ struct PageHeader {
   uint32_t pointers_at = 0;  // the cell pointer array
 };
 
-}  // namespace
-
-namespace {
-
 // Eight ASCII digits at `p` as their value, or -1 when a byte is not a digit: the bytes loaded as
 // one little-endian word, checked together, then combined in pairs, fours and eights with three
 // multiplications (instead of eight multiply-adds). PYTORCH_API keeps its 19-digit times as text:
