@@ -55,7 +55,8 @@ void Free(std::vector<T>& v) {
 
 class DbLoader {
  public:
-  DbLoader(const Database& db, Profile& p) : db_(db), p_(p) {}
+  DbLoader(const Database& db, Profile& p, bool python_functions)
+      : db_(db), p_(p), python_functions_(python_functions) {}
 
   Status Run() {
     PD_RETURN_IF_ERROR(ListTables());
@@ -343,6 +344,7 @@ class DbLoader {
 
   const Database& db_;
   Profile& p_;
+  bool python_functions_ = true;  // LoadOptions::python_functions
   // STRING_IDS (ascend_db_string_ids.h).
   db::StringIds strings_;
   std::unordered_map<int64_t, std::string> api_types_;
@@ -583,6 +585,8 @@ Status DbLoader::LoadTorchApi() {
     if (!NeedTime(start, "PYTORCH_API", "startNs", n) || !NeedTime(end, "PYTORCH_API", "endNs", n)) continue;
     const StringId name = Str(st.Int(4), "PYTORCH_API");
     const ApiClass& api = ClassOf(st.Int(6), name);
+    // Not asked for (LoadOptions::python_functions); one with a connection id is a link's end.
+    if (api.kind == SliceKind::kPythonFunction && !python_functions_ && !conn.ok()) continue;
     const SliceKind kind = api.kind;
     const int64_t gtid = tid.ok() ? tid.value : 0;
     Slice s;
@@ -962,7 +966,7 @@ Status LoadAscendDb(const std::string& db_file, Profile& profile, const LoadOpti
   if (!ec) m.input_bytes += size;
   profile.npu.db.present = true;
   profile.npu.db.file = db_file;
-  DbLoader loader(db, profile);
+  DbLoader loader(db, profile, options.python_functions);
   return loader.Run();
 }
 

@@ -158,6 +158,8 @@ StatusOr<LoadedSides> LoadSides(const CompareRequest& request, RunMessages& mess
   load_options.strict = request.strict;  // LoadProfile is the one place --strict is enforced
   load_options.input_format = request.input_format;
   load_options.threads = request.threads;
+  // Only the module comparison (part of the operator comparison) reads python functions.
+  load_options.python_functions = request.enabled.operators && !request.disable_module;
   load_options.trace_bytes_read = &read;
   const uint64_t total = TraceFileBytes(request.base_path, request.input_format) +
                          TraceFileBytes(request.comparison_path, request.input_format);

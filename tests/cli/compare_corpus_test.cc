@@ -109,6 +109,41 @@ TEST(CompareCorpusCli, DbExportHasBackwardModules) {
   EXPECT_GE(backward, 20) << ops["module_statistic"].size();
 }
 
+// A DB side loads its python functions only for the module comparison (LoadOptions::
+// python_functions): each other comparison run alone, and the operator comparison with
+// --disable_module, gives the same result as in the default run, which loads them.
+TEST(CompareCorpusCli, DbComparisonsWithoutPythonFunctionsAsInTheWholeRun) {
+  const fs::path db = fs::path(kCorpus) / "msinsight_pt_db_2025_level1";
+  if (!fs::is_directory(db)) GTEST_SKIP() << "shared corpus not found at " << db;
+  const std::vector<std::string> pair = {"compare", "-bp", (db / "rank0_ascend_pt").string(), "-d",
+                                         (db / "rank1_ascend_pt").string(), "--no-xlsx", "--format", "json"};
+  auto run = [&](std::vector<std::string> flags) {
+    std::vector<std::string> args = pair;
+    args.insert(args.end(), flags.begin(), flags.end());
+    const Result r = RunCli(args);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    return json::parse(r.out);
+  };
+  const json whole = run({});
+  const json whole_no_module = run({"--disable_module"});
+  ASSERT_EQ(whole["operators"]["kind"], "module");  // the pair has python functions
+  for (const auto& [flag, section] :
+       std::vector<std::pair<std::string, std::string>>{{"--enable_profiling_compare", "overall_metrics"},
+                                                        {"--enable_memory_compare", "memory"},
+                                                        {"--enable_communication_compare", "communication"},
+                                                        {"--enable_api_compare", "api"},
+                                                        {"--enable_kernel_compare", "kernels"}}) {
+    const json alone = run({flag});
+    EXPECT_EQ(alone[section], whole[section]) << flag;
+    if (section == "overall_metrics") {
+      EXPECT_EQ(alone["sides"], whole["sides"]) << flag;
+    }
+  }
+  const json operators = run({"--enable_operator_compare", "--disable_module"});
+  EXPECT_EQ(operators["operators"], whole_no_module["operators"]);
+  EXPECT_NE(operators["operators"]["kind"], "module");
+}
+
 // A bare trace_view.json (trace level) against a full profile: what the trace level cannot know
 // (memory, bandwidth, the computing split) is said and shown as unknown, never as 0, in the default
 // mode; --reference-compat prints the reference's zeros.

@@ -143,6 +143,53 @@ int64_t SqliteCount(const std::string& path, const std::string& table) {
 
 // The row counts `inspect` shows are the tables' exact counts, whether a whole-table scan counted
 // them while loading or they were counted at the end; on the synthetic export and the corpus's.
+// Without LoadOptions::python_functions (a compare that runs no module comparison) the python
+// function rows without a connection id are skipped; everything else is as in a whole load, and
+// the table still counts every row.
+TEST(AscendDb, PythonFunctionsOnlyWhenAsked) {
+  TempDir d;
+  // The fixture's rows, and a python function with a connection id (a link's end: kept).
+  const std::string db = MakeDb(d, std::string(kDbSchema) + kDbRows +
+                                       "INSERT INTO PYTORCH_API VALUES "
+                                       "('1200','1300',(3136493 << 32) | 9,78,15,NULL,NULL,NULL,NULL,NULL,50003,1);");
+  std::vector<std::string> files = {db};
+  for (const std::string& f : testing::CorpusDbExports()) files.push_back(f);
+  for (const std::string& f : files) {
+    Profile all, some;
+    ASSERT_TRUE(LoadAscendDb(f, all, LoadOptions{}).ok()) << f;
+    LoadOptions options;
+    options.python_functions = false;
+    ASSERT_TRUE(LoadAscendDb(f, some, options).ok()) << f;
+    uint64_t linked = 0;  // python functions with a connection id
+    std::vector<Slice> rest;
+    for (const Slice& s : all.slices) {
+      if (s.kind != SliceKind::kPythonFunction) rest.push_back(s);
+    }
+    for (const Slice& s : some.slices) {
+      if (s.kind == SliceKind::kPythonFunction) ++linked;
+    }
+    EXPECT_EQ(some.slices.size(), rest.size() + linked) << f;
+    size_t i = 0;
+    for (const Slice& s : some.slices) {
+      if (s.kind == SliceKind::kPythonFunction) continue;
+      ASSERT_LT(i, rest.size()) << f;
+      EXPECT_EQ(s.ts_ns, rest[i].ts_ns) << f;
+      EXPECT_EQ(s.dur_ns, rest[i].dur_ns) << f;
+      EXPECT_EQ(some.str(s.name), all.str(rest[i].name)) << f;
+      EXPECT_EQ(s.kind, rest[i].kind) << f;
+      ++i;
+    }
+    EXPECT_EQ(some.flows.size(), all.flows.size()) << f;
+    EXPECT_EQ(some.npu.kernel_details.rows.size(), all.npu.kernel_details.rows.size()) << f;
+    for (size_t t = 0; t < all.npu.db.tables.size(); ++t)
+      EXPECT_EQ(some.npu.db.tables[t].rows, all.npu.db.tables[t].rows) << f << " " << all.npu.db.tables[t].name;
+    if (f == db) {
+      EXPECT_EQ(CountKind(all, SliceKind::kPythonFunction), 2u);
+      EXPECT_EQ(linked, 1u);  // the one with a connection id
+    }
+  }
+}
+
 TEST(AscendDb, TableRowsAreExactCounts) {
   TempDir d;
   std::vector<std::string> files = {MakeDb(d, std::string(kDbSchema) + kDbRows)};

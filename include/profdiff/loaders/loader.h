@@ -41,6 +41,10 @@ struct LoadOptions {
   // An Ascend DB export's big tables are read from the file's pages (io/sqlite_pages.h); false:
   // every table through SQLite's statement engine (tests expect the same model both ways).
   bool db_read_pages = true;
+  // An Ascend DB export's python function rows (PYTORCH_API type `trace`: half the rows of a
+  // big export) are read only by the module comparison; false skips those without a connection id
+  // (`compare` without the operator comparison, or with --disable_module). Other inputs keep theirs.
+  bool python_functions = true;
   // Threads that parse one trace file (`--threads`; 0: one per core). A trace smaller than two
   // blocks is read on one; the model is the same at any count (loaders/trace_json.h).
   int threads = 0;
