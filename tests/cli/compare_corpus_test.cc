@@ -135,9 +135,9 @@ TEST(CompareCorpusCli, DbComparisonsWithoutPythonFunctionsAsInTheWholeRun) {
                                                         {"--enable_kernel_compare", "kernels"}}) {
     const json alone = run({flag});
     EXPECT_EQ(alone[section], whole[section]) << flag;
-    if (section == "overall_metrics") {
-      EXPECT_EQ(alone["sides"], whole["sides"]) << flag;
-    }
+    // The overall comparison runs every time (the summary, the gates).
+    for (const char* always : {"sides", "deltas", "overall_metrics", "diagnostics"})
+      EXPECT_EQ(alone[always], whole[always]) << flag << " " << always;
   }
   const json operators = run({"--enable_operator_compare", "--disable_module"});
   EXPECT_EQ(operators["operators"], whole_no_module["operators"]);
