@@ -331,13 +331,15 @@ StatusOr<uint64_t> SqlitePages::CountCells(std::span<const uint32_t> leaves,
 
 SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::string table,
                                  std::vector<uint32_t> leaves, std::vector<int> columns,
-                                 std::vector<bool> real, int rowid_column, bool read_ahead)
+                                 std::vector<bool> real, int rowid_column, bool read_ahead,
+                                 RowFilter filter)
     : pages_(std::move(pages)),
       table_(std::move(table)),
       leaves_(std::move(leaves)),
       columns_(std::move(columns)),
       real_(std::move(real)),
-      rowid_column_(rowid_column) {
+      rowid_column_(rowid_column),
+      filter_(std::move(filter)) {
   real_.resize(columns_.size(), false);
   for (int c : columns_) max_column_ = std::max(max_column_, c);
   slot_.assign(static_cast<size_t>(max_column_ + 1), Slot{});
@@ -409,6 +411,7 @@ StatusOr<bool> SqliteTableScan::Next() {
       return false;
     }
     cur_ = NextBatch();
+    filtered_rows_ += static_cast<int64_t>(cur_->filtered);
     if (cur_->rows == 0) continue;
     row_ = 0;
     row_values_ = cur_->values.data();
@@ -424,6 +427,7 @@ Status SqliteTableScan::Corrupt(uint32_t page_no, std::string_view what) const {
 void SqliteTableScan::Fill(Batch& b) {
   // b.values keeps its size (rows x columns of the biggest batch yet): rows are written over it.
   b.rows = 0;
+  b.filtered = 0;
   b.spilled.clear();
   b.error = Status::Ok();
   b.last = false;
@@ -562,6 +566,10 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
       values[r].type = SqlValue::Type::kInt;
       values[r].i = rowid;
     }
+  }
+  if (filter_.requested >= 0 && !filter_.keep(values[filter_.requested])) {
+    ++b.filtered;  // written over by the next row
+    return Status::Ok();
   }
   ++b.rows;
   return Status::Ok();

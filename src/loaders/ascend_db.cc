@@ -525,7 +525,11 @@ Status DbLoader::LoadPmu() {
     if (name == "aiv_time") counters.push_back({string_id, false, &KernelDetailRow::aiv_time_ns});
   }
   if (counters.empty()) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("TASK_PMU_INFO", {"globalTaskId", "name", "value"}));
+  // From the pages, the other counters' rows are dropped as they are decoded (most of the table).
+  db::OnlyRows only{1, {}};
+  for (const PmuCounter& c : counters) only.values.push_back(c.string_id);
+  std::sort(only.values.begin(), only.values.end());
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("TASK_PMU_INFO", {"globalTaskId", "name", "value"}, std::move(only)));
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;

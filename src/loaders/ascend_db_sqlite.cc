@@ -245,7 +245,8 @@ StatusOr<int64_t> Database::EstimateRows(std::string_view table) const {
   return static_cast<int64_t>(leaves->size()) * most;
 }
 
-StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std::string_view>& columns) const {
+StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std::string_view>& columns,
+                                   OnlyRows only) const {
   PD_ASSIGN_OR_RETURN(auto leaves, PageLeaves(table));
   if (leaves) {
     PD_ASSIGN_OR_RETURN(Columns cols, ColumnsOf(table));
@@ -265,9 +266,17 @@ StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std
     }
     // Every column found, distinct, without a default a short record would take: from the pages.
     if (index.size() == columns.size()) {
+      io::RowFilter filter;
+      if (only.column >= 0) {
+        filter.requested = only.column;
+        filter.keep = [values = std::move(only.values)](const io::SqlValue& v) {
+          const IntCell c = Statement::CellOf(v);
+          return c.ok() && std::binary_search(values.begin(), values.end(), c.value);
+        };
+      }
       return Statement(std::make_unique<io::SqliteTableScan>(pages_, std::string(table), std::move(*leaves),
                                                              std::move(index), std::move(real), cols.rowid_column,
-                                                             read_ahead_));
+                                                             read_ahead_, std::move(filter)));
     }
   }
   std::string sql = "SELECT ";

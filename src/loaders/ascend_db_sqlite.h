@@ -51,7 +51,10 @@ class Statement {
   // Inline: the loader reads about ten cells a row of tables of tens of millions of rows.
   IntCell Int(int col) const {
     if (scan_ == nullptr) return SqliteInt(col);
-    const io::SqlValue& v = scan_->value(static_cast<size_t>(col));
+    return CellOf(scan_->value(static_cast<size_t>(col)));
+  }
+  // A value read from the pages as Int() reads it.
+  static IntCell CellOf(const io::SqlValue& v) {
     switch (v.type) {
       case io::SqlValue::Type::kNull: return {IntCell::State::kNull, 0};
       case io::SqlValue::Type::kInt: return {IntCell::State::kValue, v.i};
@@ -71,8 +74,9 @@ class Statement {
   // Whether the rows come from the pages, and read ahead on a thread (tests).
   bool from_pages() const { return scan_ != nullptr; }
   bool reads_ahead() const { return scan_ != nullptr && scan_->reads_ahead(); }
-  // The rows stepped so far (after a whole Scan: the table's rows).
-  int64_t rows() const { return rows_; }
+  // The rows stepped so far, and those a Scan's filter kept back (after a whole Scan: the table's
+  // rows).
+  int64_t rows() const { return rows_ + (scan_ != nullptr ? scan_->filtered_rows() : 0); }
 
  private:
   IntCell SqliteInt(int col) const;
@@ -83,6 +87,12 @@ class Statement {
   int64_t rows_ = 0;
   std::string file_;
   std::string table_;
+};
+
+// Database::Scan's hint: the rows the caller reads (the others it skips).
+struct OnlyRows {
+  int column = -1;  // a requested column; -1: every row
+  std::vector<int64_t> values;  // sorted
 };
 
 class Database {
@@ -97,7 +107,10 @@ class Database {
   StatusOr<Statement> Prepare(std::string_view table, const std::string& sql) const;
   // Every row of `table` in rowid order (SQLite's full-table scan), the named columns in that
   // order: from the pages for a rowid table of a UTF-8 file, else `SELECT columns FROM table`.
-  StatusOr<Statement> Scan(std::string_view table, const std::vector<std::string_view>& columns) const;
+  // `only`: a hint that the caller skips the rows whose cell of requested column `only.column` is
+  // not an integer in `only.values` (sorted); from the pages such rows are not handed out.
+  StatusOr<Statement> Scan(std::string_view table, const std::vector<std::string_view>& columns,
+                           OnlyRows only = {}) const;
   // SQLite's plan for `sql` (EXPLAIN QUERY PLAN): each step's detail, in order ("SCAN t",
   // "SEARCH c USING INDEX CommunicationTaskIndex (globalTaskId=?)").
   StatusOr<std::vector<std::string>> QueryPlan(std::string_view table, const std::string& sql) const;

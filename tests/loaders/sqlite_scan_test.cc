@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -130,6 +131,48 @@ TEST(SqliteScan, EveryValueKindReadsAsSqliteReadsIt) {
     EXPECT_EQ(ExpectSameCells(path, "T", kCols), 3000) << "page size " << page;
     // Columns in another order and a subset.
     EXPECT_EQ(ExpectSameCells(path, "T", {"d", "a"}), 3000);
+  }
+}
+
+// A scan told which rows the caller reads (OnlyRows) hands out from the pages exactly the rows
+// SQLite's scan gives whose cell is an integer of the list, in order, and still counts every row.
+TEST(SqliteScan, OnlyTheRowsTheCallerReads) {
+  TempDir d;
+  const std::string path = d / "only.db";
+  ASSERT_EQ(Build(path, "PRAGMA page_size = 512;", "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 3000)), "");
+  auto sqlite_db = db::Database::Open(path, false);
+  ASSERT_TRUE(sqlite_db.ok());
+  // Column b holds each kind of value: integers of every size, reals (3.0 reads as 3), decimal text.
+  const std::vector<int64_t> keep = {-1, 0, 3, 127, 2147483647, 1736410576395167660};
+  for (const bool ahead : {false, true}) {
+    auto pages_db = db::Database::Open(path, true, ahead);
+    ASSERT_TRUE(pages_db.ok());
+    auto a = pages_db->Scan("T", kCols, db::OnlyRows{1, keep});
+    auto b = sqlite_db->Scan("T", kCols, db::OnlyRows{1, keep});  // a hint SQLite's scan ignores
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_TRUE(a->from_pages());
+    int64_t kept = 0;
+    for (;;) {
+      auto rb = b->Step();
+      ASSERT_TRUE(rb.ok());
+      if (!*rb) break;
+      const db::IntCell cell = b->Int(1);
+      if (!cell.ok() || !std::binary_search(keep.begin(), keep.end(), cell.value)) continue;
+      ++kept;
+      auto ra = a->Step();
+      ASSERT_TRUE(ra.ok() && *ra) << "row " << b->rows();
+      for (int c = 0; c < static_cast<int>(kCols.size()); ++c) {
+        EXPECT_EQ(a->Int(c).value, b->Int(c).value) << "row " << b->rows() << " col " << c;
+        EXPECT_EQ(a->Text(c), b->Text(c)) << "row " << b->rows() << " col " << c;
+      }
+    }
+    auto ra = a->Step();
+    ASSERT_TRUE(ra.ok());
+    EXPECT_FALSE(*ra);
+    EXPECT_GT(kept, 100);
+    EXPECT_LT(kept, 3000 / 2);
+    EXPECT_EQ(a->rows(), 3000);  // the rows kept back are counted
+    EXPECT_EQ(b->rows(), 3000);
   }
 }
 

@@ -22,6 +22,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -96,11 +97,19 @@ class SqlitePages {
 // run's rows decoded at once into a batch. With `read_ahead` (and a table of more than a few
 // leaves) a thread of the scan reads and decodes the next batches while the caller uses the current
 // one: the rows, their order and any error (after the rows before it) are the same either way.
+// A scan's rows can be narrowed as they are decoded (RowFilter): a row whose value of requested
+// column `requested` `keep` refuses is not handed out, only counted (filtered_rows()), as a caller
+// that skips such rows itself would see the same rows.
+struct RowFilter {
+  int requested = -1;  // -1: every row
+  std::function<bool(const SqlValue&)> keep;
+};
+
 class SqliteTableScan {
  public:
   SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::string table,
                   std::vector<uint32_t> leaves, std::vector<int> columns, std::vector<bool> real,
-                  int rowid_column, bool read_ahead = false);
+                  int rowid_column, bool read_ahead = false, RowFilter filter = {});
   SqliteTableScan(const SqliteTableScan&) = delete;
   SqliteTableScan& operator=(const SqliteTableScan&) = delete;
   ~SqliteTableScan();
@@ -108,6 +117,8 @@ class SqliteTableScan {
   StatusOr<bool> Next();
   const SqlValue& value(size_t requested) const { return row_values_[requested]; }
   bool reads_ahead() const { return reader_.joinable(); }
+  // The rows the filter kept back in the batches handed out so far (all of them after the last row).
+  int64_t filtered_rows() const { return filtered_rows_; }
 
  private:
   // One run of leaf pages and its rows: the values (rows x columns, at the front of `values`, which
@@ -117,6 +128,7 @@ class SqliteTableScan {
     std::vector<char> pages;
     std::vector<SqlValue> values;
     size_t rows = 0;
+    size_t filtered = 0;  // rows the filter kept back
     std::vector<std::vector<unsigned char>> spilled;
     Status error;       // met after the rows above
     bool last = false;  // no batch follows
@@ -142,6 +154,8 @@ class SqliteTableScan {
   std::vector<int> columns_;
   std::vector<bool> real_;
   int rowid_column_ = -1;
+  RowFilter filter_;
+  int64_t filtered_rows_ = 0;  // the caller's side
   int max_column_ = -1;
   // Per table column up to max_column_: its requested index (-1: not requested) and REAL affinity.
   struct Slot {
