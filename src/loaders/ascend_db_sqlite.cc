@@ -3,12 +3,12 @@
 
 #include <fmt/format.h>
 
-#include "profdiff/base/ascii.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <utility>
+
+#include "profdiff/base/ascii.h"
 
 namespace profdiff::db {
 namespace {
