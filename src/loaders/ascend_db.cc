@@ -42,15 +42,23 @@ constexpr std::string_view kTablesUsed[] = {
 constexpr std::string_view kHardwarePid = "Ascend Hardware";
 constexpr std::string_view kCommPid = "Communication";
 
-// The TASK scan's startNs, endNs, streamId and taskId columns (LoadTasks), as the communication
-// tasks' join reads them.
-constexpr std::array<int, 4> kTaskTimeColumns = {0, 1, 5, 6};
+// The TASK scan's startNs and endNs columns (LoadTasks): what the communication tasks' join keeps
+// of a TASK row.
+constexpr std::array<int, 2> kTaskTimeColumns = {0, 1};
 
 // Frees a vector's memory: `v = {}` picks the initializer-list assignment, which empties the
 // vector but keeps its capacity.
 template <typename T>
 void Free(std::vector<T>& v) {
   std::vector<T>().swap(v);
+}
+
+// std::stable_sort, after checking whether `v` is sorted already (a DB export's tables mostly are,
+// in the orders the loader needs): a read of the array instead of a sort and its buffer of half
+// the array (tens of MB at 5 M tasks).
+template <typename T, typename Less>
+void StableSort(std::vector<T>& v, Less less) {
+  if (!std::is_sorted(v.begin(), v.end(), less)) std::stable_sort(v.begin(), v.end(), less);
 }
 
 class DbLoader {
@@ -100,7 +108,7 @@ class DbLoader {
   void AddTask(const Statement& st, int64_t n, const ComputeInfo* c);
   void BuildOpStatistic();
   Status LoadCommunicationOps();
-  // Four integer cells kept compactly (values and states apart: 40 bytes, not 64).
+  // Integer cells kept compactly (values and states apart: 4 cells in 40 bytes, not 64).
   template <size_t N>
   struct Cells {
     int64_t value[N];
@@ -108,9 +116,10 @@ class DbLoader {
     IntCell operator[](size_t i) const { return {state[i], value[i]}; }
   };
   // The cells of columns `cols` of the current row.
-  static Cells<4> CellsAt(const Statement& st, const std::array<int, 4>& cols) {
-    Cells<4> c{};
-    for (size_t i = 0; i < 4; ++i) {
+  template <size_t N>
+  static Cells<N> CellsAt(const Statement& st, const std::array<int, N>& cols) {
+    Cells<N> c{};
+    for (size_t i = 0; i < N; ++i) {
       const IntCell cell = st.Int(cols[i]);
       c.value[i] = cell.value;
       c.state[i] = cell.state;
@@ -121,7 +130,7 @@ class DbLoader {
   StatusOr<CommJoin> CommJoinPlan();
   Status PrepareCommJoin();
   Status LoadCommunicationTasks();
-  void AddCommTask(int64_t n, const Cells<4>& comm, const Cells<4>& task);
+  void AddCommTask(int64_t n, const Cells<3>& comm, const Cells<2>& task);
   Status LoadOperatorMemory();
   Status LoadMemoryRecord();
 
@@ -198,9 +207,14 @@ class DbLoader {
   // earlier start to the later, in connection-id order.
   void AddFwdBwdFlows() {
     // (CANN id, row) in id order, rows of one id in table order: a flat array, not a map of lists
-    // (a 5 M-task export holds 5 M ids).
-    std::stable_sort(cann_rows_.begin(), cann_rows_.end(),
-                     [](const CannRow& a, const CannRow& b) { return a.cann < b.cann; });
+    // (a 5 M-task export holds 5 M ids). The rows were pushed in table order, so sorting by (id, row)
+    // in place gives the stable order by id without a merge buffer.
+    auto by_id_then_row = [](const CannRow& a, const CannRow& b) {
+      return a.cann != b.cann ? a.cann < b.cann : a.row < b.row;
+    };
+    if (!std::is_sorted(cann_rows_.begin(), cann_rows_.end(), by_id_then_row))
+      std::sort(cann_rows_.begin(), cann_rows_.end(), by_id_then_row);
+    launched_.reserve(cann_rows_.size());
     const StringId cat = p_.strings.Intern("fwdbwd");
     for (size_t i = 0, j = 0; i < cann_rows_.size(); i = j) {
       while (j < cann_rows_.size() && cann_rows_[j].cann == cann_rows_[i].cann) ++j;
@@ -271,6 +285,11 @@ class DbLoader {
     p_.npu.memory_record.reserve(Rows("MEMORY_RECORD"));
     p_.npu.kernel_details.rows.reserve(Rows("COMPUTE_TASK_INFO"));
     p_.npu.db.compute_tasks.reserve(Rows("COMPUTE_TASK_INFO"));
+    // The connections and their CANN links, at most one per CONNECTION_IDS row.
+    const size_t links = Rows("CONNECTION_IDS");
+    connections_.reserve(links);
+    cann_rows_.reserve(links);
+    p_.npu.db.op_launches.reserve(links);
   }
   // A PMU counter LoadPmu reads: its STRING_IDS id, whether a non-zero value makes the task a cube
   // kernel, and the kernel_details field that keeps it (none for aic_total_time).
@@ -391,18 +410,18 @@ class DbLoader {
   StringId async_npu_ = kEmptyString;
   std::set<std::string, std::less<>> counted_;  // tables whose rows a whole-table scan counted
   // The communication tasks' join read from the pages (PrepareCommJoin): COMMUNICATION_TASK_INFO's
-  // rows with a globalTaskId (name, taskType, planeId, groupName) in table order, their indexes by
-  // globalTaskId, and the TASK rows they join (startNs, endNs, streamId, taskId) in table order.
+  // rows with a globalTaskId (taskType, planeId, groupName: what AddCommTask reads) in table order,
+  // their indexes by globalTaskId, and the TASK rows they join (startNs, endNs) in table order.
   CommJoin comm_join_ = CommJoin::kSqlite;
   struct CommRow {
     int64_t gid;
-    Cells<4> cells;
+    Cells<3> cells;
   };
   std::vector<CommRow> comm_rows_;
   std::vector<uint32_t> comm_by_gid_;
   struct CommTaskCells {
     int64_t gid;
-    Cells<4> cells;
+    Cells<2> cells;
   };
   std::vector<CommTaskCells> comm_task_cells_;
 };
@@ -491,8 +510,7 @@ Status DbLoader::LoadConnections() {
     connections_.push_back({id.value, cid.value});
   }
   Counted("CONNECTION_IDS", st);
-  std::stable_sort(connections_.begin(), connections_.end(),
-                   [](const Connection& a, const Connection& b) { return a.id < b.id; });
+  StableSort(connections_, [](const Connection& a, const Connection& b) { return a.id < b.id; });
   return Status::Ok();
 }
 
@@ -509,7 +527,7 @@ Status DbLoader::LoadPmu() {
   by_id.reserve(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i)
     if (tasks[i].global_task_id != kNoNumber) by_id.emplace_back(tasks[i].global_task_id, i);
-  std::sort(by_id.begin(), by_id.end());
+  if (!std::is_sorted(by_id.begin(), by_id.end())) std::sort(by_id.begin(), by_id.end());
   auto first = [](const std::pair<int64_t, size_t>& e) { return e.first; };
   SortedCursor<std::pair<int64_t, size_t>, decltype(first)> task_cursor(by_id, first);
   // The counters' STRING_IDS ids, looked up once: the table is then read without a join (a 5 M-task
@@ -653,8 +671,7 @@ Status DbLoader::LoadComputeInfo(std::vector<ComputeInfo>& out) {
     if (gid.ok()) out.push_back({gid.value, st.Int(1), st.Int(2), st.Int(3), st.Int(4)});
   }
   Counted("COMPUTE_TASK_INFO", st);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const ComputeInfo& a, const ComputeInfo& b) { return a.global_task_id < b.global_task_id; });
+  StableSort(out, [](const ComputeInfo& a, const ComputeInfo& b) { return a.global_task_id < b.global_task_id; });
   return Status::Ok();
 }
 
@@ -664,6 +681,7 @@ Status DbLoader::LoadTasks() {
   if (!Has("TASK")) return Status::Ok();
   const bool compute = Has("COMPUTE_TASK_INFO");
   std::vector<ComputeInfo> info;
+  info.reserve(Rows("COMPUTE_TASK_INFO"));
   if (compute) PD_RETURN_IF_ERROR(LoadComputeInfo(info));
   PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("TASK", {"startNs", "endNs", "connectionId", "globalTaskId", "taskType",
                                                       "streamId", "taskId"}));
@@ -790,7 +808,8 @@ void ReleaseFreedMemory() {
 #endif
 }
 
-// The join LoadCommunicationTasks reads (the plan SQLite makes for it gives the rows' order).
+// The join LoadCommunicationTasks reads (the plan SQLite makes for it gives the rows' order), with
+// the columns the reference selects (they can change the plan); AddCommTask reads five of them.
 constexpr const char* kCommTaskJoin =
     "SELECT c.name, c.taskType, c.planeId, c.groupName, t.startNs, t.endNs, t.streamId, t.taskId "
     "FROM COMMUNICATION_TASK_INFO c JOIN TASK t ON c.globalTaskId = t.globalTaskId";
@@ -834,7 +853,7 @@ Status DbLoader::PrepareCommJoin() {
   PD_ASSIGN_OR_RETURN(CommJoin plan, CommJoinPlan());
   if (plan == CommJoin::kSqlite) return Status::Ok();
   PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("COMMUNICATION_TASK_INFO",
-                                             {"name", "taskType", "planeId", "groupName", "globalTaskId"}));
+                                             {"taskType", "planeId", "groupName", "globalTaskId"}));
   if (!st.from_pages()) return Status::Ok();
   // Sized once (no doubling copies left behind in the heap); at most one TASK row per communication
   // task in real exports.
@@ -843,15 +862,14 @@ Status DbLoader::PrepareCommJoin() {
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
-    const IntCell gid = st.Int(4);
+    const IntCell gid = st.Int(3);
     if (!gid.ok()) continue;  // NULL joins nothing
-    comm_rows_.push_back({gid.value, CellsAt(st, {0, 1, 2, 3})});
+    comm_rows_.push_back({gid.value, CellsAt<3>(st, {0, 1, 2})});
   }
   Counted("COMMUNICATION_TASK_INFO", st);
   comm_by_gid_.resize(comm_rows_.size());
   for (uint32_t i = 0; i < comm_by_gid_.size(); ++i) comm_by_gid_[i] = i;
-  std::stable_sort(comm_by_gid_.begin(), comm_by_gid_.end(),
-                   [&](uint32_t a, uint32_t b) { return comm_rows_[a].gid < comm_rows_[b].gid; });
+  StableSort(comm_by_gid_, [&](uint32_t a, uint32_t b) { return comm_rows_[a].gid < comm_rows_[b].gid; });
   comm_join_ = plan;
   return Status::Ok();
 }
@@ -863,7 +881,7 @@ Status DbLoader::LoadCommunicationTasks() {
     for (int64_t n = 1;; ++n) {
       PD_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) return Status::Ok();
-      AddCommTask(n, CellsAt(st, {0, 1, 2, 3}), CellsAt(st, {4, 5, 6, 7}));
+      AddCommTask(n, CellsAt<3>(st, {1, 2, 3}), CellsAt<2>(st, {4, 5}));
     }
   }
   int64_t n = 0;
@@ -874,8 +892,7 @@ Status DbLoader::LoadCommunicationTasks() {
     for (const CommTaskCells& t : comm_task_cells_)
       for (uint32_t i : rows.EqualRange(t.gid)) AddCommTask(++n, comm_rows_[i].cells, t.cells);
   } else {
-    std::stable_sort(comm_task_cells_.begin(), comm_task_cells_.end(),
-                     [](const CommTaskCells& a, const CommTaskCells& b) { return a.gid < b.gid; });
+    StableSort(comm_task_cells_, [](const CommTaskCells& a, const CommTaskCells& b) { return a.gid < b.gid; });
     SortedCursor<CommTaskCells, decltype(gid_of_times)> tasks(comm_task_cells_, gid_of_times);
     for (const CommRow& c : comm_rows_)
       for (const CommTaskCells& t : tasks.EqualRange(c.gid)) AddCommTask(++n, c.cells, t.cells);
@@ -887,26 +904,26 @@ Status DbLoader::LoadCommunicationTasks() {
   return Status::Ok();
 }
 
-// The n-th row of the join: COMMUNICATION_TASK_INFO's name, taskType, planeId and groupName, and
-// its TASK's startNs, endNs, streamId and taskId.
-void DbLoader::AddCommTask(int64_t n, const Cells<4>& comm, const Cells<4>& task) {
-  const IntCell start = task[0], end = task[1], plane = comm[2];
+// The n-th row of the join: COMMUNICATION_TASK_INFO's taskType, planeId and groupName, and its TASK's
+// startNs and endNs.
+void DbLoader::AddCommTask(int64_t n, const Cells<3>& comm, const Cells<2>& task) {
+  const IntCell start = task[0], end = task[1], plane = comm[1];
   if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) return;
-  const StringId group = Str(comm[3], "COMMUNICATION_TASK_INFO");
+  const StringId group = Str(comm[2], "COMMUNICATION_TASK_INFO");
   const int64_t plane_id = plane.ok() ? plane.value : -1;
   Slice s;
   s.ts_ns = start.value;
   s.dur_ns = std::max<int64_t>(0, end.value - start.value);
   // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
-  s.name = Str(comm[1], "COMMUNICATION_TASK_INFO");
+  s.name = Str(comm[0], "COMMUNICATION_TASK_INFO");
   s.cat = Cat("hccl");
   s.kind = SliceKind::kHcclTask;
   s.track = CachedTrack(plane_tracks_, std::pair{group, plane_id}, [&] {
     return NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
                       fmt::format("Plane {}", plane_id));
   });
-  // Of its args only the group is read (the communication groups); its type is its name. The
-  // op name, stream and task id the join also reads are not kept (2.7 M rows at 5 M tasks).
+  // Of its args only the group is read (the communication groups); its type is its name. The op
+  // name, stream and task id are not read (2.7 M rows at 5 M tasks).
   const auto args_begin = static_cast<uint32_t>(p_.args.size());
   AddArgText(ArgKey::kGroupName, group);
   AddSlice(s, args_begin);
