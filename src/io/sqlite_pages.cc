@@ -42,6 +42,18 @@ inline size_t GetVarint(const unsigned char* p, const unsigned char* end, uint64
 
 size_t GetVarintSlow(const unsigned char* p, const unsigned char* end, uint64_t& v) {
   v = 0;
+  if (end - p >= 9) {  // the longest varint fits: no bound check per byte (cells, rowids, sizes)
+    uint64_t r = 0;
+    for (size_t i = 0; i < 8; ++i) {
+      r = (r << 7) | (p[i] & 0x7F);
+      if ((p[i] & 0x80) == 0) {
+        v = r;
+        return i + 1;
+      }
+    }
+    v = (r << 8) | p[8];
+    return 9;
+  }
   for (size_t i = 0; i < 8; ++i) {
     if (p + i >= end) return 0;
     v = (v << 7) | (p[i] & 0x7F);
@@ -73,11 +85,10 @@ int64_t GetInt(const unsigned char* p, int64_t n) {
       return static_cast<int32_t>(Get32(p));
     case 8:
       return static_cast<int64_t>((uint64_t{Get32(p)} << 32) | Get32(p + 4));
-    default: {  // 3 and 6
-      uint64_t v = 0;
-      for (int64_t i = 0; i < n; ++i) v = (v << 8) | p[i];
-      return sign_extended(v, static_cast<int>(8 * n));
-    }
+    case 3:
+      return sign_extended((uint64_t{p[0]} << 16) | (uint64_t{p[1]} << 8) | p[2], 24);
+    default:  // 6
+      return sign_extended((uint64_t{Get16(p)} << 32) | Get32(p + 2), 48);
   }
 }
 
@@ -541,23 +552,27 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
   if (b.values.size() < base + ncols) b.values.resize(std::max(2 * b.values.size(), base + ncols));
   // Every requested column is written below (a requested column the table lacks stays NULL).
   SqlValue* values = b.values.data() + base;
+  const Slot* slots = slot_.data();
+  const int last = max_column_;  // a local: the values written below could alias a member
+  const auto body_bytes = [&] { return static_cast<uint64_t>(end - body); };
   int col = 0;
-  for (; col <= max_column_ && type_at < header_end; ++col) {
-    uint64_t t = 0;
-    n = GetVarint(type_at, header_end, t);
-    const int64_t size = n == 0 ? -1 : SerialBytes(t);
-    if (size < 0 || body + size > end) {
-      return Corrupt(page_no, n == 0 ? "a record header runs past its record"
-                                     : "a record's value runs past its record");
+  for (; col <= last && type_at < header_end; ++col) {
+    uint64_t t = *type_at;  // most serial types are one byte
+    if (t < 0x80) {
+      ++type_at;
+    } else {
+      n = GetVarintSlow(type_at, header_end, t);
+      if (n == 0) return Corrupt(page_no, "a record header runs past its record");
+      type_at += n;
     }
-    type_at += n;
-    if (const Slot slot = slot_[static_cast<size_t>(col)]; slot.index >= 0) {
-      SetValue(values[slot.index], t, body, size, slot.real);
-    }
+    // The reserved types (-1) compare as the largest unsigned size: one test for both.
+    const int64_t size = SerialBytes(t);
+    if (static_cast<uint64_t>(size) > body_bytes()) return Corrupt(page_no, "a record's value runs past its record");
+    if (const Slot slot = slots[col]; slot.index >= 0) SetValue(values[slot.index], t, body, size, slot.real);
     body += size;
   }
   // A record written before ALTER TABLE added columns ends early: those columns are NULL.
-  for (; col <= max_column_; ++col) {
+  for (; col <= last; ++col) {
     if (const Slot slot = slot_[static_cast<size_t>(col)]; slot.index >= 0) values[slot.index] = SqlValue{};
   }
   if (rowid_column_ >= 0 && rowid_column_ <= max_column_) {
