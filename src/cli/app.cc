@@ -46,8 +46,8 @@ constexpr const char* kReferenceCompatHelp =
 constexpr int kMaxThreads = 1024;
 constexpr const char* kThreadsHelp =
     "Threads that parse each trace file (default: one per core; 1: one). A JSON trace of 64 MiB or "
-    "more is cut into blocks parsed in parallel, and an Ascend DB export's tables are read ahead on "
-    "a second thread; the result is the same at any count";
+    "more is cut into blocks parsed in parallel, and an Ascend DB export's big tables are read and "
+    "decoded ahead on N threads (at most 4); the result is the same at any count";
 
 // Everything CLI11 binds to for `compare`, before validation.
 struct RawCompare {

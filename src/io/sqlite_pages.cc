@@ -342,7 +342,7 @@ StatusOr<uint64_t> SqlitePages::CountCells(std::span<const uint32_t> leaves,
 
 SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::string table,
                                  std::vector<uint32_t> leaves, std::vector<int> columns,
-                                 std::vector<bool> real, int rowid_column, bool read_ahead,
+                                 std::vector<bool> real, int rowid_column, int readers,
                                  RowFilter filter)
     : pages_(std::move(pages)),
       table_(std::move(table)),
@@ -356,13 +356,14 @@ SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::
   slot_.assign(static_cast<size_t>(max_column_ + 1), Slot{});
   for (size_t r = 0; r < columns_.size(); ++r)
     if (columns_[r] >= 0) slot_[static_cast<size_t>(columns_[r])] = {static_cast<int>(r), real_[r]};
-  // Three batches: one the caller reads, one ready, one being filled.
-  const size_t batches = read_ahead && leaves_.size() >= kReadAheadLeaves ? 3 : 1;
+  // With readers: one batch the caller reads, and two per reader (one being filled, one ready).
+  const size_t threads = readers > 0 && leaves_.size() >= kReadAheadLeaves ? static_cast<size_t>(readers) : 0;
+  const size_t batches = threads > 0 ? 2 * threads + 1 : 1;
   for (size_t i = 0; i < batches; ++i) {
     batches_.push_back(std::make_unique<Batch>());
     free_.push_back(batches_.back().get());
   }
-  if (batches > 1) reader_ = std::thread([this] { ReadAhead(); });
+  for (size_t i = 0; i < threads; ++i) readers_.emplace_back([this] { ReadAhead(); });
 }
 
 SqliteTableScan::~SqliteTableScan() {
@@ -371,41 +372,48 @@ SqliteTableScan::~SqliteTableScan() {
     stop_ = true;
   }
   changed_.notify_all();
-  if (reader_.joinable()) reader_.join();
+  for (std::thread& t : readers_) t.join();
 }
 
+// A reader: claims the next run with a free batch, fills it, hands it over; until the last run is
+// claimed (a run that failed counts as the last: the caller stops at its error).
 void SqliteTableScan::ReadAhead() {
   for (;;) {
     Batch* b = nullptr;
+    Run run;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] { return stop_ || !free_.empty(); });
-      if (stop_) return;
+      changed_.wait(lock, [&] { return stop_ || claimed_all_ || !free_.empty(); });
+      if (stop_ || claimed_all_) return;
       b = free_.front();
       free_.pop_front();
+      run = ClaimRun();
+      claimed_all_ = run.last;
+      b->seq = next_seq_++;
     }
-    Fill(*b);
+    Fill(*b, run);
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      ready_.push_back(b);
+      if (!b->error.ok()) claimed_all_ = true;
+      ready_.emplace(b->seq, b);
     }
     changed_.notify_all();
-    if (b->last) return;
   }
 }
 
 SqliteTableScan::Batch* SqliteTableScan::NextBatch() {
-  if (!reader_.joinable()) {
+  if (readers_.empty()) {
     Batch* b = batches_.front().get();
-    Fill(*b);
+    Fill(*b, ClaimRun());
     return b;
   }
   std::unique_lock<std::mutex> lock(mutex_);
   if (cur_ != nullptr) free_.push_back(cur_);
   changed_.notify_all();
-  changed_.wait(lock, [&] { return !ready_.empty(); });
-  Batch* b = ready_.front();
-  ready_.pop_front();
+  changed_.wait(lock, [&] { return ready_.count(want_seq_) != 0; });
+  const auto it = ready_.find(want_seq_++);
+  Batch* b = it->second;
+  ready_.erase(it);
   return b;
 }
 
@@ -435,42 +443,42 @@ Status SqliteTableScan::Corrupt(uint32_t page_no, std::string_view what) const {
       fmt::format("{}: table {}: page {}: {}", pages_->path(), table_, page_no, what));
 }
 
-void SqliteTableScan::Fill(Batch& b) {
+void SqliteTableScan::Fill(Batch& b, const Run& run) {
   // b.values keeps its size (rows x columns of the biggest batch yet): rows are written over it.
   b.rows = 0;
   b.filtered = 0;
   b.spilled.clear();
   b.error = Status::Ok();
-  b.last = false;
-  if (next_leaf_ >= leaves_.size()) {
-    b.last = true;
-    return;
-  }
-  uint32_t first = 0, count = 0;
-  Status st = LoadRun(b, first, count);
-  for (uint32_t i = 0; st.ok() && i < count; ++i) {
+  b.last = run.last;
+  if (run.count == 0) return;
+  b.pages.resize(size_t{run.count} * pages_->page_bytes());
+  Status st = pages_->ReadPages(run.first, run.count, b.pages.data(), table_);
+  for (uint32_t i = 0; st.ok() && i < run.count; ++i) {
     const auto* page =
         reinterpret_cast<const unsigned char*>(b.pages.data()) + size_t{i} * pages_->page_bytes();
-    st = DecodePage(b, page, first + i);
+    st = DecodePage(b, page, run.first + i);
   }
-  if (!st.ok()) b.error = st;
-  b.last = !st.ok() || next_leaf_ >= leaves_.size();
+  if (!st.ok()) {
+    b.error = st;
+    b.last = true;
+  }
 }
 
-// Reads the next leaves that follow each other in the file (a table written in one go is mostly
-// one stretch) with one pread, up to kRunBytes.
-Status SqliteTableScan::LoadRun(Batch& b, uint32_t& first, uint32_t& count) {
-  const uint32_t page_bytes = pages_->page_bytes();
-  const auto max_pages = static_cast<uint32_t>(std::max<size_t>(1, kRunBytes / page_bytes));
+// The next leaves that follow each other in the file (a table written in one go is mostly one
+// stretch), read with one pread, up to kRunBytes.
+SqliteTableScan::Run SqliteTableScan::ClaimRun() {
+  Run run;
+  if (next_leaf_ >= leaves_.size()) return run;
+  const auto max_pages = static_cast<uint32_t>(std::max<size_t>(1, kRunBytes / pages_->page_bytes()));
   uint32_t n = 1;
   while (n < max_pages && next_leaf_ + n < leaves_.size() &&
          leaves_[next_leaf_ + n] == leaves_[next_leaf_] + n)
     ++n;
-  b.pages.resize(size_t{n} * page_bytes);
-  first = leaves_[next_leaf_];
-  count = n;
+  run.first = leaves_[next_leaf_];
+  run.count = n;
   next_leaf_ += n;
-  return pages_->ReadPages(first, n, b.pages.data(), table_);
+  run.last = next_leaf_ >= leaves_.size();
+  return run;
 }
 
 Status SqliteTableScan::DecodePage(Batch& b, const unsigned char* page, uint32_t page_no) {
@@ -509,26 +517,27 @@ Status SqliteTableScan::DecodeCell(Batch& b, const unsigned char* page, uint32_t
   if (p + local + 4 > end) return Corrupt(page_no, "a record runs past the page");
   std::vector<unsigned char> whole;
   PD_RETURN_IF_ERROR(
-      GatherOverflow(whole, p, static_cast<size_t>(local), payload, Get32(p + local), page_no));
+      GatherOverflow(b, whole, p, static_cast<size_t>(local), payload, Get32(p + local), page_no));
   b.spilled.push_back(std::move(whole));  // the buffer moves, its bytes stay where they are
   return DecodeRecord(b, b.spilled.back().data(), b.spilled.back().size(), page_no, rowid);
 }
 
 // A payload bigger than a page: its local part, then each overflow page's content (a 4-byte next
 // page number, then usable - 4 bytes), until the payload is whole.
-Status SqliteTableScan::GatherOverflow(std::vector<unsigned char>& out, const unsigned char* local,
-                                       size_t local_bytes, uint64_t payload_bytes, uint32_t next,
-                                       uint32_t page_no) {
+Status SqliteTableScan::GatherOverflow(Batch& b, std::vector<unsigned char>& out,
+                                       const unsigned char* local, size_t local_bytes,
+                                       uint64_t payload_bytes, uint32_t next, uint32_t page_no) const {
   if (payload_bytes > uint64_t{pages_->page_count()} * pages_->usable_bytes())
     return Corrupt(page_no, "a record is larger than the file");
   out.assign(local, local + local_bytes);
-  overflow_page_.resize(pages_->page_bytes());
+  std::vector<char>& overflow_page = b.overflow_page;
+  overflow_page.resize(pages_->page_bytes());
   const size_t chunk = pages_->usable_bytes() - 4;
   for (uint32_t hops = 0; out.size() < payload_bytes; ++hops) {
     if (next == 0 || hops > pages_->page_count())
       return Corrupt(page_no, "an overflow chain ends early or loops");
-    PD_RETURN_IF_ERROR(pages_->ReadPages(next, 1, overflow_page_.data(), table_));
-    const auto* op = reinterpret_cast<const unsigned char*>(overflow_page_.data());
+    PD_RETURN_IF_ERROR(pages_->ReadPages(next, 1, overflow_page.data(), table_));
+    const auto* op = reinterpret_cast<const unsigned char*>(overflow_page.data());
     const size_t take = std::min<uint64_t>(chunk, payload_bytes - out.size());
     out.insert(out.end(), op + 4, op + 4 + take);
     next = Get32(op);

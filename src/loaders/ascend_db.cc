@@ -16,7 +16,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -41,6 +40,8 @@ constexpr std::string_view kTablesUsed[] = {
     "COMMUNICATION_TASK_INFO", "OP_MEMORY", "MEMORY_RECORD", "META_DATA", "TASK_PMU_INFO"};
 
 constexpr std::string_view kHardwarePid = "Ascend Hardware";
+// The most threads a big table's scan decodes on, beside the one building the model.
+constexpr int kMaxDbReaders = 4;
 constexpr std::string_view kCommPid = "Communication";
 
 // The TASK scan's startNs and endNs columns (LoadTasks): what the communication tasks' join keeps
@@ -962,10 +963,14 @@ Status DbLoader::LoadMemoryRecord() {
 }  // namespace
 
 Status LoadAscendDb(const std::string& db_file, Profile& profile, const LoadOptions& options) {
-  // The big tables are read and decoded on a second thread while this one builds the model, unless
-  // one thread is asked for (--threads 1) or the machine has one core.
-  const bool read_ahead = options.threads > 1 || (options.threads == 0 && std::thread::hardware_concurrency() > 1);
-  PD_ASSIGN_OR_RETURN(Database db, Database::Open(db_file, options.db_read_pages, read_ahead));
+  // The big tables are read and decoded on other threads (as many as --threads, at most
+  // kMaxDbReaders) while this one builds the model, unless one thread is asked for (--threads 1) or
+  // the machine has one core. On two cores two readers: while this thread builds from one batch
+  // they decode the next ones, and a scan that hands out few rows (TASK_PMU_INFO) is decoded on
+  // both cores; a reader waits when the batches ahead are full.
+  const int threads = ThreadsFor(options);
+  const int readers = threads <= 1 ? 0 : std::min(threads, kMaxDbReaders);
+  PD_ASSIGN_OR_RETURN(Database db, Database::Open(db_file, options.db_read_pages, readers));
   ProfileMeta& m = profile.meta;
   m.format = SourceFormat::kAscendDb;
   m.device = DeviceKind::kNpu;

@@ -144,7 +144,7 @@ std::optional<std::string_view> Statement::Text(int col) const {
   return std::string_view(p, static_cast<size_t>(n));
 }
 
-StatusOr<Database> Database::Open(const std::string& path, bool read_pages, bool read_ahead) {
+StatusOr<Database> Database::Open(const std::string& path, bool read_pages, int readers) {
   Database d;
   d.file_ = path;
   sqlite3* raw = nullptr;
@@ -180,7 +180,7 @@ StatusOr<Database> Database::Open(const std::string& path, bool read_pages, bool
   if (read_pages) {
     auto pages = io::SqlitePages::Open(path);
     if (pages.ok()) d.pages_ = std::move(*pages);
-    d.read_ahead_ = read_ahead;
+    d.readers_ = readers;
   }
   return d;
 }
@@ -276,7 +276,7 @@ StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std
       }
       return Statement(std::make_unique<io::SqliteTableScan>(pages_, std::string(table), std::move(*leaves),
                                                              std::move(index), std::move(real), cols.rowid_column,
-                                                             read_ahead_, std::move(filter)));
+                                                             readers_, std::move(filter)));
     }
   }
   std::string sql = "SELECT ";

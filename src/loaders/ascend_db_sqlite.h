@@ -74,6 +74,7 @@ class Statement {
   // Whether the rows come from the pages, and read ahead on a thread (tests).
   bool from_pages() const { return scan_ != nullptr; }
   bool reads_ahead() const { return scan_ != nullptr && scan_->reads_ahead(); }
+  int readers() const { return scan_ != nullptr ? scan_->readers() : 0; }
   // The rows stepped so far, and those a Scan's filter kept back (after a whole Scan: the table's
   // rows).
   int64_t rows() const { return rows_ + (scan_ != nullptr ? scan_->filtered_rows() : 0); }
@@ -100,9 +101,9 @@ class Database {
   // Opens read-only with the URI `file:<path>?immutable=1` (no lock, no journal, no write) and
   // checks that the file is an SQLite database by reading its schema. `read_pages`: whole-table
   // scans read the pages themselves where they can (false: every read goes through SQLite);
-  // `read_ahead`: each such scan reads and decodes on a thread of its own, ahead of the caller.
-  static StatusOr<Database> Open(const std::string& path, bool read_pages = true,
-                                 bool read_ahead = false);
+  // `readers`: each such scan reads and decodes ahead of the caller on that many threads of its
+  // own (0: on the caller's thread, as it reads).
+  static StatusOr<Database> Open(const std::string& path, bool read_pages = true, int readers = 0);
   // `sql` reads `table` (named in any error message).
   StatusOr<Statement> Prepare(std::string_view table, const std::string& sql) const;
   // Every row of `table` in rowid order (SQLite's full-table scan), the named columns in that
@@ -142,7 +143,7 @@ class Database {
 
   std::unique_ptr<sqlite3, SqliteCloser> db_;
   std::shared_ptr<const io::SqlitePages> pages_;  // null: SQLite reads every table
-  bool read_ahead_ = false;
+  int readers_ = 0;
   std::string file_;
   std::map<std::string, TableInfo, std::less<>> tables_;
   mutable std::map<std::string, std::vector<uint32_t>, std::less<>> leaves_;  // per table, walked once

@@ -205,9 +205,9 @@ TEST(AscendDb, TableRowsAreExactCounts) {
   }
 }
 
-// The page reader (with and without a thread reading ahead) and SQLite's statement engine build the
-// same model, row order and diagnostics included: on the synthetic export, one whose rows are
-// malformed, and the corpus's exports (the communication tasks' join included).
+// The page reader (without threads reading ahead, with two and with four) and SQLite's statement
+// engine build the same model, row order and diagnostics included: on the synthetic export, one
+// whose rows are malformed, and the corpus's exports (the communication tasks' join included).
 TEST(AscendDb, PagesAndSqliteBuildTheSameModel) {
   TempDir d;
   std::vector<std::string> files = {MakeDb(d, std::string(kDbSchema) + kDbRows)};
@@ -231,17 +231,18 @@ TEST(AscendDb, PagesAndSqliteBuildTheSameModel) {
   }
   for (const std::string& f : testing::CorpusDbExports()) files.push_back(f);
   for (const std::string& f : files) {
-    std::string dumps[3];
-    for (int way = 0; way < 3; ++way) {
+    std::string dumps[4];
+    for (int way = 0; way < 4; ++way) {
       LoadOptions o;
       o.db_read_pages = way != 0;
-      o.threads = way == 2 ? 2 : 1;
+      o.threads = way == 2 ? 2 : way == 3 ? 4 : 1;
       Profile p;
       const Status st = LoadAscendDb(f, p, o);
       dumps[way] = st.ok() ? testing::DumpProfile(p) + testing::DumpNpuTables(p) : st.ToString();
     }
     EXPECT_EQ(dumps[1], dumps[0]) << f;
     EXPECT_EQ(dumps[2], dumps[0]) << f;
+    EXPECT_EQ(dumps[3], dumps[0]) << f;
   }
 }
 

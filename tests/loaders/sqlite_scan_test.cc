@@ -69,15 +69,16 @@ std::string ValueRows(const std::string& table, int rows) {
 }
 
 // Reads every row of `table` (the named columns) from the pages, one batch after another and with
-// a thread reading ahead, and through SQLite, and expects the same cells; returns the rows read.
+// one, two and three threads reading ahead, and through SQLite, and expects the same cells; returns
+// the rows read.
 int64_t ExpectSameCells(const std::string& path, const std::string& table,
                         const std::vector<std::string_view>& cols, bool expect_pages = true) {
   auto sqlite_db = db::Database::Open(path, false);
   EXPECT_TRUE(sqlite_db.ok());
   if (!sqlite_db.ok()) return -1;
   int64_t rows = -1;
-  for (const bool ahead : {false, true}) {
-    auto pages_db = db::Database::Open(path, true, ahead);
+  for (const int readers : {0, 1, 2, 3}) {
+    auto pages_db = db::Database::Open(path, true, readers);
     EXPECT_TRUE(pages_db.ok());
     if (!pages_db.ok()) return -1;
     auto a = pages_db->Scan(table, cols);
@@ -87,7 +88,7 @@ int64_t ExpectSameCells(const std::string& path, const std::string& table,
     if (!a.ok() || !b.ok()) return -1;
     EXPECT_EQ(a->from_pages(), expect_pages) << table;
     EXPECT_FALSE(b->from_pages());
-    if (!ahead) {
+    if (readers == 0) {
       EXPECT_FALSE(a->reads_ahead());
     }
     rows = 0;
@@ -144,8 +145,8 @@ TEST(SqliteScan, OnlyTheRowsTheCallerReads) {
   ASSERT_TRUE(sqlite_db.ok());
   // Column b holds each kind of value: integers of every size, reals (3.0 reads as 3), decimal text.
   const std::vector<int64_t> keep = {-1, 0, 3, 127, 2147483647, 1736410576395167660};
-  for (const bool ahead : {false, true}) {
-    auto pages_db = db::Database::Open(path, true, ahead);
+  for (const int readers : {0, 1, 2}) {
+    auto pages_db = db::Database::Open(path, true, readers);
     ASSERT_TRUE(pages_db.ok());
     auto a = pages_db->Scan("T", kCols, db::OnlyRows{1, keep});
     auto b = sqlite_db->Scan("T", kCols, db::OnlyRows{1, keep});  // a hint SQLite's scan ignores
@@ -176,19 +177,22 @@ TEST(SqliteScan, OnlyTheRowsTheCallerReads) {
   }
 }
 
-TEST(SqliteScan, BigTablesAreReadAheadOnAThread) {
+TEST(SqliteScan, BigTablesAreReadAheadOnThreads) {
   TempDir d;
   const std::string path = d / "big.db";
   ASSERT_EQ(
       Build(path, "PRAGMA page_size = 512;", "CREATE TABLE T (a, b, c, d);" + ValueRows("T", 2000)),
       "");
-  auto db = db::Database::Open(path, true, true);
-  ASSERT_TRUE(db.ok());
-  auto st = db->Scan("T", kCols);
-  ASSERT_TRUE(st.ok());
-  EXPECT_TRUE(st->reads_ahead());
-  // Stopping after a few rows: the reader thread stops with the scan.
-  for (int i = 0; i < 5; ++i) ASSERT_TRUE(*st->Step());
+  for (const int readers : {1, 2, 4}) {
+    auto db = db::Database::Open(path, true, readers);
+    ASSERT_TRUE(db.ok());
+    auto st = db->Scan("T", kCols);
+    ASSERT_TRUE(st.ok());
+    EXPECT_TRUE(st->reads_ahead());
+    EXPECT_EQ(st->readers(), readers);
+    // Stopping after a few rows: the reader threads stop with the scan.
+    for (int i = 0; i < 5; ++i) ASSERT_TRUE(*st->Step());
+  }
 }
 
 TEST(SqliteScan, ReservedBytesPerPage) {
@@ -255,8 +259,8 @@ std::string Damaged(const TempDir& d, const std::string& path, uint64_t offset,
 }
 
 // Reads the whole table from the pages: Ok or the error.
-Status ReadAll(const std::string& path, const std::string& table, bool ahead = false) {
-  PD_ASSIGN_OR_RETURN(db::Database db, db::Database::Open(path, true, ahead));
+Status ReadAll(const std::string& path, const std::string& table, int readers = 0) {
+  PD_ASSIGN_OR_RETURN(db::Database db, db::Database::Open(path, true, readers));
   PD_ASSIGN_OR_RETURN(db::Statement st, db.Scan(table, kCols));
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -280,9 +284,11 @@ TEST(SqliteScan, CorruptPagesAreErrorsNamingFileTableAndPage) {
                                      std::string("\x0d\x00\x00\x7f\xff\x00\x00\x00\xff\xff", 10)}) {
       const std::string bad = Damaged(d, path, (page - 1) * 512, bytes);
       const Status st = ReadAll(bad, "T");
-      const Status ahead = ReadAll(bad, "T", true);  // the same outcome with a thread reading
-      EXPECT_EQ(st.ok(), ahead.ok());
-      EXPECT_EQ(st.message(), ahead.message());
+      for (const int readers : {1, 3}) {  // the same outcome with threads reading ahead
+        const Status ahead = ReadAll(bad, "T", readers);
+        EXPECT_EQ(st.ok(), ahead.ok());
+        EXPECT_EQ(st.message(), ahead.message());
+      }
       if (!st.ok()) {
         ++errors;
         EXPECT_NE(st.message().find(bad), std::string::npos) << st.message();

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -94,9 +95,12 @@ class SqlitePages {
 // integer and converts it back when read.
 //
 // The leaves are read a run at a time (consecutive pages, one pread of up to 256 KiB) and each
-// run's rows decoded at once into a batch. With `read_ahead` (and a table of more than a few
-// leaves) a thread of the scan reads and decodes the next batches while the caller uses the current
-// one: the rows, their order and any error (after the rows before it) are the same either way.
+// run's rows decoded at once into a batch. With `readers` threads (and a table of more than a few
+// leaves) the scan's threads read and decode the next runs, each its own, while the caller uses
+// the current batch; the batches are handed out in run order, so the rows, their order and any
+// error (after the rows before it) are the same at any count. Decoding is most of a big scan's
+// work: more readers than the caller's one thread pays when the caller does little per row (a
+// filtered scan), and a reader waits when the batches ahead are all full.
 // A scan's rows can be narrowed as they are decoded (RowFilter): a row whose value of requested
 // column `requested` `keep` refuses is not handed out, only counted (filtered_rows()), as a caller
 // that skips such rows itself would see the same rows.
@@ -109,14 +113,15 @@ class SqliteTableScan {
  public:
   SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::string table,
                   std::vector<uint32_t> leaves, std::vector<int> columns, std::vector<bool> real,
-                  int rowid_column, bool read_ahead = false, RowFilter filter = {});
+                  int rowid_column, int readers = 0, RowFilter filter = {});
   SqliteTableScan(const SqliteTableScan&) = delete;
   SqliteTableScan& operator=(const SqliteTableScan&) = delete;
   ~SqliteTableScan();
   // Moves to the next row: true when there is one, false at the end; an error on a corrupt page.
   StatusOr<bool> Next();
   const SqlValue& value(size_t requested) const { return row_values_[requested]; }
-  bool reads_ahead() const { return reader_.joinable(); }
+  bool reads_ahead() const { return !readers_.empty(); }
+  int readers() const { return static_cast<int>(readers_.size()); }
   // The rows the filter kept back in the batches handed out so far (all of them after the last row).
   int64_t filtered_rows() const { return filtered_rows_; }
 
@@ -130,19 +135,27 @@ class SqliteTableScan {
     size_t rows = 0;
     size_t filtered = 0;  // rows the filter kept back
     std::vector<std::vector<unsigned char>> spilled;
+    std::vector<char> overflow_page;  // scratch of GatherOverflow
     Status error;       // met after the rows above
     bool last = false;  // no batch follows
+    uint64_t seq = 0;   // the run's place in the scan
   };
-  // The decoder (the reader thread's alone when it runs): fills `b` from the next run of leaves.
-  void Fill(Batch& b);
-  Status LoadRun(Batch& b, uint32_t& first, uint32_t& count);
+  // The next run of leaves (consecutive pages, up to kRunBytes): its first page and page count, and
+  // whether it is the table's last. Under the mutex when readers run.
+  struct Run {
+    uint32_t first = 0, count = 0;
+    bool last = true;  // also: no run was left
+  };
+  Run ClaimRun();
+  // The decoder (a reader thread's when they run): fills `b` with the rows of `run`.
+  void Fill(Batch& b, const Run& run);
   Status DecodePage(Batch& b, const unsigned char* page, uint32_t page_no);
   Status DecodeCell(Batch& b, const unsigned char* page, uint32_t page_no, uint32_t cell_offset);
   Status DecodeRecord(Batch& b, const unsigned char* payload, size_t bytes, uint32_t page_no,
                       int64_t rowid);
-  Status GatherOverflow(std::vector<unsigned char>& out, const unsigned char* local,
+  Status GatherOverflow(Batch& b, std::vector<unsigned char>& out, const unsigned char* local,
                         size_t local_bytes, uint64_t payload_bytes, uint32_t first_overflow,
-                        uint32_t page_no);
+                        uint32_t page_no) const;
   Status Corrupt(uint32_t page_no, std::string_view what) const;
   // The next batch for the caller (the one it has passed goes back to be filled again).
   Batch* NextBatch();
@@ -163,19 +176,22 @@ class SqliteTableScan {
     bool real = false;
   };
   std::vector<Slot> slot_;
-  size_t next_leaf_ = 0;   // the first leaf not yet read
-  std::vector<char> overflow_page_;
+  size_t next_leaf_ = 0;   // the first leaf not yet claimed
   // The caller's side: the batch being read and the row in it.
   Batch* cur_ = nullptr;
   size_t row_ = 0;
   const SqlValue* row_values_ = nullptr;
-  // Batches and their hand-over between the reader thread and the caller.
+  // Batches and their hand-over between the reader threads and the caller: free batches, filled
+  // ones by run (the caller takes them in run order), the next run to claim and to hand out.
   std::vector<std::unique_ptr<Batch>> batches_;
-  std::deque<Batch*> free_, ready_;
+  std::deque<Batch*> free_;
+  std::map<uint64_t, Batch*> ready_;
+  uint64_t next_seq_ = 0, want_seq_ = 0;
+  bool claimed_all_ = false;  // the last run (or one that failed) is claimed: the readers stop
   std::mutex mutex_;
   std::condition_variable changed_;
   bool stop_ = false;
-  std::thread reader_;
+  std::vector<std::thread> readers_;
 };
 
 }  // namespace profdiff::io
