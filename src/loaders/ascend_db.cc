@@ -143,6 +143,10 @@ class DbLoader {
   }
   // A time cell: Need() and within [kMinTimeNs, kMaxTimeNs], so that end - start cannot overflow.
   bool NeedTime(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
+    if (c.ok() && TimeInRange(c.value)) [[likely]] return true;
+    return NeedTimeSlow(c, table, column, row);
+  }
+  bool NeedTimeSlow(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
     if (!Need(c, table, column, row)) return false;
     if (TimeInRange(c.value)) return true;
     OutOfRange(c, table, column, row);
@@ -335,7 +339,15 @@ class DbLoader {
     }
   };
   std::unordered_map<ApiClassKey, ApiClass, ApiClassHash> api_classes_;
-  const ApiClass& ClassOf(const IntCell& type, StringId name);
+  // The pairs met last, by a few bits of the name and type, in front of the map (a lookup per row).
+  struct CachedClass {
+    ApiClassKey key{false, 0, kEmptyString};
+    ApiClass api;
+    bool set = false;
+  };
+  static constexpr int kClassCacheBits = 12;
+  std::vector<CachedClass> class_cache_ = std::vector<CachedClass>(size_t{1} << kClassCacheBits);
+  ApiClass ClassOf(const IntCell& type, StringId name);
   // A category literal interned once.
   StringId Cat(std::string_view literal) {
     auto [it, fresh] = cats_.try_emplace(literal.data(), kEmptyString);
@@ -571,14 +583,20 @@ std::pair<SliceKind, std::string_view> ApiKind(std::string_view type, std::strin
   return {SliceKind::kOther, type};
 }
 
-const DbLoader::ApiClass& DbLoader::ClassOf(const IntCell& type, StringId name) {
-  auto [it, fresh] = api_classes_.try_emplace(ApiClassKey{type.ok(), type.ok() ? type.value : 0, name});
+DbLoader::ApiClass DbLoader::ClassOf(const IntCell& type, StringId name) {
+  const ApiClassKey key{type.ok(), type.ok() ? type.value : 0, name};
+  const uint64_t mix = (uint64_t{name} ^ (static_cast<uint64_t>(key.type) << 20)) * 0x9E3779B97F4A7C15ULL;
+  CachedClass& cached = class_cache_[mix >> (64 - kClassCacheBits)];
+  if (cached.set && cached.key == key) return cached.api;
+  auto [it, fresh] = api_classes_.try_emplace(key);
+  cached = {key, it->second, true};
   if (!fresh) return it->second;
   auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
   const std::string_view type_name =
       type_it == api_types_.end() ? std::string_view() : std::string_view(type_it->second);
   const auto [kind, cat] = ApiKind(type_name, p_.str(name));
   it->second = {kind, Cat(cat), type_name == "queue"};
+  cached.api = it->second;
   return it->second;
 }
 
@@ -595,7 +613,7 @@ Status DbLoader::LoadTorchApi() {
     const IntCell start = st.Int(0), end = st.Int(1), tid = st.Int(2), conn = st.Int(3);
     if (!NeedTime(start, "PYTORCH_API", "startNs", n) || !NeedTime(end, "PYTORCH_API", "endNs", n)) continue;
     const StringId name = Str(st.Int(4), "PYTORCH_API");
-    const ApiClass& api = ClassOf(st.Int(6), name);
+    const ApiClass api = ClassOf(st.Int(6), name);
     // Not asked for (LoadOptions::python_functions); one with a connection id is a link's end.
     if (api.kind == SliceKind::kPythonFunction && !python_functions_ && !conn.ok()) continue;
     const SliceKind kind = api.kind;

@@ -15,8 +15,8 @@ namespace profdiff::db {
 // The ids as read (a later row of an id wins). Exports tag an id with its kind in the high bits
 // (API names from 0x10000000, memory components from 0x20000000, ...): a few runs of nearby ids far
 // apart. Each run is an array indexed by id - its first id, found by a binary search over the runs'
-// first ids; ids too scattered for that (more runs than kMaxRuns, or arrays more than about twice
-// the rows) go to a hash map.
+// first ids (the last run found is tried first); ids too scattered for that (more runs than
+// kMaxRuns, or arrays more than about twice the rows) go to a hash map.
 class StringIds {
  public:
   void Set(int64_t id, StringId text) { rows_.emplace_back(id, text); }
@@ -57,7 +57,9 @@ class StringIds {
       return it == sparse_.end() ? nullptr : &it->second;
     }
     if (starts_.empty() || id < starts_[0]) return nullptr;
-    const size_t r = RunOf(id);
+    // The run of the last id found first: a table's rows mostly name ids of one or two runs.
+    size_t r = last_run_;
+    if (id < starts_[r] || Distance(starts_[r], id) >= runs_[r].size()) r = last_run_ = RunOf(id);
     const uint64_t at = Distance(starts_[r], id);
     if (at >= runs_[r].size()) return nullptr;
     const StringId& text = runs_[r][at];
@@ -82,6 +84,7 @@ class StringIds {
   }
   std::vector<std::pair<int64_t, StringId>> rows_;
   std::vector<int64_t> starts_;  // each run's first id, ascending
+  mutable size_t last_run_ = 0;  // Find's last run (a StringIds is read by one thread)
   std::vector<std::vector<StringId>> runs_;
   std::unordered_map<int64_t, StringId> sparse_;
 };
