@@ -117,6 +117,14 @@ void SetValue(SqlValue& v, uint64_t t, const unsigned char* body, int64_t size, 
   }
 }
 
+// The value of an INTEGER PRIMARY KEY column, which the record stores as NULL: the rowid.
+SqlValue RowidValue(int64_t rowid) {
+  SqlValue v;
+  v.type = SqlValue::Type::kInt;
+  v.i = rowid;
+  return v;
+}
+
 // The header and cell pointers of a b-tree page: its type, cell count and header size, checked.
 struct PageHeader {
   unsigned char type = 0;
@@ -356,6 +364,8 @@ SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::
   slot_.assign(static_cast<size_t>(max_column_ + 1), Slot{});
   for (size_t r = 0; r < columns_.size(); ++r)
     if (columns_[r] >= 0) slot_[static_cast<size_t>(columns_[r])] = {static_cast<int>(r), real_[r]};
+  if (filter_.requested >= 0 && static_cast<size_t>(filter_.requested) < columns_.size())
+    filter_column_ = columns_[static_cast<size_t>(filter_.requested)];
   // With readers: one batch the caller reads, and two per reader (one being filled, one ready).
   const size_t threads = readers > 0 && leaves_.size() >= kReadAheadLeaves ? static_cast<size_t>(readers) : 0;
   const size_t batches = threads > 0 ? 2 * threads + 1 : 1;
@@ -579,20 +589,29 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
     if (static_cast<uint64_t>(size) > body_bytes()) return Corrupt(page_no, "a record's value runs past its record");
     if (const Slot slot = slots[col]; slot.index >= 0) SetValue(values[slot.index], t, body, size, slot.real);
     body += size;
+    // The filter's column read: a row it refuses is not decoded further.
+    if (col == filter_column_) {
+      if (col == rowid_column_ && t == 0) values[filter_.requested] = RowidValue(rowid);
+      if (!filter_.Keeps(values[filter_.requested])) {
+        ++b.filtered;  // written over by the next row
+        return Status::Ok();
+      }
+    }
   }
   // A record written before ALTER TABLE added columns ends early: those columns are NULL.
+  const int walked = col;
   for (; col <= last; ++col) {
     if (const Slot slot = slot_[static_cast<size_t>(col)]; slot.index >= 0) values[slot.index] = SqlValue{};
   }
   if (rowid_column_ >= 0 && rowid_column_ <= max_column_) {
     if (const int r = slot_[static_cast<size_t>(rowid_column_)].index;
         r >= 0 && values[r].type == SqlValue::Type::kNull) {
-      values[r].type = SqlValue::Type::kInt;
-      values[r].i = rowid;
+      values[r] = RowidValue(rowid);
     }
   }
-  if (filter_.requested >= 0 && !filter_.keep(values[filter_.requested])) {
-    ++b.filtered;  // written over by the next row
+  // A record that ends before the filter's column: NULL there, which no filter keeps.
+  if (filter_column_ >= walked && !filter_.Keeps(values[filter_.requested])) {
+    ++b.filtered;
     return Status::Ok();
   }
   ++b.rows;

@@ -267,13 +267,7 @@ StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std
     // Every column found, distinct, without a default a short record would take: from the pages.
     if (index.size() == columns.size()) {
       io::RowFilter filter;
-      if (only.column >= 0) {
-        filter.requested = only.column;
-        filter.keep = [values = std::move(only.values)](const io::SqlValue& v) {
-          const IntCell c = Statement::CellOf(v);
-          return c.ok() && std::binary_search(values.begin(), values.end(), c.value);
-        };
-      }
+      if (only.column >= 0) filter = {only.column, std::move(only.values)};
       return Statement(std::make_unique<io::SqliteTableScan>(pages_, std::string(table), std::move(*leaves),
                                                              std::move(index), std::move(real), cols.rowid_column,
                                                              readers_, std::move(filter)));

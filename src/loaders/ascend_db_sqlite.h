@@ -34,9 +34,8 @@ struct IntCell {
 
 // A REAL cell as an integer: its value when it has no fraction.
 inline IntCell IntOfReal(double d) {
-  const auto i = static_cast<int64_t>(d);
-  if (d >= -9.2e18 && d <= 9.2e18 && static_cast<double>(i) == d) return {IntCell::State::kValue, i};
-  return {IntCell::State::kBad, 0};
+  const std::optional<int64_t> i = io::ExactIntOfReal(d);
+  return i ? IntCell{IntCell::State::kValue, *i} : IntCell{IntCell::State::kBad, 0};
 }
 
 // The rows of a query, from SQLite's statement engine or, for a whole-table scan, straight from the

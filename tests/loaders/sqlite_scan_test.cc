@@ -177,6 +177,38 @@ TEST(SqliteScan, OnlyTheRowsTheCallerReads) {
   }
 }
 
+// A filter on an INTEGER PRIMARY KEY (stored as NULL in the record, read from the rowid) keeps the
+// rows of those ids, and one on a column some records end before (ALTER TABLE ADD COLUMN) keeps
+// none of those rows (NULL).
+TEST(SqliteScan, OnlyRowsByTheRowidAndOnShortRecords) {
+  TempDir d;
+  const std::string path = d / "rowid.db";
+  std::string sql = "CREATE TABLE R (id INTEGER PRIMARY KEY, v); BEGIN;";
+  for (int i = 1; i <= 3000; ++i)
+    sql += "INSERT INTO R VALUES (" + std::to_string(i) + ", 'v" + std::to_string(i) + "');";
+  sql += "COMMIT; ALTER TABLE R ADD COLUMN w; UPDATE R SET w = 7 WHERE id > 2990;";
+  ASSERT_EQ(Build(path, "PRAGMA page_size = 512;", sql), "");
+  for (const int readers : {0, 2}) {
+    auto db = db::Database::Open(path, true, readers);
+    ASSERT_TRUE(db.ok());
+    auto by_id = db->Scan("R", {"v", "id"}, db::OnlyRows{1, {5, 1500, 2999}});
+    ASSERT_TRUE(by_id.ok() && by_id->from_pages());
+    std::vector<std::string> kept;
+    while (*by_id->Step()) kept.emplace_back(*by_id->Text(0));
+    EXPECT_EQ(kept, (std::vector<std::string>{"v5", "v1500", "v2999"}));
+    EXPECT_EQ(by_id->rows(), 3000);
+    auto by_w = db->Scan("R", {"id", "w"}, db::OnlyRows{1, {7}});
+    ASSERT_TRUE(by_w.ok() && by_w->from_pages());
+    int64_t n = 0;
+    while (*by_w->Step()) {
+      EXPECT_GT(by_w->Int(0).value, 2990);
+      ++n;
+    }
+    EXPECT_EQ(n, 10);
+    EXPECT_EQ(by_w->rows(), 3000);
+  }
+}
+
 TEST(SqliteScan, BigTablesAreReadAheadOnThreads) {
   TempDir d;
   const std::string path = d / "big.db";

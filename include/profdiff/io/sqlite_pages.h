@@ -12,11 +12,11 @@
 // table and the page, never a read out of bounds or an endless loop.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,6 +48,23 @@ struct SqlValue {
 
 // `t` as a decimal integer: an optional sign and digits only, within int64; nullopt otherwise.
 std::optional<int64_t> ParseDecimalInt(std::string_view t);
+
+// A real as an integer when it has no fraction and lies within +-9.2e18; nullopt otherwise.
+inline std::optional<int64_t> ExactIntOfReal(double d) {
+  const auto i = static_cast<int64_t>(d);
+  if (d >= -9.2e18 && d <= 9.2e18 && static_cast<double>(i) == d) return i;
+  return std::nullopt;
+}
+// A value as an exact integer: an integer, a real without a fraction, a text the reader parsed as a
+// decimal integer; nullopt for NULL, blobs, other texts and reals.
+inline std::optional<int64_t> ExactInt(const SqlValue& v) {
+  switch (v.type) {
+    case SqlValue::Type::kInt: return v.i;
+    case SqlValue::Type::kReal: return ExactIntOfReal(v.d);
+    case SqlValue::Type::kText: return v.decimal ? std::optional<int64_t>(v.i) : std::nullopt;
+    default: return std::nullopt;
+  }
+}
 
 class SqlitePages {
  public:
@@ -102,11 +119,17 @@ class SqlitePages {
 // work: more readers than the caller's one thread pays when the caller does little per row (a
 // filtered scan), and a reader waits when the batches ahead are all full.
 // A scan's rows can be narrowed as they are decoded (RowFilter): a row whose value of requested
-// column `requested` `keep` refuses is not handed out, only counted (filtered_rows()), as a caller
-// that skips such rows itself would see the same rows.
+// column `requested` is not exactly one of the integers `ints` (ExactInt) is not handed out, only
+// counted (filtered_rows()), as a caller that skips such rows itself would see the same rows. Its
+// record is not decoded past that column (as SQLite reads a record only as far as the columns
+// asked for).
 struct RowFilter {
-  int requested = -1;  // -1: every row
-  std::function<bool(const SqlValue&)> keep;
+  int requested = -1;         // -1: every row
+  std::vector<int64_t> ints;  // sorted
+  bool Keeps(const SqlValue& v) const {
+    const std::optional<int64_t> i = ExactInt(v);
+    return i && std::binary_search(ints.begin(), ints.end(), *i);
+  }
 };
 
 class SqliteTableScan {
@@ -168,6 +191,7 @@ class SqliteTableScan {
   std::vector<bool> real_;
   int rowid_column_ = -1;
   RowFilter filter_;
+  int filter_column_ = -1;     // the table column of filter_.requested (-1: no filter)
   int64_t filtered_rows_ = 0;  // the caller's side
   int max_column_ = -1;
   // Per table column up to max_column_: its requested index (-1: not requested) and REAL affinity.
