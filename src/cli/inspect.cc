@@ -26,23 +26,30 @@ struct SpanInfo {
   int64_t end_ns = 0;
 };
 
-SpanInfo ComputeSpan(const Profile& p) {
-  SpanInfo info;
-  if (p.slices.empty()) return info;
-  info.any = true;
-  auto [lo, hi] = p.TimeSpan();
-  info.first_ts_ns = lo;
-  info.end_ns = hi;
-  info.last_ts_ns = p.slices.front().ts_ns;
-  for (const Slice& s : p.slices) info.last_ts_ns = std::max(info.last_ts_ns, s.ts_ns);
-  return info;
-}
+// What inspect shows of the slices, in one pass over them (30 M slices, 1.2 GB, on a 5 M-task DB
+// export: each pass is a read of all of it).
+struct SliceSummary {
+  std::vector<uint64_t> per_track;
+  std::vector<uint64_t> by_kind = std::vector<uint64_t>(static_cast<size_t>(SliceKind::kCount), 0);
+  SpanInfo span;
+};
 
-std::vector<uint64_t> SlicesPerTrack(const Profile& p) {
-  std::vector<uint64_t> n(p.tracks.size(), 0);
-  for (const Slice& s : p.slices)
-    if (s.track < n.size()) ++n[s.track];
-  return n;
+SliceSummary Summarize(const Profile& p) {
+  SliceSummary sum;
+  sum.per_track.assign(p.tracks.size(), 0);
+  if (p.slices.empty()) return sum;
+  SpanInfo& span = sum.span;
+  span.any = true;
+  span.first_ts_ns = span.last_ts_ns = p.slices.front().ts_ns;
+  span.end_ns = p.slices.front().end_ns();
+  for (const Slice& s : p.slices) {
+    if (s.track < sum.per_track.size()) ++sum.per_track[s.track];
+    ++sum.by_kind[static_cast<size_t>(s.kind)];
+    span.first_ts_ns = std::min(span.first_ts_ns, s.ts_ns);
+    span.last_ts_ns = std::max(span.last_ts_ns, s.ts_ns);
+    span.end_ns = std::max(span.end_ns, s.end_ns());
+  }
+  return sum;
 }
 
 std::string OrDash(std::string_view s) { return s.empty() ? std::string("-") : std::string(s); }
@@ -114,7 +121,8 @@ std::string InspectText(const Profile& p) {
   o += fmt::format("files read ({}):\n", m.files.size());
   for (const auto& f : m.files) o += fmt::format("  {}\n", f);
 
-  std::vector<uint64_t> per_track = SlicesPerTrack(p);
+  const SliceSummary sum = Summarize(p);
+  const std::vector<uint64_t>& per_track = sum.per_track;
   o += fmt::format("processes: {}, tracks: {}\n", p.processes.size(), p.tracks.size());
   for (uint32_t pi = 0; pi < p.processes.size(); ++pi) {
     const Process& pr = p.processes[pi];
@@ -130,7 +138,7 @@ std::string InspectText(const Profile& p) {
     }
   }
 
-  std::vector<uint64_t> by_kind = p.CountByKind();
+  const std::vector<uint64_t>& by_kind = sum.by_kind;
   o += fmt::format("slices: {}\n", p.slices.size());
   for (size_t k = 0; k < by_kind.size(); ++k)
     if (by_kind[k] != 0)
@@ -147,7 +155,7 @@ std::string InspectText(const Profile& p) {
     o += fmt::format("  {:<20} ts_ns {}  dur_ns {}  ({} ms)\n", p.str(p.slices[s.slice].name), s.start_ns,
                      s.end_ns - s.start_ns, Ms(s.end_ns - s.start_ns));
 
-  SpanInfo span = ComputeSpan(p);
+  const SpanInfo& span = sum.span;
   if (span.any)
     o += fmt::format("time span: first ts_ns {}, last ts_ns {}, end_ns {}, duration {} ms\n",
                      span.first_ts_ns, span.last_ts_ns, span.end_ns, Ms(span.end_ns - span.first_ts_ns));
@@ -205,7 +213,8 @@ std::string InspectJson(const Profile& p) {
   j["device_names"] = m.device_names;
   j["profiler_level"] = m.profiler_level.empty() ? ordered_json(nullptr) : ordered_json(m.profiler_level);
 
-  std::vector<uint64_t> per_track = SlicesPerTrack(p);
+  const SliceSummary sum = Summarize(p);
+  const std::vector<uint64_t>& per_track = sum.per_track;
   ordered_json procs = ordered_json::array();
   for (uint32_t pi = 0; pi < p.processes.size(); ++pi) {
     const Process& pr = p.processes[pi];
@@ -233,7 +242,7 @@ std::string InspectJson(const Profile& p) {
   j["processes"] = std::move(procs);
 
   j["slice_count"] = p.slices.size();
-  std::vector<uint64_t> by_kind = p.CountByKind();
+  const std::vector<uint64_t>& by_kind = sum.by_kind;
   ordered_json kinds = ordered_json::object();
   for (size_t k = 0; k < by_kind.size(); ++k)
     if (by_kind[k] != 0) kinds[std::string(Name(static_cast<SliceKind>(k)))] = by_kind[k];
@@ -252,7 +261,7 @@ std::string InspectJson(const Profile& p) {
                      {"end_ns", s.end_ns}});
   j["steps"] = std::move(steps);
 
-  SpanInfo span = ComputeSpan(p);
+  const SpanInfo& span = sum.span;
   if (span.any)
     j["time_span"] = {{"first_ts_ns", span.first_ts_ns},
                       {"last_ts_ns", span.last_ts_ns},
