@@ -43,8 +43,20 @@ inline size_t GetVarint(const unsigned char* p, const unsigned char* end, uint64
 size_t GetVarintSlow(const unsigned char* p, const unsigned char* end, uint64_t& v) {
   v = 0;
   if (end - p >= 9) {  // the longest varint fits: no bound check per byte (cells, rowids, sizes)
-    uint64_t r = 0;
-    for (size_t i = 0; i < 8; ++i) {
+    // The first four bytes unrolled: rowids and payload sizes are mostly 2-4 bytes.
+    uint64_t r = p[0] & 0x7F;
+    const auto done = [&](size_t bytes) {
+      v = r;
+      return bytes;
+    };
+    if (p[0] < 0x80) return done(1);
+    r = (r << 7) | (p[1] & 0x7F);
+    if (p[1] < 0x80) return done(2);
+    r = (r << 7) | (p[2] & 0x7F);
+    if (p[2] < 0x80) return done(3);
+    r = (r << 7) | (p[3] & 0x7F);
+    if (p[3] < 0x80) return done(4);
+    for (size_t i = 4; i < 8; ++i) {
       r = (r << 7) | (p[i] & 0x7F);
       if ((p[i] & 0x80) == 0) {
         v = r;

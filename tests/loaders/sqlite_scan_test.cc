@@ -177,6 +177,24 @@ TEST(SqliteScan, OnlyTheRowsTheCallerReads) {
   }
 }
 
+// Rowids of every varint length (1 to 9 bytes, negative ones are 9), read from the pages as SQLite
+// reads them.
+TEST(SqliteScan, RowidsOfEveryVarintLength) {
+  TempDir d;
+  const std::string path = d / "rowids.db";
+  std::string sql = "CREATE TABLE R (id INTEGER PRIMARY KEY, v); BEGIN;";
+  std::vector<int64_t> ids = {-9223372036854775807LL - 1, -1, 0, 9223372036854775807LL};
+  for (int bits = 7; bits <= 63; bits += 7) {
+    for (const int64_t delta : {-1, 0, 1}) ids.push_back((int64_t{1} << (bits == 63 ? 62 : bits)) + delta);
+  }
+  for (size_t i = 0; i < ids.size(); ++i)
+    sql += "INSERT OR IGNORE INTO R VALUES (" + std::to_string(ids[i]) + ", " + std::to_string(i) + ");";
+  // Enough rows for a table of several leaves (read ahead too).
+  for (int i = 0; i < 3000; ++i) sql += "INSERT INTO R (v) VALUES ('row" + std::to_string(i) + "');";
+  ASSERT_EQ(Build(path, "PRAGMA page_size = 512;", sql + "COMMIT;"), "");
+  EXPECT_GT(ExpectSameCells(path, "R", {"id", "v"}), 3000);
+}
+
 // A filter on an INTEGER PRIMARY KEY (stored as NULL in the record, read from the rowid) keeps the
 // rows of those ids, and one on a column some records end before (ALTER TABLE ADD COLUMN) keeps
 // none of those rows (NULL).
