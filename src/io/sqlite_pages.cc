@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -77,11 +78,18 @@ size_t GetVarintSlow(const unsigned char* p, const unsigned char* end, uint64_t&
 }
 
 // Bytes of a value of serial type `t` (record format); -1 for the reserved types 10 and 11.
-int64_t SerialBytes(uint64_t t) {
-  static constexpr int8_t kFixed[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, -1, -1};
-  if (t < 12) return kFixed[t];
+constexpr int8_t kFixedSerialBytes[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, -1, -1};
+constexpr int64_t SerialBytes(uint64_t t) {
+  if (t < 12) return kFixedSerialBytes[t];
   return static_cast<int64_t>((t - 12) / 2);
 }
+
+// SerialBytes of the one-byte serial types (t < 128, most of a record's), as a table.
+constexpr std::array<int64_t, 128> kOneByteSerialBytes = [] {
+  std::array<int64_t, 128> bytes{};
+  for (uint64_t t = 0; t < bytes.size(); ++t) bytes[t] = SerialBytes(t);
+  return bytes;
+}();
 
 // A big-endian two's-complement integer of `n` bytes (1, 2, 3, 4, 6 or 8: serial types 1-7).
 int64_t GetInt(const unsigned char* p, int64_t n) {
@@ -589,15 +597,17 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
   int col = 0;
   for (; col <= last && type_at < header_end; ++col) {
     uint64_t t = *type_at;  // most serial types are one byte
+    int64_t size = 0;
     if (t < 0x80) {
       ++type_at;
+      size = kOneByteSerialBytes[t];
     } else {
       n = GetVarintSlow(type_at, header_end, t);
       if (n == 0) return Corrupt(page_no, "a record header runs past its record");
       type_at += n;
+      size = SerialBytes(t);
     }
     // The reserved types (-1) compare as the largest unsigned size: one test for both.
-    const int64_t size = SerialBytes(t);
     if (static_cast<uint64_t>(size) > body_bytes()) return Corrupt(page_no, "a record's value runs past its record");
     if (const Slot slot = slots[col]; slot.index >= 0) SetValue(values[slot.index], t, body, size, slot.real);
     body += size;
