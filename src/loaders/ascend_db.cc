@@ -278,7 +278,8 @@ class DbLoader {
     p_.npu.memory_record.reserve(Rows("MEMORY_RECORD"));
     p_.npu.kernel_details.rows.reserve(Rows("COMPUTE_TASK_INFO"));
     p_.npu.db.compute_tasks.reserve(Rows("COMPUTE_TASK_INFO"));
-    // The connections and their CANN links, at most one per CONNECTION_IDS row.
+    // The connections and their CANN links: about one per CONNECTION_IDS row (a link array grows
+    // past it only where API rows share a connection id, as a forward and its backward op do).
     const size_t links = Rows("CONNECTION_IDS");
     connections_.reserve(links);
     cann_rows_.reserve(links);
