@@ -54,6 +54,8 @@ class Statement {
   }
   // A value read from the pages as Int() reads it.
   static IntCell CellOf(const io::SqlValue& v) {
+    // Integers first: most cells of the big tables (a compare, not a jump table, per cell).
+    if (v.type == io::SqlValue::Type::kInt) [[likely]] return {IntCell::State::kValue, v.i};
     switch (v.type) {
       case io::SqlValue::Type::kNull: return {IntCell::State::kNull, 0};
       case io::SqlValue::Type::kInt: return {IntCell::State::kValue, v.i};
