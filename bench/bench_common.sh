@@ -1,7 +1,9 @@
 # Shared by the benchmarks of bench/ (sourced, not run): options [--big] [--runs N] [--build DIR]
 # [--work DIR] [--baseline BIN] [--instructions] (comparisons_bench.sh), the paths (the ResNet50 pair of ../shared/corpus, unpacked into the
 # work directory as a.json and b.json), and run_once / median_of. The sourcing script sets
-# BENCH_SCRIPT to "$0" first (this file finds the repository from it).
+# BENCH_SCRIPT to "$0" first (this file finds the repository from it); BENCH_WORK_NAME names the
+# default work directory under the build (bench-overall), and BENCH_PAIR=0 skips the ResNet50 pair
+# (a benchmark of other inputs).
 here="$(cd "$(dirname "$BENCH_SCRIPT")/.." && pwd)"
 build="$here/build"
 work=""
@@ -21,19 +23,22 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-work="${work:-$build/bench-overall}"
+work="${work:-$build/${BENCH_WORK_NAME:-bench-overall}}"
 bin="$build/src/cli/profdiff"
 shared="$here/../shared"
 pair="$shared/corpus/kineto_resnet50_v100_2021jun_devprops/resnet50_num_workers_0"
 [[ -x "$bin" ]] || { echo "no profdiff binary at $bin (build first)" >&2; exit 2; }
-[[ -d "$pair" ]] || { echo "the corpus is not at $shared (needed for the benchmark)" >&2; exit 2; }
+[[ -d "$shared/corpus" ]] || { echo "the corpus is not at $shared (needed for the benchmark)" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
 [[ -z "$baseline" || -x "$baseline" ]] || { echo "no baseline binary at $baseline" >&2; exit 2; }
 mkdir -p "$work"
 
 a="$work/a.json"; b="$work/b.json"
-[[ -s "$a" ]] || gunzip -c "$pair/worker0.1623143089861.pt.trace.json.gz" > "$a"
-[[ -s "$b" ]] || gunzip -c "$pair/worker0.1623143566756.pt.trace.json.gz" > "$b"
+if [[ "${BENCH_PAIR:-1}" == 1 ]]; then
+  [[ -d "$pair" ]] || { echo "the ResNet50 pair is not at $pair (needed for the benchmark)" >&2; exit 2; }
+  [[ -s "$a" ]] || gunzip -c "$pair/worker0.1623143089861.pt.trace.json.gz" > "$a"
+  [[ -s "$b" ]] || gunzip -c "$pair/worker0.1623143566756.pt.trace.json.gz" > "$b"
+fi
 
 # run_once CMD...: runs CMD once under /usr/bin/time -v, prints "wall cpu rss_mib".
 run_once() {
