@@ -40,9 +40,9 @@ constexpr std::string_view kTablesUsed[] = {
     "COMMUNICATION_TASK_INFO", "OP_MEMORY", "MEMORY_RECORD", "META_DATA", "TASK_PMU_INFO"};
 
 constexpr std::string_view kHardwarePid = "Ascend Hardware";
+constexpr std::string_view kCommPid = "Communication";
 // The most threads a big table's scan decodes on, beside the one building the model.
 constexpr int kMaxDbReaders = 4;
-constexpr std::string_view kCommPid = "Communication";
 
 // The TASK scan's startNs and endNs columns (LoadTasks): what the communication tasks' join keeps
 // of a TASK row.
@@ -529,7 +529,7 @@ Status DbLoader::LoadPmu() {
   by_id.reserve(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i)
     if (tasks[i].global_task_id != kNoNumber) by_id.emplace_back(tasks[i].global_task_id, i);
-  if (!std::is_sorted(by_id.begin(), by_id.end())) std::sort(by_id.begin(), by_id.end());
+  StableRadixSort(by_id, [](const std::pair<int64_t, size_t>& e) { return e.first; });  // ties: task order
   auto first = [](const std::pair<int64_t, size_t>& e) { return e.first; };
   SortedCursor<std::pair<int64_t, size_t>, decltype(first)> task_cursor(by_id, first);
   // The counters' STRING_IDS ids, looked up once: the table is then read without a join (a 5 M-task
@@ -590,14 +590,14 @@ DbLoader::ApiClass DbLoader::ClassOf(const IntCell& type, StringId name) {
   CachedClass& cached = class_cache_[mix >> (64 - kClassCacheBits)];
   if (cached.set && cached.key == key) return cached.api;
   auto [it, fresh] = api_classes_.try_emplace(key);
+  if (fresh) {
+    auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
+    const std::string_view type_name =
+        type_it == api_types_.end() ? std::string_view() : std::string_view(type_it->second);
+    const auto [kind, cat] = ApiKind(type_name, p_.str(name));
+    it->second = {kind, Cat(cat), type_name == "queue"};
+  }
   cached = {key, it->second, true};
-  if (!fresh) return it->second;
-  auto type_it = type.ok() ? api_types_.find(type.value) : api_types_.end();
-  const std::string_view type_name =
-      type_it == api_types_.end() ? std::string_view() : std::string_view(type_it->second);
-  const auto [kind, cat] = ApiKind(type_name, p_.str(name));
-  it->second = {kind, Cat(cat), type_name == "queue"};
-  cached.api = it->second;
   return it->second;
 }
 

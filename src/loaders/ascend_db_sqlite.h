@@ -52,19 +52,13 @@ class Statement {
     if (scan_ == nullptr) return SqliteInt(col);
     return CellOf(scan_->value(static_cast<size_t>(col)));
   }
-  // A value read from the pages as Int() reads it.
+  // A value read from the pages as Int() reads it: io::ExactInt's integer, NULL apart.
   static IntCell CellOf(const io::SqlValue& v) {
-    // Integers first: most cells of the big tables (a compare, not a jump table, per cell).
+    // Integers first: most cells of the big tables.
     if (v.type == io::SqlValue::Type::kInt) [[likely]] return {IntCell::State::kValue, v.i};
-    switch (v.type) {
-      case io::SqlValue::Type::kNull: return {IntCell::State::kNull, 0};
-      case io::SqlValue::Type::kInt: return {IntCell::State::kValue, v.i};
-      case io::SqlValue::Type::kReal: return IntOfReal(v.d);
-      case io::SqlValue::Type::kText:  // parsed by the reader
-        return v.decimal ? IntCell{IntCell::State::kValue, v.i} : IntCell{IntCell::State::kBad, 0};
-      case io::SqlValue::Type::kBlob: break;
-    }
-    return {IntCell::State::kBad, 0};
+    if (v.type == io::SqlValue::Type::kNull) return {IntCell::State::kNull, 0};
+    const std::optional<int64_t> i = io::ExactInt(v);
+    return i ? IntCell{IntCell::State::kValue, *i} : IntCell{IntCell::State::kBad, 0};
   }
   // A numeric cell (INTEGER, REAL, or a text SQLite reads as a number); nullopt for NULL, blobs and
   // other text.
