@@ -631,7 +631,7 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
       values[r] = RowidValue(rowid);
     }
   }
-  // A record that ends before the filter's column: NULL there, which no filter keeps.
+  // A record that ends before the filter's column: NULL there (the rowid for an INTEGER PRIMARY KEY).
   if (filter_column_ >= walked && !filter_.Keeps(values[filter_.requested])) {
     ++b.filtered;
     return Status::Ok();
