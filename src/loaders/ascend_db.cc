@@ -178,20 +178,8 @@ class DbLoader {
       if (ts_ns >= s.start_ns && ts_ns <= s.end_ns) return s.id;
     return kNoNumber;
   }
-  void AddArgInt(ArgKey key, int64_t v) {
-    Arg a;
-    a.key = key;
-    a.type = ArgType::kInt;
-    a.i = v;
-    p_.args.push_back(a);
-  }
-  void AddArgText(ArgKey key, StringId text) {
-    Arg a;
-    a.key = key;
-    a.type = ArgType::kString;
-    a.text = text;
-    p_.args.push_back(a);
-  }
+  void AddArgInt(ArgKey key, int64_t v) { p_.args.push_back(Arg::Int(key, v, p_.strings)); }
+  void AddArgText(ArgKey key, StringId text) { p_.args.push_back(Arg::Text(key, ArgType::kString, text)); }
   // Appends a slice whose args were pushed since `args_begin`.
   SliceId AddSlice(Slice s, uint32_t args_begin) {
     s.args_begin = args_begin;

@@ -399,22 +399,22 @@ void TraceParser::CommitArgs(Slice& s) {
   size_t count = std::min<size_t>(ev_.args.size(), UINT16_MAX);
   for (size_t i = 0; i < count; ++i) {
     const PendingArg& pa = ev_.args[i];
-    Arg a;
-    a.key = pa.key;
-    a.type = pa.type;
-    a.i = pa.i;
     switch (pa.type) {
       case ArgType::kString:
       case ArgType::kJson:
-        a.text = p_.strings.Intern(pa.text);
-        break;
       case ArgType::kDouble:
-        a.text = p_.strings.Intern(pa.text);
+        p_.args.push_back(Arg::Text(pa.key, pa.type, p_.strings.Intern(pa.text)));
+        break;
+      case ArgType::kInt:
+        p_.args.push_back(Arg::Int(pa.key, pa.i, p_.strings));
+        break;
+      case ArgType::kBool:
+        p_.args.push_back(Arg::Bool(pa.key, pa.i != 0));
         break;
       default:
+        p_.args.push_back(Arg::Null(pa.key));
         break;
     }
-    p_.args.push_back(a);
   }
   s.args_count = static_cast<uint16_t>(count);
 }

@@ -90,7 +90,7 @@ void TraceParser::AbsorbEvents(const Profile& fragment, const std::vector<String
   const auto args_base = static_cast<uint32_t>(p_.args.size());
   ReserveMore(p_.args, fragment.args.size());
   for (Arg a : fragment.args) {
-    a.text = strings[a.text];
+    a.set_text(strings[a.text()]);
     p_.args.push_back(a);
   }
   ReserveMore(p_.slices, fragment.slices.size());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
 
 namespace profdiff {
 namespace {
@@ -20,6 +21,11 @@ ArgKey ArgKeyFromName(std::string_view name) {
     if (kArgKeyNames[i] == name) return static_cast<ArgKey>(i);
   }
   return ArgKey::kCount;
+}
+
+Arg Arg::Int(ArgKey k, int64_t v, StringPool& strings) {
+  if (v >= kInlineMin && v <= kInlineMax) return Arg(k, ArgType::kInt, v);
+  return Arg(k, ArgType::kIntText, strings.Intern(std::to_string(v)));
 }
 
 const Arg* Profile::FindArg(const Slice& s, ArgKey key) const {
@@ -42,9 +48,15 @@ int64_t Profile::ArgInt(const Slice& s, ArgKey key, int64_t fallback) const {
   switch (a->type) {
     case ArgType::kInt:
     case ArgType::kBool:
-      return a->i;
+      return a->i();
+    case ArgType::kIntText: {  // written by Arg::Int: always an integer (INT64_MIN included)
+      int64_t v = 0;
+      const std::string_view t = str(a->text());
+      std::from_chars(t.data(), t.data() + t.size(), v);
+      return v;
+    }
     case ArgType::kString: {
-      int64_t v = ParseInt(str(a->text));
+      int64_t v = ParseInt(str(a->text()));
       return v == kNoNumber ? fallback : v;
     }
     default:
@@ -54,8 +66,8 @@ int64_t Profile::ArgInt(const Slice& s, ArgKey key, int64_t fallback) const {
 
 std::string_view Profile::ArgText(const Slice& s, ArgKey key) const {
   const Arg* a = FindArg(s, key);
-  if (a == nullptr) return {};
-  return str(a->text);
+  if (a == nullptr || a->type == ArgType::kIntText) return {};  // an integer arg has no text
+  return str(a->text());
 }
 
 void Profile::Clear() {

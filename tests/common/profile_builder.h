@@ -35,20 +35,8 @@ class ProfileBuilder {
     s.track = track;
     s.kind = kind;
     s.args_begin = static_cast<uint32_t>(p.args.size());
-    for (auto& [k, v] : ints) {
-      Arg a;
-      a.key = k;
-      a.type = ArgType::kInt;
-      a.i = v;
-      p.args.push_back(a);
-    }
-    for (auto& [k, v] : texts) {
-      Arg a;
-      a.key = k;
-      a.type = ArgType::kString;
-      a.text = p.strings.Intern(v);
-      p.args.push_back(a);
-    }
+    for (auto& [k, v] : ints) p.args.push_back(Arg::Int(k, v, p.strings));
+    for (auto& [k, v] : texts) p.args.push_back(Arg::Text(k, ArgType::kString, p.strings.Intern(v)));
     s.args_count = static_cast<uint16_t>(p.args.size() - s.args_begin);
     p.slices.push_back(s);
     return static_cast<SliceId>(p.slices.size() - 1);

@@ -22,7 +22,7 @@ inline std::string DumpProfile(const Profile& p) {
                      s.args_count, static_cast<int>(s.kind), s.phase, s.dur_sub_e5);
   }
   for (const Arg& a : p.args) {
-    o += fmt::format("A {} {} {} {}\n", static_cast<int>(a.key), static_cast<int>(a.type), a.text, a.i);
+    o += fmt::format("A {} {} {} {}\n", static_cast<int>(a.key), static_cast<int>(a.type), a.text(), a.i());
   }
   for (const FlowEvent& f : p.flows) {
     o += fmt::format("F {} {} {} {} {} {} {} {}\n", f.ts_ns, f.id, f.id_is_string, f.phase, f.binds_enclosing, f.track,

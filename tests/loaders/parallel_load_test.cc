@@ -117,6 +117,8 @@ TEST(ParallelLoad, BadAndUnusualInputsAreIdentical) {
       {"bad_separator.json", "[" + Events(20, "") + kEvent + " x " + Events(20, "") + kEvent + "]"},
       {"trailing_comma.json", "[" + Events(30, "") + "]\n garbage"},
       {"flows.json", "[" + Events(30, R"({"ph":"s","id":"abc","ts":3,"pid":1,"tid":1},{"ph":"f","id":12,"ts":4,"bp":"e"},{"ph":"C","name":"c","ts":5,"args":{"v":1.5}},{"ph":"i","name":"[memory]","ts":6,"args":{"Bytes":64,"Addr":99}},)") + kEvent + "]"},
+      // Integers beyond an Arg's 48 inline bits are interned as text: each block's pool merged.
+      {"big_int_args.json", "[" + Events(30, R"({"ph":"X","name":"n","ts":9,"args":{"External id":281474976710656,"correlation":-9223372036854775808,"stream":140737488355327}},)") + kEvent + "]"},
       {"bad_utf8.json", "[" + Events(30, "{\"ph\":\"X\",\"name\":\"\xff\xfe\",\"ts\":1,\"dur\":1},") + kEvent + "]"},
   };
   for (const auto& [name, bytes] : cases) {

@@ -46,17 +46,9 @@ TEST(KernelLine, DbTaskIdOfEachMode) {
   s.kind = SliceKind::kNpuTask;
   s.args_begin = static_cast<uint32_t>(p.args.size());
   for (auto [key, v] : {std::pair{ArgKey::kTaskId, int64_t{11066}}, std::pair{ArgKey::kGlobalTaskId, int64_t{6}}}) {
-    Arg a;
-    a.key = key;
-    a.type = ArgType::kInt;
-    a.i = v;
-    p.args.push_back(a);
+    p.args.push_back(Arg::Int(key, v, p.strings));
   }
-  Arg type;
-  type.key = ArgKey::kTaskType;
-  type.type = ArgType::kString;
-  type.text = p.strings.Intern("AI_VECTOR_CORE");
-  p.args.push_back(type);
+  p.args.push_back(Arg::Text(ArgKey::kTaskType, ArgType::kString, p.strings.Intern("AI_VECTOR_CORE")));
   s.args_count = 3;
   const std::unordered_map<int64_t, StringId> no_shapes;
   const analysis::ReferencePolicy compat = analysis::ReferenceCompatPolicy(analysis::ReferenceLine::k26_1);

@@ -112,7 +112,7 @@ constexpr bool IsTorchOpKind(SliceKind k) {
   X(kInMsgNelems, "In msg nelems")                       \
   X(kOutMsgNelems, "Out msg nelems")
 
-enum class ArgKey : uint16_t { PD_ARG_KEYS(PD_ENUM_MEMBER_) kCount };
+enum class ArgKey : uint8_t { PD_ARG_KEYS(PD_ENUM_MEMBER_) kCount };
 inline constexpr std::array<std::string_view, static_cast<size_t>(ArgKey::kCount)> kArgKeyNames = {
     PD_ARG_KEYS(PD_ENUM_NAME_)};
 static_assert(detail::AllNamed(kArgKeyNames));

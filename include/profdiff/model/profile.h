@@ -45,21 +45,58 @@ struct Track {
   int64_t sort_index = kNoNumber;    // thread_sort_index metadata
 };
 
-enum class ArgType : uint8_t { kNull, kBool, kInt, kDouble, kString, kJson };
+// kIntText: an integer outside the 48 bits an Arg holds inline (+-1.4e14), kept as its decimal text.
+enum class ArgType : uint8_t { kNull, kBool, kInt, kDouble, kString, kJson, kIntText };
 
 // One catalogued arg. kString/kJson hold an interned string: the decoded string, or the raw JSON
 // text of a list/object (e.g. "[[32, 3, 224, 224], []]" as written). kDouble keeps only the raw
-// number text interned (`text`): nothing is lost to binary rounding, and no comparison does
-// arithmetic on an arg's fraction.
-// 16 bytes (the text id sits in the padding after the two tags): args are the model's largest array
-// (about 10 per event on real traces; 70 M on a 5 M-task DB export).
-struct Arg {
+// number text interned: nothing is lost to binary rounding, and no comparison does arithmetic on an
+// arg's fraction. An integer is held in the arg's 48 payload bits; one beyond them (rare: ids and
+// counters are smaller) as its decimal text (kIntText), which Profile::ArgInt reads back.
+// 8 bytes: args are one of the model's largest arrays (about 10 per event on real traces; 27 M on a
+// 5 M-task DB export).
+class Arg {
+ public:
+  static constexpr int64_t kInlineMin = -(int64_t{1} << 47);
+  static constexpr int64_t kInlineMax = (int64_t{1} << 47) - 1;
+
+  Arg() = default;
+
   ArgKey key = ArgKey::kCount;
   ArgType type = ArgType::kNull;
-  StringId text = kEmptyString;  // kString, kJson, kDouble (raw text)
-  int64_t i = 0;                 // kInt, kBool
+
+  // The arg of each type. An integer outside [kInlineMin, kInlineMax] is interned as its text.
+  static Arg Null(ArgKey k) { return Arg(k, ArgType::kNull, 0); }
+  static Arg Bool(ArgKey k, bool b) { return Arg(k, ArgType::kBool, b ? 1 : 0); }
+  static Arg Int(ArgKey k, int64_t v, StringPool& strings);
+  // kString, kJson, kDouble (its raw number text) or kIntText.
+  static Arg Text(ArgKey k, ArgType t, StringId text) { return Arg(k, t, text); }
+
+  // kInt and kBool: the value (0 otherwise).
+  int64_t i() const {
+    if (type != ArgType::kInt && type != ArgType::kBool) return 0;
+    const uint64_t bits = (uint64_t{high_} << 32) | low_;
+    return static_cast<int64_t>(bits << 16) >> 16;  // sign-extends bit 47 (an arithmetic shift in C++20)
+  }
+  bool has_text() const {
+    return type == ArgType::kString || type == ArgType::kJson || type == ArgType::kDouble ||
+           type == ArgType::kIntText;
+  }
+  // The interned text of a text-valued arg (has_text()); kEmptyString otherwise.
+  StringId text() const { return has_text() ? low_ : kEmptyString; }
+  // A loader's pool is merged into another: the text re-interned there (no-op for the other types).
+  void set_text(StringId text) {
+    if (has_text()) low_ = text;
+  }
+
+ private:
+  Arg(ArgKey k, ArgType t, int64_t payload)
+      : key(k), type(t), high_(static_cast<uint16_t>(static_cast<uint64_t>(payload) >> 32)),
+        low_(static_cast<uint32_t>(payload)) {}
+  uint16_t high_ = 0;  // bits 32..47 of an integer
+  uint32_t low_ = 0;   // bits 0..31 of an integer, or the text's StringId
 };
-static_assert(sizeof(Arg) == 16, "Arg is kept at 16 bytes: the model's largest array");
+static_assert(sizeof(Arg) == 8, "Arg is kept at 8 bytes: one of the model's largest arrays");
 
 struct Slice {
   int64_t ts_ns = 0;

@@ -16,7 +16,7 @@ std::string ShapeKeyText(const Profile& p, const Slice& s) {
   const Arg* a = p.FindArg(s, ArgKey::kInputDims);
   if (!a) return "N/A";
   if (a->type == ArgType::kJson) {
-    std::string_view raw = p.str(a->text);
+    std::string_view raw = p.str(a->text());
     PyValue v;
     if (!ParseJsonForPython(raw, v) || v.type != PyValue::Type::kList) return std::string(raw);
     std::string out;
@@ -35,9 +35,9 @@ std::string ShapeKeyText(const Profile& p, const Slice& s) {
     return out;
   }
   if (a->type == ArgType::kNull) return "None";
-  if (a->type == ArgType::kBool) return a->i ? "True" : "False";
-  if (a->type == ArgType::kInt) return std::to_string(a->i);
-  return std::string(p.str(a->text));
+  if (a->type == ArgType::kBool) return a->i() ? "True" : "False";
+  if (a->type == ArgType::kInt) return std::to_string(a->i());
+  return std::string(p.str(a->text()));
 }
 
 // Matching keys of both trees' nodes in one key space, each computed once, on demand.

@@ -21,9 +21,9 @@ Cell Int(int64_t v) { return Cell::Number(static_cast<double>(v)); }
 std::string ArgIdText(const Profile& p, const Slice& s, ArgKey key) {
   const Arg* a = p.FindArg(s, key);
   if (a == nullptr || a->type == ArgType::kNull) return "None";
-  if (a->type == ArgType::kInt) return std::to_string(a->i);
-  if (a->type == ArgType::kBool) return a->i ? "True" : "False";
-  return std::string(p.str(a->text));
+  if (a->type == ArgType::kInt) return std::to_string(a->i());
+  if (a->type == ArgType::kBool) return a->i() ? "True" : "False";
+  return std::string(p.str(a->text()));
 }
 
 std::string KernelsText(const Profile& p, const std::vector<SliceId>& kernels,
@@ -353,11 +353,12 @@ std::string OpArgText(const Profile& p, SliceId op, ArgKey key) {
   if (a == nullptr) return "N/A";
   switch (a->type) {
     case ArgType::kNull: return "None";
-    case ArgType::kBool: return a->i ? "True" : "False";
-    case ArgType::kInt: return std::to_string(a->i);
-    case ArgType::kJson: return analysis::PythonStrOfJson(p.str(a->text));
+    case ArgType::kBool: return a->i() ? "True" : "False";
+    case ArgType::kInt: return std::to_string(a->i());
+    case ArgType::kJson: return analysis::PythonStrOfJson(p.str(a->text()));
     case ArgType::kDouble:
-    case ArgType::kString: return std::string(p.str(a->text));
+    case ArgType::kIntText:
+    case ArgType::kString: return std::string(p.str(a->text()));
   }
   return "N/A";
 }
@@ -365,8 +366,8 @@ std::string OpArgText(const Profile& p, SliceId op, ArgKey key) {
 std::string OpArgTextCache::Get(SliceId op, ArgKey key) {
   const Arg* a = p_.FindArg(p_.slices[op], key);
   if (a == nullptr || a->type != ArgType::kJson) return OpArgText(p_, op, key);
-  auto [it, fresh] = json_.try_emplace(a->text);
-  if (fresh) it->second = analysis::PythonStrOfJson(p_.str(a->text));
+  auto [it, fresh] = json_.try_emplace(a->text());
+  if (fresh) it->second = analysis::PythonStrOfJson(p_.str(a->text()));
   return it->second;
 }
 

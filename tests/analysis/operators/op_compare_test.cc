@@ -321,10 +321,7 @@ TEST(OperatorCompare, MatchKeys) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId cpu = b.Track("1", "1");
   SliceId s = b.Add(cpu, SliceKind::kCpuOp, "aten::add", "cpu_op", 0, 10);
-  Arg a;
-  a.key = ArgKey::kInputDims;
-  a.type = ArgType::kJson;
-  a.text = b.p.strings.Intern("[[1, 1], [1, 1], []]");
+  const Arg a = Arg::Text(ArgKey::kInputDims, ArgType::kJson, b.p.strings.Intern("[[1, 1], [1, 1], []]"));
   b.p.slices[s].args_begin = static_cast<uint32_t>(b.p.args.size());
   b.p.slices[s].args_count = 1;
   b.p.args.push_back(a);
