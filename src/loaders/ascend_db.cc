@@ -640,7 +640,7 @@ Status DbLoader::LoadTorchApi() {
 
 // A compute task also becomes a kernel_details row (the DB's kernel table).
 void AddKernelDetail(Profile& p, const Slice& s, StringId op_type, StringId shapes, StringId task_type,
-                     int64_t global_task_id, int64_t stream_id, int64_t step_id) {
+                     int64_t step_id) {
   KernelDetailRow r;
   r.type = op_type;
   r.name = s.name;
@@ -648,8 +648,6 @@ void AddKernelDetail(Profile& p, const Slice& s, StringId op_type, StringId shap
   r.accelerator_core = task_type;
   r.start_ns = s.ts_ns;
   r.dur_ns = s.dur_ns;
-  r.task_id = global_task_id;
-  r.stream_id = stream_id;
   r.step_id = step_id;
   r.line = static_cast<uint32_t>(p.npu.kernel_details.rows.size() + 1);
   p.npu.kernel_details.rows.push_back(r);
@@ -732,7 +730,7 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
     p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
                                        false});
     AddKernelDetail(p_, s, Str(c->op_type, "COMPUTE_TASK_INFO"), Str(c->input_shapes, "COMPUTE_TASK_INFO"), task_type,
-                    global_id, stream_id, StepOf(s.ts_ns));
+                    StepOf(s.ts_ns));
   }
 }
 

@@ -151,15 +151,12 @@ Status LoadKernelDetails(CsvReader& r, Cells& cells, Profile& profile) {
   const int c_core = r.ColumnIndexAny({"Accelerator Core", "Task Type"});
   const int c_wait = r.ColumnIndex("Wait Time(us)");
   const int c_step = r.ColumnIndexAny({"Step Id", "Step ID"});
-  const int c_task = r.ColumnIndexAny({"Task ID", "Task Id"});
-  const int c_stream = r.ColumnIndexAny({"Stream ID", "Stream Id"});
   const int c_aicore = r.ColumnIndex("aicore_time(us)");
   const int c_mac = r.ColumnIndex("mac_time(us)");
   const int c_aiv_vec = r.ColumnIndex("aiv_vec_time(us)");
   const int c_aic_mac = r.ColumnIndex("aic_mac_time(us)");
   const int c_aic_mte2 = r.ColumnIndex("aic_mte2_time(us)");
   const int c_aiv = r.ColumnIndex("aiv_time(us)");
-  const int c_aic_total = r.ColumnIndex("aic_total_time(us)");
 
   KernelDetailsTable t;
   t.file = r.file();
@@ -178,15 +175,12 @@ Status LoadKernelDetails(CsvReader& r, Cells& cells, Profile& profile) {
     row.accelerator_core = cells.Str(rec, c_core);
     row.wait_ns = cells.MetricNs(rec, c_wait);
     row.step_id = cells.Int(rec, c_step);
-    row.task_id = cells.Int(rec, c_task);
-    row.stream_id = cells.Int(rec, c_stream);
     row.aicore_time_ns = cells.MetricNs(rec, c_aicore);
     row.mac_time_ns = cells.MetricNs(rec, c_mac);
     row.aiv_vec_time_ns = cells.MetricNs(rec, c_aiv_vec);
     row.aic_mac_time_ns = cells.MetricNs(rec, c_aic_mac);
     row.aic_mte2_time_ns = cells.MetricNs(rec, c_aic_mte2);
     row.aiv_time_ns = cells.MetricNs(rec, c_aiv);
-    row.aic_total_time_ns = cells.MetricNs(rec, c_aic_total);
     row.line = static_cast<uint32_t>(rec.line());
     return true;
   };

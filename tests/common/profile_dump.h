@@ -51,9 +51,9 @@ inline std::string DumpNpuTables(const Profile& p) {
   std::string o;
   const NpuTables& n = p.npu;
   for (const KernelDetailRow& r : n.kernel_details.rows) {
-    o += fmt::format("K {} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", r.type, r.name, r.input_shapes,
-                     r.accelerator_core, r.start_ns, r.dur_ns, r.step_id, r.task_id, r.stream_id, r.aic_mac_time_ns,
-                     r.aic_mte2_time_ns, r.aiv_time_ns, r.aic_total_time_ns, r.line);
+    o += fmt::format("K {} {} {} {} {} {} {} {} {} {} {}\n", r.type, r.name, r.input_shapes,
+                     r.accelerator_core, r.start_ns, r.dur_ns, r.step_id, r.aic_mac_time_ns,
+                     r.aic_mte2_time_ns, r.aiv_time_ns, r.line);
   }
   for (const OpStatisticRow& r : n.op_statistic) {
     o += fmt::format("O {} {} {} {} {} {} {} {}\n", r.op_type, r.core_type, r.count, r.total_ns, r.avg_ns, r.max_ns,

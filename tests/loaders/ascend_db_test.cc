@@ -111,7 +111,8 @@ TEST(AscendDb, SideTablesStepsAndUnits) {
   const KernelDetailRow& k = p.npu.kernel_details.rows[0];
   EXPECT_EQ(p.str(k.type), "Add");
   EXPECT_EQ(p.str(k.input_shapes), "8,16");
-  EXPECT_EQ(k.task_id, 10);  // globalTaskId
+  ASSERT_EQ(p.npu.db.compute_tasks.size(), 1u);
+  EXPECT_EQ(p.npu.db.compute_tasks[0].global_task_id, 10);
   EXPECT_EQ(k.step_id, 50);
   EXPECT_EQ(k.dur_ns, 100);
   ASSERT_EQ(p.npu.operator_memory.size(), 1u);

@@ -70,8 +70,6 @@ TEST_F(SideFiles, KernelDetailsInlineValuesAndAbsentCells) {
   EXPECT_EQ(a.dur_ns, 53741);
   EXPECT_EQ(a.wait_ns, 0);
   EXPECT_EQ(a.step_id, 7);
-  EXPECT_EQ(a.task_id, 11051);
-  EXPECT_EQ(a.stream_id, 2);
   EXPECT_EQ(p.str(a.name), "conv");
   EXPECT_EQ(p.str(a.type), "Conv2D");
   EXPECT_EQ(p.str(a.accelerator_core), "AI_CORE");
@@ -86,8 +84,6 @@ TEST_F(SideFiles, KernelDetailsInlineValuesAndAbsentCells) {
   EXPECT_EQ(b.start_ns, 1736408883704700000);
   EXPECT_EQ(b.dur_ns, 10000);
   EXPECT_EQ(b.wait_ns, kAbsentNs);
-  EXPECT_EQ(b.task_id, kNoNumber);
-  EXPECT_EQ(b.stream_id, kNoNumber);
   EXPECT_EQ(p.str(b.input_shapes), "N/A");
 
   const KernelDetailRow& c = t.rows[2];
@@ -193,8 +189,6 @@ TEST_F(SideFiles, KernelDetailsCorpusLevel1) {
   EXPECT_EQ(first.start_ns, 1736408883704643212);
   EXPECT_EQ(first.dur_ns, 53741);
   EXPECT_EQ(first.step_id, 50);
-  EXPECT_EQ(first.task_id, 11051);
-  EXPECT_EQ(first.stream_id, 2);
   EXPECT_EQ(p.str(first.input_shapes), "\"32,3,224,224\"");
   EXPECT_EQ(first.aicore_time_ns, 0);
   EXPECT_EQ(first.aic_mac_time_ns, 0);
@@ -228,7 +222,6 @@ TEST_F(SideFiles, KernelDetailsCorpusLevel0AndLevel2) {
   EXPECT_EQ(r0.dur_ns, 22360);
   EXPECT_EQ(r0.wait_ns, 94402);
   EXPECT_EQ(r0.aicore_time_ns, kAbsentNs);
-  EXPECT_EQ(r0.task_id, kNoNumber);
   EXPECT_EQ(r0.input_shapes, kEmptyString);
 
   Profile p2;
@@ -264,7 +257,6 @@ TEST_F(SideFiles, KernelDetailsCorpusGpt3TrimmedAndAdvisorSets) {
   EXPECT_EQ(g.str(h.accelerator_core), "HCCL");
   EXPECT_EQ(h.start_ns, 1695115378715400200);
   EXPECT_EQ(h.aicore_time_ns, kAbsentNs);
-  EXPECT_EQ(h.stream_id, kNoNumber);
   EXPECT_GE(g.diagnostics.count(DiagId::sub_ns_rounded), 1u);
   EXPECT_EQ(g.diagnostics.total(DiagSeverity::kWarning), 1u) << g.diagnostics.Summary();  // line 17
 

@@ -162,15 +162,12 @@ struct KernelDetailRow {
   int64_t dur_ns = 0;
   int64_t wait_ns = kAbsentNs;
   int64_t step_id = kNoNumber;  // "Step Id" / "Step ID"; kNoNumber when absent or empty
-  int64_t task_id = kNoNumber;
-  int64_t stream_id = kNoNumber;
   int64_t aicore_time_ns = kAbsentNs;
   int64_t mac_time_ns = kAbsentNs;       // "mac_time(us)" (older CANN)
   int64_t aiv_vec_time_ns = kAbsentNs;
   int64_t aic_mac_time_ns = kAbsentNs;
   int64_t aic_mte2_time_ns = kAbsentNs;
   int64_t aiv_time_ns = kAbsentNs;
-  int64_t aic_total_time_ns = kAbsentNs;
   uint32_t line = 0;  // 1-based line in the CSV
 };
 
