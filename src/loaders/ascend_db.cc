@@ -213,7 +213,7 @@ class DbLoader {
         f.id = static_cast<uint64_t>(cann);
         f.phase = end == &fwd ? 's' : 'f';
         f.track = end->track;
-        f.cat = f.name = cat;
+        f.cat = cat;
         p_.flows.push_back(f);
       }
     }
@@ -224,10 +224,8 @@ class DbLoader {
     f.ts_ns = ts_ns;
     f.id = id;
     f.phase = phase;
-    f.binds_enclosing = phase == 'f';
     f.track = track;
     f.cat = async_npu_;
-    f.name = async_npu_;
     p_.flows.push_back(f);
   }
   // `table`'s row count, from a whole-table scan `st` that has read every row.

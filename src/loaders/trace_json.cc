@@ -295,7 +295,6 @@ bool TraceParser::ReadEvent(JsonCursor& cur, bool whole_text) {
         if (k[0] == 'p' && k[1] == 'h') slot = &ev_.ph;
         else if (k[0] == 't' && k[1] == 's') slot = &ev_.ts;
         else if (k[0] == 'i' && k[1] == 'd') slot = &ev_.id;
-        else if (k[0] == 'b' && k[1] == 'p') slot = &ev_.bp;
         break;
       case 3:
         if (k[1] == 'i' && k[2] == 'd') {
@@ -632,8 +631,6 @@ void TraceParser::CommitFlow(const EventHead& h, uint64_t offset) {
   f.phase = h.ph;
   f.track = h.track;
   f.cat = h.cat;
-  f.name = h.name;
-  f.binds_enclosing = ev_.bp.kind == ValueKind::kString && ev_.bp.text == "e";
   if (h.cat != kEmptyString && ascii::EqualsLower(p_.str(h.cat), "async_npu")) ++ascend_signals_;
   if (!ReadFlowId(f)) {
     Diag(DiagId::flow_missing_id, offset, {});

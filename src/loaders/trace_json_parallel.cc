@@ -104,7 +104,6 @@ void TraceParser::AbsorbEvents(const Profile& fragment, const std::vector<String
   for (FlowEvent f : fragment.flows) {
     f.track = tracks[f.track];
     f.cat = strings[f.cat];
-    f.name = strings[f.name];
     if (f.id_is_string) f.id = strings[static_cast<StringId>(f.id)];
     p_.flows.push_back(f);
   }

@@ -40,12 +40,12 @@ struct NumericArg {
 // One event as read from the JSON, before it is committed to the profile. Views point into the element
 // text or the cursor's scratch buffer.
 struct RawEvent {
-  Value ph, name, cat, pid, tid, ts, dur, id, bp;
+  Value ph, name, cat, pid, tid, ts, dur, id;
   Value meta_name, meta_labels, meta_sort_index;  // args.name / args.labels / args.sort_index
   std::vector<PendingArg> args;
   std::vector<NumericArg> numeric_args;
   void Clear() {
-    ph = name = cat = pid = tid = ts = dur = id = bp = Value{};
+    ph = name = cat = pid = tid = ts = dur = id = Value{};
     meta_name = meta_labels = meta_sort_index = Value{};
     args.clear();
     numeric_args.clear();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+
+#include <fmt/format.h>
 #include <string>
 
 namespace profdiff {
@@ -105,6 +107,10 @@ TrackId Profile::GetOrCreateTrack(std::string_view pid_text, std::string_view ti
   StringId tid_id = strings.Intern(tid_text);
   auto it = track_index_.find({pid_id, tid_id});
   if (it != track_index_.end()) return it->second;
+  if (tracks.size() >= max_tracks_) {
+    diagnostics.Add(DiagId::track_limit, {meta.trace_file, 0, -1}, fmt::format("pid {} tid {}", pid_text, tid_text));
+    return static_cast<TrackId>(tracks.size() - 1);
+  }
   Track t;
   t.process = GetOrCreateProcess(pid_text);
   t.tid_text = tid_id;

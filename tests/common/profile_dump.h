@@ -25,8 +25,8 @@ inline std::string DumpProfile(const Profile& p) {
     o += fmt::format("A {} {} {} {}\n", static_cast<int>(a.key), static_cast<int>(a.type), a.text(), a.i());
   }
   for (const FlowEvent& f : p.flows) {
-    o += fmt::format("F {} {} {} {} {} {} {} {}\n", f.ts_ns, f.id, f.id_is_string, f.phase, f.binds_enclosing, f.track,
-                     f.cat, f.name);
+    o += fmt::format("F {} {} {} {} {} {}\n", f.ts_ns, f.id, f.id_is_string, static_cast<char>(f.phase),
+                     static_cast<TrackId>(f.track), f.cat);
   }
   for (const CounterEvent& c : p.counters) o += fmt::format("C {} {} {} {} {}\n", c.ts_ns, c.track, c.name, c.series, c.value);
   for (const MemoryEvent& m : p.memory_events) {

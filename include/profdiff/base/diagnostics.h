@@ -31,6 +31,8 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(trailing_garbage, kWarning, "bytes after the end of the JSON document were ignored")           \
   X(unknown_phase, kInfo, "event with an unhandled 'ph' value; kept as an instant")                \
   X(flow_missing_id, kError, "flow event without an 'id'; skipped")                                \
+  X(track_limit, kError,                                                                           \
+    "more than 16,777,216 (pid, tid) tracks: the events of the later ones are put on the last")    \
   X(flow_unpaired, kInfo, "flow start or end without its other end")                               \
   X(begin_end_unpaired, kWarning, "'B' event without its 'E' (kept with dur 0) or 'E' without 'B'") \
   X(csv_row_width, kError, "CSV row has a different number of fields than the header; skipped")    \
