@@ -173,7 +173,7 @@ std::string InspectText(const Profile& p) {
                           : std::string("  op_statistic:    absent\n");
   o += n.has_operator_memory ? fmt::format("  operator_memory: {} rows\n", n.operator_memory.size())
                              : std::string("  operator_memory: absent\n");
-  o += n.has_memory_record ? fmt::format("  memory_record:   {} rows\n", n.memory_record.size())
+  o += n.has_memory_record ? fmt::format("  memory_record:   {} rows\n", n.memory_record.rows)
                            : std::string("  memory_record:   absent\n");
   o += n.step_trace.present ? fmt::format("  step_trace_time: {} rows\n", n.step_trace.steps.size())
                             : std::string("  step_trace_time: absent\n");
@@ -278,7 +278,7 @@ std::string InspectJson(const Profile& p) {
                             {"columns", n.kernel_details.columns.size()}};
   side["op_statistic"] = {{"present", n.has_op_statistic}, {"rows", n.op_statistic.size()}};
   side["operator_memory"] = {{"present", n.has_operator_memory}, {"rows", n.operator_memory.size()}};
-  side["memory_record"] = {{"present", n.has_memory_record}, {"rows", n.memory_record.size()}};
+  side["memory_record"] = {{"present", n.has_memory_record}, {"rows", n.memory_record.rows}};
   side["step_trace_time"] = {{"present", n.step_trace.present},
                              {"rows", n.step_trace.steps.size()},
                              {"columns", n.step_trace.columns}};

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -54,6 +55,54 @@ template <typename T>
 void Free(std::vector<T>& v) {
   std::vector<T>().swap(v);
 }
+
+// The largest value at the times each step holds ([start_ns, end_ns], ends included; steps may
+// overlap, nest or repeat), into DbStep::peak_reserved_mb, without keeping the values: the steps'
+// starts and ends cut the time line into slots (each such time, and the open stretch between two),
+// a value raises the peak of its slot, and a step's peak is the largest over its run of slots (a
+// sparse table: any number of steps in O(slots log slots)).
+class StepPeaks {
+ public:
+  explicit StepPeaks(std::vector<DbStep>& steps) : steps_(steps) {
+    for (const DbStep& s : steps) {
+      points_.push_back(s.start_ns);
+      points_.push_back(s.end_ns);
+    }
+    std::sort(points_.begin(), points_.end());
+    points_.erase(std::unique(points_.begin(), points_.end()), points_.end());
+    slot_peak_.assign(2 * points_.size() + 1, 0.0);
+  }
+  void Add(int64_t ts_ns, double value) {
+    double& peak = slot_peak_[SlotOf(ts_ns)];
+    peak = std::max(peak, value);
+  }
+  // Each step's peak (0 when no value lies in it, as for a step that ends before it starts).
+  void Finish() {
+    std::vector<std::vector<double>> table{slot_peak_};  // table[k][i]: the largest of slots [i, i + 2^k)
+    for (size_t k = 1; (size_t{1} << k) <= slot_peak_.size(); ++k) {
+      const std::vector<double>& prev = table[k - 1];
+      std::vector<double> next(slot_peak_.size() - (size_t{1} << k) + 1);
+      for (size_t i = 0; i < next.size(); ++i) next[i] = std::max(prev[i], prev[i + (size_t{1} << (k - 1))]);
+      table.push_back(std::move(next));
+    }
+    for (DbStep& s : steps_) {
+      if (s.start_ns > s.end_ns) continue;
+      const size_t lo = SlotOf(s.start_ns), hi = SlotOf(s.end_ns);  // both are points: odd slots
+      const auto k = static_cast<size_t>(std::bit_width(hi - lo + 1) - 1);
+      s.peak_reserved_mb = std::max(table[k][lo], table[k][hi + 1 - (size_t{1} << k)]);
+    }
+  }
+
+ private:
+  // Slot 2j + 1 is points_[j] itself, slot 2j the stretch just before it (slot 2n after the last).
+  size_t SlotOf(int64_t ts_ns) const {
+    const auto j = static_cast<size_t>(std::lower_bound(points_.begin(), points_.end(), ts_ns) - points_.begin());
+    return j < points_.size() && points_[j] == ts_ns ? 2 * j + 1 : 2 * j;
+  }
+  std::vector<DbStep>& steps_;
+  std::vector<int64_t> points_;    // the steps' starts and ends, sorted, distinct
+  std::vector<double> slot_peak_;  // the largest value of each slot (0 when none)
+};
 
 class DbLoader {
  public:
@@ -261,7 +310,6 @@ class DbLoader {
     // At most 4 args per API row, 6 per task, 3 per communication op, 5 per communication task.
     p_.args.reserve(p_.args.size() + 4 * api + 6 * tasks + 3 * ops + 5 * comm_tasks);
     p_.npu.operator_memory.reserve(Rows("OP_MEMORY"));
-    p_.npu.memory_record.reserve(Rows("MEMORY_RECORD"));
     p_.npu.kernel_details.rows.reserve(Rows("COMPUTE_TASK_INFO"));
     p_.npu.db.compute_tasks.reserve(Rows("COMPUTE_TASK_INFO"));
     // The connections and their CANN links: about one per CONNECTION_IDS row (a link array grows
@@ -945,20 +993,27 @@ Status DbLoader::LoadOperatorMemory() {
   return Status::Ok();
 }
 
-// The columns a comparison reads (MemoryRecordRow): the time and the reserved total.
+// What a comparison reads (MemoryRecordSummary): the largest reserved total, of the whole table and
+// of each STEP_TIME step holding the row's time.
 Status DbLoader::LoadMemoryRecord() {
   if (!Has("MEMORY_RECORD")) return Status::Ok();
   PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("MEMORY_RECORD", {"timestamp", "totalReserved"}));
   p_.npu.has_memory_record = true;
   constexpr double kBytesPerMb = 1024.0 * 1024.0;
+  StepPeaks peaks(p_.npu.db.steps);
+  MemoryRecordSummary& summary = p_.npu.memory_record;
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell ts = st.Int(0), reserved = st.Int(1);
     if (!NeedTime(ts, "MEMORY_RECORD", "timestamp", n) || !Need(reserved, "MEMORY_RECORD", "totalReserved", n))
       continue;
-    p_.npu.memory_record.push_back({ts.value, static_cast<double>(reserved.value) / kBytesPerMb});
+    const double mb = static_cast<double>(reserved.value) / kBytesPerMb;
+    ++summary.rows;
+    summary.peak_reserved_mb = std::max(summary.peak_reserved_mb, mb);
+    peaks.Add(ts.value, mb);
   }
+  peaks.Finish();
   Counted("MEMORY_RECORD", st);
   return Status::Ok();
 }

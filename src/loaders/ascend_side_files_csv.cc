@@ -250,16 +250,17 @@ Status LoadOperatorMemory(CsvReader& r, Cells& cells, Profile& profile) {
 
 Status LoadMemoryRecord(CsvReader& r, Cells& cells, Profile& profile) {
   PD_ASSIGN_OR_RETURN(const int c_reserved, RequiredColumn(r, "Total Reserved(MB)"));
-  const int c_ts = r.ColumnIndex("Timestamp(us)");
-
-  // The columns a comparison reads (MemoryRecordRow).
-  auto fill = [&](const CsvRecord& rec, MemoryRecordRow& row) {
-    // kAbsentNs when empty or bad; the row is kept for the peak.
-    row.ts_ns = cells.MetricNs(rec, c_ts);
-    row.total_reserved_mb = cells.Double(rec, c_reserved);
-    return true;
-  };
-  PD_ASSIGN_OR_RETURN(profile.npu.memory_record, ReadRows<MemoryRecordRow>(r, fill));
+  // What a comparison reads (MemoryRecordSummary): the rows and the largest reserved total (an
+  // empty or bad cell is 0, diagnosed). Taken only when the whole file was read.
+  MemoryRecordSummary summary;
+  CsvRecord rec;
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool more, r.Next(rec));
+    if (!more) break;
+    ++summary.rows;
+    summary.peak_reserved_mb = std::max(summary.peak_reserved_mb, cells.Double(rec, c_reserved));
+  }
+  profile.npu.memory_record = summary;
   profile.npu.has_memory_record = true;
   return Status::Ok();
 }

@@ -63,14 +63,12 @@ inline std::string DumpNpuTables(const Profile& p) {
     o += fmt::format("OM {} {} {} {} {} {} {}\n", r.name, r.size_kb, r.allocation_ns, r.release_ns, r.duration_ns,
                      r.device_type, r.line);
   }
-  for (const MemoryRecordRow& r : n.memory_record) {
-    o += fmt::format("MR {} {}\n", r.ts_ns, r.total_reserved_mb);
-  }
+  o += fmt::format("MR {} {}\n", n.memory_record.rows, n.memory_record.peak_reserved_mb);
   for (const DbComputeTask& t : n.db.compute_tasks)
     o += fmt::format("CT {} {} {} {} {}\n", t.slice, t.connection_id, t.global_task_id, t.rts_type, t.pmu_cube);
   for (const DbLaunch& l : n.db.op_launches) o += fmt::format("L {} {}\n", l.connection_id, l.op);
   for (const DbTableUse& t : n.db.tables) o += fmt::format("T {} {} {}\n", t.name, t.present, t.rows);
-  for (const DbStep& s : n.db.steps) o += fmt::format("ST {} {} {}\n", s.id, s.start_ns, s.end_ns);
+  for (const DbStep& s : n.db.steps) o += fmt::format("ST {} {} {} {}\n", s.id, s.start_ns, s.end_ns, s.peak_reserved_mb);
   o += fmt::format("db {} {} {}\n", n.db.present, n.db.has_pmu, n.db.schema_version);
   return o;
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 
 #include "../common/ascend_db_fixture.h"
@@ -99,6 +100,51 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   EXPECT_EQ(ends, 3);  // the compute task (500), the HCCL task on the hardware lane and the HCCL op (501)
 }
 
+// Each step's memory peak is the largest reserved total at the times it holds, ends included, with
+// steps that overlap, nest, repeat an id, share an end or end before they start; rows at every
+// boundary, between and outside the steps (checked against a scan of the rows per step).
+TEST(AscendDb, MemoryPeakOfEachStepWhateverTheStepsLayout) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    SCOPED_TRACE(round);
+    std::vector<DbStep> steps;
+    std::string sql = std::string(kDbSchema) + "INSERT INTO STEP_TIME VALUES (1, 100, 200)";
+    steps.push_back({1, 100, 200});
+    for (int i = 0; i < 12; ++i) {
+      const int64_t start = 100 * static_cast<int64_t>(rng() % 20), end = start + 100 * static_cast<int64_t>(rng() % 6) - 100;
+      const int64_t id = 2 + static_cast<int64_t>(rng() % 8);  // some ids repeat
+      steps.push_back({id, start, end});
+      sql += fmt::format(",({}, {}, {})", id, start, end);
+    }
+    sql += ";\nINSERT INTO MEMORY_RECORD VALUES ";
+    std::vector<std::pair<int64_t, double>> rows;
+    for (int i = 0; i < 200; ++i) {
+      const int64_t ts = 50 * static_cast<int64_t>(rng() % 44) + (rng() % 4 == 0 ? 1 : 0);
+      const int64_t reserved = static_cast<int64_t>(rng() % 1000) << 20;
+      rows.push_back({ts, static_cast<double>(reserved) / (1024.0 * 1024.0)});
+      sql += fmt::format("{}(16,{},0,{},0,0,0)", i ? "," : "", ts, reserved);
+    }
+    TempDir d;
+    Profile p;
+    ASSERT_TRUE(LoadAscendDb(MakeDb(d, sql + ";"), p, LoadOptions{}).ok());
+    EXPECT_EQ(p.npu.memory_record.rows, 200);
+    double whole = 0;
+    for (const auto& [ts, mb] : rows) whole = std::max(whole, mb);
+    EXPECT_EQ(p.npu.memory_record.peak_reserved_mb, whole);
+    // The loaded steps are in id order (stable): match them to the written ones the same way.
+    std::stable_sort(steps.begin(), steps.end(), [](const DbStep& a, const DbStep& b) { return a.id < b.id; });
+    ASSERT_EQ(p.npu.db.steps.size(), steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+      double peak = 0;
+      for (const auto& [ts, mb] : rows)
+        if (ts >= steps[i].start_ns && ts <= steps[i].end_ns) peak = std::max(peak, mb);
+      EXPECT_EQ(p.npu.db.steps[i].start_ns, steps[i].start_ns);
+      EXPECT_EQ(p.npu.db.steps[i].peak_reserved_mb, peak) << "step " << steps[i].id << " [" << steps[i].start_ns
+                                                          << ", " << steps[i].end_ns << "]";
+    }
+  }
+}
+
 TEST(AscendDb, SideTablesStepsAndUnits) {
   TempDir d;
   Profile p;
@@ -118,8 +164,9 @@ TEST(AscendDb, SideTablesStepsAndUnits) {
   ASSERT_EQ(p.npu.operator_memory.size(), 1u);
   EXPECT_EQ(p.npu.operator_memory[0].size_kb, 2.0);  // 2048 bytes
   EXPECT_EQ(p.npu.operator_memory[0].duration_ns, 700);
-  ASSERT_EQ(p.npu.memory_record.size(), 2u);
-  EXPECT_EQ(p.npu.memory_record[1].total_reserved_mb, 3.0);
+  EXPECT_EQ(p.npu.memory_record.rows, 2);
+  EXPECT_EQ(p.npu.memory_record.peak_reserved_mb, 3.0);
+  EXPECT_EQ(p.npu.db.steps[0].peak_reserved_mb, 3.0);  // both rows lie in step 50 [1000, 2000]
   const auto used = std::find_if(p.npu.db.tables.begin(), p.npu.db.tables.end(),
                                  [](const DbTableUse& t) { return t.name == "PYTORCH_API"; });
   ASSERT_NE(used, p.npu.db.tables.end());

@@ -29,7 +29,8 @@ namespace profdiff {
 //    is also the Group Name arg); COMMUNICATION_TASK_INFO + TASK: HCCL tasks on one track per
 //    (groupName, planeId), named "Plane <planeId>".
 //  * OP_MEMORY, MEMORY_RECORD: npu.operator_memory (size in KB = bytes / 1024) and npu.memory_record
-//    (MB = bytes / 2^20). STEP_TIME: npu.db.steps. Every table looked at: npu.db.tables.
+//    (its largest reserved total in MB = bytes / 2^20, and each step's in npu.db.steps; the rows are
+//    not kept). STEP_TIME: npu.db.steps. Every table looked at: npu.db.tables.
 Status LoadAscendDb(const std::string& db_file, Profile& profile, const LoadOptions& options);
 
 }  // namespace profdiff

@@ -24,7 +24,7 @@ const FileLoader& KernelDetailsCsvLoader();
 const FileLoader& OpStatisticCsvLoader();
 // operator_memory.csv -> npu.operator_memory. Needs `Name`.
 const FileLoader& OperatorMemoryCsvLoader();
-// memory_record.csv -> npu.memory_record. Needs `Total Reserved(MB)`.
+// memory_record.csv -> npu.memory_record (its rows and largest reserved total). Needs `Total Reserved(MB)`.
 const FileLoader& MemoryRecordCsvLoader();
 // step_trace_time.csv -> npu.step_trace (first column = step, every other column a µs value).
 const FileLoader& StepTraceTimeCsvLoader();

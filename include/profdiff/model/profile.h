@@ -205,12 +205,12 @@ struct OperatorMemoryRow {
   uint32_t line = 0;
 };
 
-// memory_record.csv / MEMORY_RECORD: what a comparison reads of a row, the reserved total for the
-// peak (overall and per step). 16 bytes: 9 M rows on a 5 M-task DB export; the component, device and
-// allocated and active totals, which no comparison reads, are not kept.
-struct MemoryRecordRow {
-  int64_t ts_ns = 0;
-  double total_reserved_mb = 0;
+// memory_record.csv / MEMORY_RECORD, reduced to what a comparison reads: the largest reserved total,
+// of the whole profile here and of each step in DbStep. The rows are not kept (9 M on a 5 M-task DB
+// export; the component, device, time and the allocated and active totals are read by no comparison).
+struct MemoryRecordSummary {
+  int64_t rows = 0;             // the rows read
+  double peak_reserved_mb = 0;  // the largest "Total Reserved(MB)" (0 when none is larger)
 };
 
 // step_trace_time.csv: its columns changed over CANN versions, so it is kept generic.
@@ -260,6 +260,7 @@ struct DbStep {
   int64_t id = 0;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
+  double peak_reserved_mb = 0;  // MEMORY_RECORD's largest reserved total within [start_ns, end_ns]
 };
 // A compute task (TASK joined with COMPUTE_TASK_INFO), parallel to npu.kernel_details.rows.
 struct DbComputeTask {
@@ -301,7 +302,7 @@ struct NpuTables {
   bool has_operator_memory = false;
   std::vector<OperatorMemoryRow> operator_memory;
   bool has_memory_record = false;
-  std::vector<MemoryRecordRow> memory_record;
+  MemoryRecordSummary memory_record;
   StepTraceTable step_trace;
   CommunicationInfo communication;
   // profiler_metadata.json parallel_group_info: group id -> process group name.

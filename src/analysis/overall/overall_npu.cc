@@ -130,11 +130,7 @@ bool IsTraceLevel(const ProfileMeta& meta) {
 }
 
 // 1. Memory peak (memory_record.csv), GiB.
-double MemoryPeakGib(const NpuTables& npu) {
-  double peak_mb = 0;
-  for (const auto& r : npu.memory_record) peak_mb = std::max(peak_mb, r.total_reserved_mb);
-  return peak_mb / 1024.0;
-}
+double MemoryPeakGib(const NpuTables& npu) { return npu.memory_record.peak_reserved_mb / 1024.0; }
 
 // A valid kernel_details row with its flow start F.
 struct FlowedRow {
@@ -433,6 +429,16 @@ DbStepRange StepRangeOf(const DbInfo& db, std::optional<int64_t> step) {
   return r;
 }
 
+// The largest MEMORY_RECORD reserved total within the step's range (the range StepRangeOf takes:
+// the last STEP_TIME row of that id), or of the whole table.
+double DbMemoryPeakMb(const NpuTables& npu, std::optional<int64_t> step) {
+  double peak_mb = npu.memory_record.peak_reserved_mb;
+  if (!step) return peak_mb;
+  for (const DbStep& s : npu.db.steps)
+    if (s.id == *step) peak_mb = s.peak_reserved_mb;
+  return peak_mb;
+}
+
 // 3. Kernel categorisation of the compute tasks, sorted by their TASK connection id (not by time),
 //    F = the start of the torch op that launched that connection id (the last such op wins).
 void CategorizeDbTasks(const Timeline& timeline, const KernelMasks& masks, const ReferencePolicy& policy,
@@ -571,10 +577,7 @@ SideMetrics ComputeNpuDbSideMetrics(const Timeline& timeline, const KernelMasks&
   const DbStepRange range = StepRangeOf(profile.npu.db, step);
   SideMetrics m;
   m.device = DeviceKind::kNpu;
-  double peak_mb = 0;
-  for (const MemoryRecordRow& r : profile.npu.memory_record)
-    if (range.Holds(r.ts_ns)) peak_mb = std::max(peak_mb, r.total_reserved_mb);
-  m.memory_gib = peak_mb / 1024.0;
+  m.memory_gib = DbMemoryPeakMb(profile.npu, step) / 1024.0;
   CategorizeDbTasks(timeline, masks, policy, range, m);
   const std::vector<Interval> u = MeasureDbIntervals(timeline, policy, range, m);
   MeasureGroups(timeline, policy, u, m);

@@ -222,8 +222,7 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
   if (with_pg) b.p.npu.parallel_group_names["0"] = "tp";
   // Side tables.
   b.p.npu.has_memory_record = true;
-  b.p.npu.memory_record.push_back(MemoryRecordRow{.total_reserved_mb = 1024});
-  b.p.npu.memory_record.push_back(MemoryRecordRow{.total_reserved_mb = 2048});
+  b.p.npu.memory_record = {.rows = 2, .peak_reserved_mb = 2048};
   b.p.npu.communication.present = true;
   CommunicationStep step;
   step.step = "step1";
