@@ -401,7 +401,7 @@ SqliteTableScan::~SqliteTableScan() {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
   }
-  changed_.notify_all();
+  free_or_end_.notify_all();
   for (std::thread& t : readers_) t.join();
 }
 
@@ -413,7 +413,7 @@ void SqliteTableScan::ReadAhead() {
     Run run;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] { return stop_ || claimed_all_ || !free_.empty(); });
+      free_or_end_.wait(lock, [&] { return stop_ || claimed_all_ || !free_.empty(); });
       if (stop_ || claimed_all_) return;
       b = free_.front();
       free_.pop_front();
@@ -421,13 +421,17 @@ void SqliteTableScan::ReadAhead() {
       claimed_all_ = run.last;
       b->seq = next_seq_++;
     }
+    if (run.last) free_or_end_.notify_all();  // the other readers waiting for a batch stop
     Fill(*b, run);
+    bool failed = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (!b->error.ok()) claimed_all_ = true;
+      failed = !b->error.ok();
+      if (failed) claimed_all_ = true;
       ready_.emplace(b->seq, b);
     }
-    changed_.notify_all();
+    ready_changed_.notify_one();  // the caller is the one thread waiting there
+    if (failed) free_or_end_.notify_all();
   }
 }
 
@@ -438,9 +442,11 @@ SqliteTableScan::Batch* SqliteTableScan::NextBatch() {
     return b;
   }
   std::unique_lock<std::mutex> lock(mutex_);
-  if (cur_ != nullptr) free_.push_back(cur_);
-  changed_.notify_all();
-  changed_.wait(lock, [&] { return ready_.count(want_seq_) != 0; });
+  if (cur_ != nullptr) {
+    free_.push_back(cur_);
+    free_or_end_.notify_one();  // one reader can take it
+  }
+  ready_changed_.wait(lock, [&] { return ready_.count(want_seq_) != 0; });
   const auto it = ready_.find(want_seq_++);
   Batch* b = it->second;
   ready_.erase(it);

@@ -213,7 +213,10 @@ class SqliteTableScan {
   uint64_t next_seq_ = 0, want_seq_ = 0;
   bool claimed_all_ = false;  // the last run (or one that failed) is claimed: the readers stop
   std::mutex mutex_;
-  std::condition_variable changed_;
+  // Each side waits on its own condition (a notify wakes only a thread that can go on): the readers
+  // for a free batch (or the end), the caller for the batch it wants next.
+  std::condition_variable free_or_end_;
+  std::condition_variable ready_changed_;
   bool stop_ = false;
   std::vector<std::thread> readers_;
 };
