@@ -7,6 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../common/ascend_db_fixture.h"
 #include "../report/report_test_util.h"
@@ -55,6 +57,35 @@ TEST_F(DbCli, GoodExportLoadsAndCompares) {
   const CliResult c = RunProfdiff({"compare", "-bp", a, "-d", b, "--no-xlsx", "--format", "json"});
   EXPECT_EQ(c.exit_code, 0) << c.err;
   EXPECT_TRUE(nlohmann::json::accept(c.out)) << c.out.substr(0, 400);
+}
+
+// MEMORY_RECORD is a DB side's memory data: the usage is its largest reserved total (of the chosen
+// step's range with --base_step), known; a DB without the table has it unknown (null), not 0.
+TEST_F(DbCli, MemoryUsageFromMemoryRecordOfTheStepOrUnknownWithout) {
+  // A third record, of 8 MiB, after step 50 [1000, 2000] (whose records reach 3 MiB).
+  const std::string rows = std::string(kDbRows) + "INSERT INTO MEMORY_RECORD VALUES (16,2500,0,8388608,0,0,0);\n";
+  const std::string a = Profile("a_ascend_pt", std::string(kDbSchema) + rows);
+  std::string schema_without(kDbSchema), rows_without(kDbRows);
+  schema_without.erase(schema_without.find("CREATE TABLE MEMORY_RECORD"));
+  rows_without.erase(rows_without.find("INSERT INTO MEMORY_RECORD"));
+  const std::string b = Profile("b_ascend_pt", schema_without + rows_without);
+  auto memory = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"compare", "-bp", a, "-d", b, "--no-xlsx", "--format", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliResult c = RunProfdiff(args);
+    EXPECT_EQ(c.exit_code, 0) << c.err;
+    const auto j = nlohmann::json::parse(c.out);
+    return std::pair{j["sides"]["base"]["memory_used_gib"], j["sides"]["comparison"]["memory_used_gib"]};
+  };
+  const auto [whole, whole_without] = memory({});
+  EXPECT_DOUBLE_EQ(whole.get<double>(), 8.0 / 1024);
+  EXPECT_TRUE(whole_without.is_null());
+  const auto [step, step_without] = memory({"--base_step", "50", "--comparison_step", "50"});
+  EXPECT_DOUBLE_EQ(step.get<double>(), 3.0 / 1024);
+  EXPECT_TRUE(step_without.is_null());
+  const CliResult screen = RunProfdiff({"compare", "-bp", a, "-d", b, "-o", (fs::path(dir_.path()) / "out").string()});
+  EXPECT_NE(screen.out.find("|   0.01G   |"), std::string::npos) << screen.out;
+  EXPECT_NE(screen.out.find("n/a"), std::string::npos) << screen.out;
 }
 
 TEST_F(DbCli, NotADatabaseOrTruncated) {

@@ -577,6 +577,8 @@ SideMetrics ComputeNpuDbSideMetrics(const Timeline& timeline, const KernelMasks&
   const DbStepRange range = StepRangeOf(profile.npu.db, step);
   SideMetrics m;
   m.device = DeviceKind::kNpu;
+  // MEMORY_RECORD is the DB's memory data: without it the usage is unknown, not 0.
+  m.memory_known = profile.npu.has_memory_record;
   m.memory_gib = DbMemoryPeakMb(profile.npu, step) / 1024.0;
   CategorizeDbTasks(timeline, masks, policy, range, m);
   const std::vector<Interval> u = MeasureDbIntervals(timeline, policy, range, m);
