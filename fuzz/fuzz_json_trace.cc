@@ -31,8 +31,8 @@ std::string Dump(const profdiff::Status& status, const profdiff::Profile& p) {
     add(s.ts_ns, s.dur_ns, s.name, s.cat, s.track, s.args_begin, s.args_count, static_cast<int>(s.kind), s.phase,
         s.dur_sub_e5);
   }
-  for (const auto& a : p.args) add(static_cast<int>(a.key), static_cast<int>(a.type), a.text, a.i);
-  for (const auto& f : p.flows) add(f.ts_ns, f.id, f.id_is_string, f.phase, f.track, f.cat, f.name);
+  for (const auto& a : p.args) add(static_cast<int>(a.key), static_cast<int>(a.type), a.text(), a.i());
+  for (const auto& f : p.flows) add(f.ts_ns, f.id, f.id_is_string, f.phase, f.track, f.cat);
   for (const auto& c : p.counters) add(c.ts_ns, c.track, c.name, c.series);
   for (const auto& m : p.memory_events) add(m.ts_ns, m.track, m.bytes, m.addr);
   for (const auto& [id, us] : p.fine_dur_us) add(id);
