@@ -1,20 +1,23 @@
 #include "profdiff/model/profile.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
-
-#include <fmt/format.h>
+#include <optional>
 #include <string>
 
 namespace profdiff {
 namespace {
 
-int64_t ParseInt(std::string_view s) {
+// `s` as a whole decimal integer; nullopt when it is not one.
+std::optional<int64_t> WholeInt(std::string_view s) {
   int64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return kNoNumber;
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
   return v;
 }
+int64_t ParseInt(std::string_view s) { return WholeInt(s).value_or(kNoNumber); }
 
 }  // namespace
 
@@ -51,12 +54,8 @@ int64_t Profile::ArgInt(const Slice& s, ArgKey key, int64_t fallback) const {
     case ArgType::kInt:
     case ArgType::kBool:
       return a->i();
-    case ArgType::kIntText: {  // written by Arg::Int: always an integer (INT64_MIN included)
-      int64_t v = 0;
-      const std::string_view t = str(a->text());
-      std::from_chars(t.data(), t.data() + t.size(), v);
-      return v;
-    }
+    case ArgType::kIntText:  // written by Arg::Int: always an integer (INT64_MIN included)
+      return WholeInt(str(a->text())).value_or(fallback);
     case ArgType::kString: {
       int64_t v = ParseInt(str(a->text()));
       return v == kNoNumber ? fallback : v;
