@@ -72,7 +72,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     // The model's helpers must be safe on whatever the loader produced.
     (void)small.CountByKind();
-    (void)small.TimeSpan();
     for (const profdiff::Slice& slice : small.slices) {
       (void)small.ArgText(slice, profdiff::ArgKey::kInputDims);
       (void)small.ArgInt(slice, profdiff::ArgKey::kCorrelation);

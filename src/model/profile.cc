@@ -126,17 +126,6 @@ std::vector<uint64_t> Profile::CountByKind() const {
   return counts;
 }
 
-std::pair<int64_t, int64_t> Profile::TimeSpan() const {
-  if (slices.empty()) return {0, 0};
-  int64_t lo = slices.front().ts_ns;
-  int64_t hi = slices.front().end_ns();
-  for (const Slice& s : slices) {
-    lo = std::min(lo, s.ts_ns);
-    hi = std::max(hi, s.end_ns());
-  }
-  return {lo, hi};
-}
-
 int64_t StepIdFromName(std::string_view name) {
   constexpr std::string_view kPrefix = "ProfilerStep#";
   size_t pos = name.find(kPrefix);

@@ -365,8 +365,6 @@ struct Profile {
 
   // Number of slices of each kind.
   std::vector<uint64_t> CountByKind() const;
-  // [min start, max end] over all slices; {0,0} when there are none.
-  std::pair<int64_t, int64_t> TimeSpan() const;
 
   void LimitTracksForTest(TrackId n) { max_tracks_ = n; }
 
