@@ -417,26 +417,28 @@ struct DbStepRange {
   bool Holds(int64_t ts_ns) const { return ts_ns >= lo && ts_ns <= hi; }
 };
 
+// The STEP_TIME row a --step selects: the last of that id (nullptr: none given or none found).
+const DbStep* SelectedStep(const DbInfo& db, std::optional<int64_t> step) {
+  const DbStep* found = nullptr;
+  if (!step) return found;
+  for (const DbStep& s : db.steps)
+    if (s.id == *step) found = &s;
+  return found;
+}
+
 DbStepRange StepRangeOf(const DbInfo& db, std::optional<int64_t> step) {
   DbStepRange r;
-  if (!step) return r;
-  for (const DbStep& s : db.steps) {
-    if (s.id == *step) {
-      r.lo = s.start_ns;
-      r.hi = s.end_ns;
-    }
+  if (const DbStep* s = SelectedStep(db, step)) {
+    r.lo = s->start_ns;
+    r.hi = s->end_ns;
   }
   return r;
 }
 
-// The largest MEMORY_RECORD reserved total within the step's range (the range StepRangeOf takes:
-// the last STEP_TIME row of that id), or of the whole table.
+// The largest MEMORY_RECORD reserved total within the selected step's range, or of the whole table.
 double DbMemoryPeakMb(const NpuTables& npu, std::optional<int64_t> step) {
-  double peak_mb = npu.memory_record.peak_reserved_mb;
-  if (!step) return peak_mb;
-  for (const DbStep& s : npu.db.steps)
-    if (s.id == *step) peak_mb = s.peak_reserved_mb;
-  return peak_mb;
+  const DbStep* s = SelectedStep(npu.db, step);
+  return s != nullptr ? s->peak_reserved_mb : npu.memory_record.peak_reserved_mb;
 }
 
 // 3. Kernel categorisation of the compute tasks, sorted by their TASK connection id (not by time),
