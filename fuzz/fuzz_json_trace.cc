@@ -28,8 +28,8 @@ std::string Dump(const profdiff::Status& status, const profdiff::Profile& p) {
   for (const auto& x : p.processes) add(x.pid_text, x.pid, x.name, x.labels, x.sort_index);
   for (const auto& t : p.tracks) add(t.process, t.tid_text, t.tid, t.name, t.sort_index);
   for (const auto& s : p.slices) {
-    add(s.ts_ns, s.dur_ns, s.name, s.cat, s.track, s.args_begin, s.args_count, static_cast<int>(s.kind), s.phase,
-        s.dur_sub_e5);
+    add(s.ts_ns, int64_t{s.dur_ns}, s.name, p.Cat(s), uint32_t{s.track}, s.args_begin, s.args_count,
+        static_cast<int>(s.kind), s.phase, int64_t{s.dur_sub_e5});
   }
   for (const auto& a : p.args) add(static_cast<int>(a.key), static_cast<int>(a.type), a.text(), a.i());
   for (const auto& f : p.flows) add(f.ts_ns, f.id, f.id_is_string, f.phase, f.track, f.cat);

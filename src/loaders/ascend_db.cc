@@ -206,6 +206,15 @@ class DbLoader {
     OutOfRange(c, table, column, row);
     return false;
   }
+  // endNs - startNs of a row (both in range): 0 when negative; 0 with a duration_too_long diagnostic
+  // beyond the longest a slice holds.
+  int64_t Duration(int64_t start, int64_t end, std::string_view table, int64_t row) {
+    const int64_t d = end - start;
+    if (d <= Slice::kMaxDurNs) [[likely]] return std::max<int64_t>(0, d);
+    p_.diagnostics.Add(DiagId::duration_too_long, {db_.file(), 0, -1},
+                       fmt::format("table {} row {}: endNs - startNs = {}", table, row, d));
+    return 0;
+  }
   // An optional time cell: its value when present and in range.
   std::optional<int64_t> OptionalTime(const IntCell& c, std::string_view table, std::string_view column,
                                       int64_t row) {
@@ -237,7 +246,7 @@ class DbLoader {
   // Appends a slice whose args were pushed since `args_begin`.
   SliceId AddSlice(Slice s, uint32_t args_begin) {
     s.args_begin = args_begin;
-    s.args_count = static_cast<uint16_t>(p_.args.size() - args_begin);
+    s.args_count = static_cast<uint8_t>(std::min<size_t>(p_.args.size() - args_begin, Slice::kMaxArgs));
     const auto id = static_cast<SliceId>(p_.slices.size());
     p_.slices.push_back(s);
     return id;
@@ -363,7 +372,7 @@ class DbLoader {
   // out once per (type, name) pair: 22 M rows at 5 M tasks, a few thousand pairs.
   struct ApiClass {
     SliceKind kind = SliceKind::kOther;
-    StringId cat = kEmptyString;
+    uint16_t cat = 0;  // Slice::cat_index
     bool queue = false;  // type "queue": its connection id pairs an enqueue with its dequeue
   };
   struct ApiClassKey {
@@ -388,10 +397,10 @@ class DbLoader {
   static constexpr int kClassCacheBits = 12;
   std::vector<CachedClass> class_cache_ = std::vector<CachedClass>(size_t{1} << kClassCacheBits);
   ApiClass ClassOf(const IntCell& type, StringId name);
-  // A category literal interned once.
-  StringId Cat(std::string_view literal) {
-    auto [it, fresh] = cats_.try_emplace(literal.data(), kEmptyString);
-    if (fresh) it->second = p_.strings.Intern(literal);
+  // A category literal interned once, as a Slice::cat_index.
+  uint16_t Cat(std::string_view literal) {
+    auto [it, fresh] = cats_.try_emplace(literal.data(), 0);
+    if (fresh) it->second = p_.CatIndex(p_.strings.Intern(literal));
     return it->second;
   }
   TrackId NamedTrack(std::string_view pid, std::string_view process_name, std::string_view tid,
@@ -447,7 +456,7 @@ class DbLoader {
   TrackCache<std::unordered_map<StringId, TrackId>> group_tracks_;
   TrackCache<std::map<std::pair<StringId, int64_t>, TrackId>> plane_tracks_;  // (group, plane id)
   std::unordered_map<int64_t, StringId> device_names_;
-  std::unordered_map<const char*, StringId> cats_;
+  std::unordered_map<const char*, uint16_t> cats_;
   StringId async_npu_ = kEmptyString;
   std::set<std::string, std::less<>> counted_;  // tables whose rows a whole-table scan counted
   // The communication tasks' join read from the pages (PrepareCommJoin): COMMUNICATION_TASK_INFO's
@@ -660,9 +669,9 @@ Status DbLoader::LoadTorchApi() {
     const int64_t gtid = tid.ok() ? tid.value : 0;
     Slice s;
     s.ts_ns = start.value;
-    s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+    s.dur_ns = Duration(start.value, end.value, "PYTORCH_API", n);
     s.name = name;
-    s.cat = api.cat;
+    s.cat_index = api.cat;
     s.kind = kind;
     s.track = CachedTrack(thread_tracks_, gtid, [&] {
       const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
@@ -761,9 +770,9 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   const StringId task_type = Str(is_compute ? c->task_type() : st.Int(4), "TASK");
   Slice s;
   s.ts_ns = start.value;
-  s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+  s.dur_ns = Duration(start.value, end.value, "TASK", n);
   s.name = is_compute ? Str(c->name(), "COMPUTE_TASK_INFO") : Str(st.Int(4), "TASK");
-  s.cat = Cat("HostToDevice");
+  s.cat_index = Cat("HostToDevice");
   s.kind = SliceKind::kNpuTask;
   const int64_t stream_id = stream.ok() ? stream.value : -1;
   s.track = CachedTrack(stream_tracks_, stream_id, [&] {
@@ -827,9 +836,9 @@ Status DbLoader::LoadCommunicationOps() {
     const StringId group = Str(st.Int(4), "COMMUNICATION_OP");
     Slice s;
     s.ts_ns = start.value;
-    s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+    s.dur_ns = Duration(start.value, end.value, "COMMUNICATION_OP", n);
     s.name = Str(st.Int(0), "COMMUNICATION_OP");
-    s.cat = Cat("hccl");
+    s.cat_index = Cat("hccl");
     s.kind = SliceKind::kHcclOp;
     s.track = CachedTrack(group_tracks_, group,
                           [&] { return NamedTrack(kCommPid, kCommPid, p_.str(group), p_.str(group)); });
@@ -958,10 +967,10 @@ void DbLoader::AddCommTask(int64_t n, const Cells<3>& comm, const Cells<2>& task
   const int64_t plane_id = plane.ok() ? plane.value : -1;
   Slice s;
   s.ts_ns = start.value;
-  s.dur_ns = std::max<int64_t>(0, end.value - start.value);
+  s.dur_ns = Duration(start.value, end.value, "TASK", n);
   // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
   s.name = Str(comm[0], "COMMUNICATION_TASK_INFO");
-  s.cat = Cat("hccl");
+  s.cat_index = Cat("hccl");
   s.kind = SliceKind::kHcclTask;
   s.track = CachedTrack(plane_tracks_, std::pair{group, plane_id}, [&] {
     return NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),

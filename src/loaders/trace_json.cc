@@ -143,11 +143,11 @@ const ArgKeyTable& ArgKeys() {
   return table;
 }
 
-Slice SliceAt(const EventHead& h) {
+Slice SliceAt(const EventHead& h, Profile& p) {
   Slice s;
   s.ts_ns = h.ts_ns;
   s.name = h.name;
-  s.cat = h.cat;
+  s.cat_index = p.CatIndex(h.cat);
   s.track = h.track;
   s.phase = h.ph;
   return s;
@@ -395,7 +395,7 @@ SliceKind TraceParser::KindFor(StringId cat, StringId name) {
 
 void TraceParser::CommitArgs(Slice& s) {
   s.args_begin = static_cast<uint32_t>(p_.args.size());
-  size_t count = std::min<size_t>(ev_.args.size(), UINT16_MAX);
+  size_t count = std::min<size_t>(ev_.args.size(), Slice::kMaxArgs);
   for (size_t i = 0; i < count; ++i) {
     const PendingArg& pa = ev_.args[i];
     switch (pa.type) {
@@ -415,7 +415,7 @@ void TraceParser::CommitArgs(Slice& s) {
         break;
     }
   }
-  s.args_count = static_cast<uint16_t>(count);
+  s.args_count = static_cast<uint8_t>(count);
 }
 
 // Dispatches on the phase, the way a trace-event parser handles one event: the fields every phase
@@ -530,7 +530,7 @@ void TraceParser::MarkMeta(std::vector<uint8_t>& bits, size_t index, MetaBit bit
 
 // 'X' (complete) and 'B' (begin; its 'E' sets the duration later).
 void TraceParser::CommitSlice(const EventHead& h, uint64_t offset) {
-  Slice s = SliceAt(h);
+  Slice s = SliceAt(h, p_);
   if (h.ph == 'X') CommitDuration(s, offset);
   s.kind = KindFor(h.cat, h.name);
   CommitArgs(s);
@@ -553,6 +553,8 @@ void TraceParser::CommitDuration(Slice& s, uint64_t offset) {
     DiagLazy(DiagId::negative_duration, offset, detail);
   } else if (!SpanInRange(s.ts_ns, dur)) {
     DiagLazy(DiagId::time_out_of_range, offset, detail);
+  } else if (dur > Slice::kMaxDurNs) {
+    DiagLazy(DiagId::duration_too_long, offset, detail);
   } else {
     s.dur_ns = dur;
     if (rounded) {
@@ -579,6 +581,9 @@ void TraceParser::CommitEnd(const EventHead& h, uint64_t offset) {
     case EndOutcome::kBeforeBegin:
       Diag(DiagId::negative_duration, offset, kEndBeforeBegin);
       return;
+    case EndOutcome::kTooLong:
+      Diag(DiagId::duration_too_long, offset, kEndTooLate);
+      return;
     case EndOutcome::kClosed:
       return;
   }
@@ -590,8 +595,10 @@ TraceParser::EndOutcome TraceParser::CloseOpenBegin(TrackId track, int64_t ts_ns
   open_b_[track].pop_back();
   b.phase = 'X';
   const int64_t dur = ts_ns - b.ts_ns;
-  b.dur_ns = dur < 0 ? 0 : dur;
-  return dur < 0 ? EndOutcome::kBeforeBegin : EndOutcome::kClosed;
+  if (dur < 0) return EndOutcome::kBeforeBegin;
+  if (dur > Slice::kMaxDurNs) return EndOutcome::kTooLong;
+  b.dur_ns = dur;
+  return EndOutcome::kClosed;
 }
 
 // 'i'/'I'/'R': an instant slice, or a memory event for PyTorch's "[memory]" instants.
@@ -685,7 +692,7 @@ void TraceParser::CommitUnknown(const EventHead& h, uint64_t offset) {
 }
 
 void TraceParser::PushInstant(const EventHead& h, char phase) {
-  Slice s = SliceAt(h);
+  Slice s = SliceAt(h, p_);
   s.phase = phase;
   s.kind = SliceKind::kInstant;
   CommitArgs(s);

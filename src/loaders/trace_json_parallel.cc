@@ -93,10 +93,13 @@ void TraceParser::AbsorbEvents(const Profile& fragment, const std::vector<String
     a.set_text(strings[a.text()]);
     p_.args.push_back(a);
   }
+  // The fragment's categories in its order of first use: global indices as a serial pass gives them.
+  std::vector<uint16_t> cats(fragment.slice_cats.size());
+  for (size_t i = 0; i < cats.size(); ++i) cats[i] = p_.CatIndex(strings[fragment.slice_cats[i]]);
   ReserveMore(p_.slices, fragment.slices.size());
   for (Slice s : fragment.slices) {
     s.name = strings[s.name];
-    s.cat = strings[s.cat];
+    s.cat_index = cats[s.cat_index];
     s.track = tracks[s.track];
     s.args_begin += args_base;
     p_.slices.push_back(s);
@@ -135,6 +138,9 @@ void TraceParser::AbsorbOpenBegins(TraceParser& block, Profile& fragment, const 
         break;
       case EndOutcome::kBeforeBegin:
         diag.Insert(DiagId::negative_duration, std::move(e.where), std::string(kEndBeforeBegin));
+        break;
+      case EndOutcome::kTooLong:
+        diag.Insert(DiagId::duration_too_long, std::move(e.where), std::string(kEndTooLate));
         break;
       case EndOutcome::kClosed:
         break;

@@ -64,6 +64,7 @@ struct EventHead {
 // Details of the diagnostics of an 'E' event.
 inline constexpr std::string_view kEndWithoutBegin = "'E' without an open 'B' on its track";
 inline constexpr std::string_view kEndBeforeBegin = "'E' before its 'B'";
+inline constexpr std::string_view kEndTooLate = "'E' more than 2^46 ns after its 'B'; the slice is kept with dur 0";
 
 // Where an input byte offset is, for a diagnostic's example.
 class EventLocator {
@@ -130,7 +131,7 @@ class TraceParser {
   void CommitDuration(Slice& s, uint64_t offset);
   void CommitEnd(const EventHead& h, uint64_t offset);
   // Closes the innermost open 'B' of `track` at `ts_ns` (dur 0 when it ends before it begins).
-  enum class EndOutcome : uint8_t { kClosed, kNoOpenBegin, kBeforeBegin };
+  enum class EndOutcome : uint8_t { kClosed, kNoOpenBegin, kBeforeBegin, kTooLong };
   EndOutcome CloseOpenBegin(TrackId track, int64_t ts_ns);
   void CommitInstant(const EventHead& h);
   void CommitMemory(const EventHead& h);

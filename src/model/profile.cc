@@ -84,8 +84,11 @@ void Profile::Clear() {
   npu = NpuTables{};
   diagnostics = Diagnostics{};
   fine_dur_us.clear();
+  slice_cats = {kEmptyString};
   track_index_.clear();
   process_index_.clear();
+  cat_index_.clear();
+  last_cat_ = {kEmptyString, 0};
 }
 
 uint32_t Profile::GetOrCreateProcess(std::string_view pid_text) {
@@ -118,6 +121,22 @@ TrackId Profile::GetOrCreateTrack(std::string_view pid_text, std::string_view ti
   tracks.push_back(t);
   track_index_.emplace(std::make_pair(pid_id, tid_id), index);
   return index;
+}
+
+uint16_t Profile::CatIndex(StringId cat) {
+  if (cat == last_cat_.first) return last_cat_.second;
+  if (cat == kEmptyString) return 0;
+  auto it = cat_index_.find(cat);
+  if (it == cat_index_.end()) {
+    if (slice_cats.size() >= max_cats_) {
+      diagnostics.Add(DiagId::category_limit, {meta.trace_file, 0, -1}, fmt::format("cat {}", str(cat)));
+      return static_cast<uint16_t>(slice_cats.size() - 1);
+    }
+    it = cat_index_.emplace(cat, static_cast<uint16_t>(slice_cats.size())).first;
+    slice_cats.push_back(cat);
+  }
+  last_cat_ = {cat, it->second};
+  return it->second;
 }
 
 std::vector<uint64_t> Profile::CountByKind() const {

@@ -31,13 +31,13 @@ class ProfileBuilder {
     s.ts_ns = ts;
     s.dur_ns = dur;
     s.name = p.strings.Intern(name);
-    s.cat = p.strings.Intern(cat);
+    s.cat_index = p.CatIndex(p.strings.Intern(cat));
     s.track = track;
     s.kind = kind;
     s.args_begin = static_cast<uint32_t>(p.args.size());
     for (auto& [k, v] : ints) p.args.push_back(Arg::Int(k, v, p.strings));
     for (auto& [k, v] : texts) p.args.push_back(Arg::Text(k, ArgType::kString, p.strings.Intern(v)));
-    s.args_count = static_cast<uint16_t>(p.args.size() - s.args_begin);
+    s.args_count = static_cast<uint8_t>(p.args.size() - s.args_begin);
     p.slices.push_back(s);
     return static_cast<SliceId>(p.slices.size() - 1);
   }

@@ -17,9 +17,11 @@ inline std::string DumpProfile(const Profile& p) {
   for (size_t i = 0; i < p.strings.size(); ++i) o += fmt::format("S{} {}\n", i, p.strings.Get(static_cast<StringId>(i)));
   for (const Process& x : p.processes) o += fmt::format("P {} {} {} {} {}\n", x.pid_text, x.pid, x.name, x.labels, x.sort_index);
   for (const Track& t : p.tracks) o += fmt::format("T {} {} {} {} {}\n", t.process, t.tid_text, t.tid, t.name, t.sort_index);
+  for (StringId c : p.slice_cats) o += fmt::format("C {}\n", c);
   for (const Slice& s : p.slices) {
-    o += fmt::format("X {} {} {} {} {} {} {} {} {} {}\n", s.ts_ns, s.dur_ns, s.name, s.cat, s.track, s.args_begin,
-                     s.args_count, static_cast<int>(s.kind), s.phase, s.dur_sub_e5);
+    o += fmt::format("X {} {} {} {}:{} {} {} {} {} {} {}\n", s.ts_ns, int64_t{s.dur_ns}, s.name, s.cat_index, p.Cat(s),
+                     uint32_t{s.track}, s.args_begin, s.args_count, static_cast<int>(s.kind), s.phase,
+                     int64_t{s.dur_sub_e5});
   }
   for (const Arg& a : p.args) {
     o += fmt::format("A {} {} {} {}\n", static_cast<int>(a.key), static_cast<int>(a.type), a.text(), a.i());

@@ -364,6 +364,31 @@ TEST(AscendDb, TimesOutOfRangeAreDiagnosedAndSkipped) {
   EXPECT_NE(details.find("table COMMUNICATION_OP row 2: column startNs"), std::string::npos) << details;
 }
 
+// A row longer than a slice holds (endNs - startNs over 2^46 - 1 ns, 19.5 hours) is kept with dur 0 and
+// a duration_too_long error naming the table and row; one of exactly the longest is kept whole.
+TEST(AscendDb, DurationsBeyondTheLongestASliceHoldsAreDiagnosed) {
+  TempDir d;
+  const std::string extra =
+      "INSERT INTO TASK VALUES (1000,70368744178664,0,NULL,98,1,0,0,2,3,0,0);"  // 2^46 ns
+      "INSERT INTO PYTORCH_API VALUES (2000,70368744179663,1,NULL,1,NULL,NULL,NULL,NULL,NULL,50001,0);"  // 2^46 - 1
+      "INSERT INTO COMMUNICATION_OP VALUES (0,3000,9223372036854775,NULL,0,999,0,0,0,0,0,0,0);";
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
+  EXPECT_EQ(p.diagnostics.count(DiagId::duration_too_long), 2u) << p.diagnostics.Summary();
+  std::string details;
+  for (const auto& e : p.diagnostics.entry(DiagId::duration_too_long).examples) details += e.detail + "\n";
+  EXPECT_NE(details.find("table TASK row 5: endNs - startNs = 70368744177664"), std::string::npos) << details;
+  EXPECT_NE(details.find("table COMMUNICATION_OP row 2: endNs - startNs = 9223372036851775"), std::string::npos)
+      << details;
+  int kept_whole = 0, zero = 0;
+  for (const Slice& s : p.slices) {
+    if (s.ts_ns == 2000 && s.dur_ns == Slice::kMaxDurNs) ++kept_whole;
+    if ((s.ts_ns == 1000 || s.ts_ns == 3000) && s.dur_ns == 0) ++zero;
+  }
+  EXPECT_EQ(kept_whole, 1);
+  EXPECT_EQ(zero, 2);
+}
+
 TEST(AscendDb, MissingTablesLeaveTheirDataEmpty) {
   TempDir d;
   const std::string sql = std::string(kDbSchema) + kDbRows + "DROP TABLE OP_MEMORY; DROP TABLE COMMUNICATION_OP;";

@@ -152,6 +152,48 @@ TEST(TraceTimestamps, SixteenDigitMicrosAndTheRangeBoundary) {
   for (const Slice& s : p.slices) EXPECT_TRUE(SpanInRange(s.ts_ns, s.dur_ns));
 }
 
+// A slice holds a duration up to 2^46 - 1 ns (19.5 hours): one longer, as 'dur' or as an 'E' after its
+// 'B', is kept with dur 0 and a duration_too_long error (never wrapped into the field), at every chunking.
+TEST(TraceDurations, TheLongestASliceHoldsAndBeyond) {
+  const std::string text =
+      R"([{"ph":"X","name":"max","ts":1,"dur":70368744177.663,"pid":1,"tid":1},)"
+      R"({"ph":"B","name":"b_over","ts":0,"pid":3,"tid":3},{"ph":"E","ts":70368744177.664,"pid":3,"tid":3},)"
+      R"({"ph":"B","name":"b_max","ts":0,"pid":2,"tid":2},{"ph":"E","ts":70368744177.663,"pid":2,"tid":2},)"
+      R"({"ph":"X","name":"over","ts":1,"dur":70368744177.664,"pid":1,"tid":1},)"
+      R"({"ph":"X","name":"sub","ts":1,"dur":70368744177.66250001,"pid":1,"tid":1}])";
+  const std::string path = WriteTemp("long_durations.json", text);
+  for (size_t chunk : {size_t{1} << 16, size_t{5}}) {
+    SCOPED_TRACE(chunk);
+    Profile p;
+    ASSERT_TRUE(LoadTraceJson(path, p, LoadOptions{}, chunk).ok());
+    ASSERT_EQ(p.slices.size(), 5u);
+    EXPECT_EQ(p.slices[0].dur_ns, Slice::kMaxDurNs);
+    EXPECT_EQ(p.slices[1].dur_ns, 0);  // the first error's example: the 'E'
+    EXPECT_EQ(p.slices[2].dur_ns, Slice::kMaxDurNs);
+    EXPECT_EQ(p.slices[3].dur_ns, 0);
+    EXPECT_EQ(p.slices[4].dur_ns, Slice::kMaxDurNs);  // rounded to ns, its remainder kept below
+    EXPECT_EQ(p.slices[4].dur_e5(), Slice::kMaxDurNs * Slice::kE5PerNs - 49999);
+    EXPECT_EQ(p.diagnostics.count(DiagId::duration_too_long), 2u) << p.diagnostics.Summary();
+    EXPECT_NE(p.diagnostics.Summary().find("more than 2^46 ns after its 'B'"), std::string::npos)
+        << p.diagnostics.Summary();
+  }
+}
+
+// A slice's category is an index into the profile's categories, in order of first use.
+TEST(TraceCategories, IndexedInOrderOfFirstUse) {
+  const std::string path = WriteTemp("cats.json", R"([{"ph":"X","cat":"b","name":"x","ts":1},)"
+                                                  R"({"ph":"X","name":"y","ts":1},{"ph":"i","cat":"a","name":"z","ts":1},)"
+                                                  R"({"ph":"X","cat":"b","name":"w","ts":1}])");
+  Profile p;
+  ASSERT_TRUE(LoadTraceJson(path, p, LoadOptions{}).ok());
+  ASSERT_EQ(p.slices.size(), 4u);
+  std::vector<std::string> cats;
+  for (const Slice& s : p.slices) cats.emplace_back(p.str(p.Cat(s)));
+  EXPECT_EQ(cats, (std::vector<std::string>{"b", "", "a", "b"}));
+  EXPECT_EQ(p.slice_cats.size(), 3u);  // "", "b", "a"
+  EXPECT_EQ(p.slices[3].cat_index, p.slices[0].cat_index);
+}
+
 }  // namespace
 }  // namespace profdiff
 

@@ -119,6 +119,15 @@ TEST(ParallelLoad, BadAndUnusualInputsAreIdentical) {
       {"flows.json", "[" + Events(30, R"({"ph":"s","id":"abc","ts":3,"pid":1,"tid":1},{"ph":"f","id":12,"ts":4,"bp":"e"},{"ph":"C","name":"c","ts":5,"args":{"v":1.5}},{"ph":"i","name":"[memory]","ts":6,"args":{"Bytes":64,"Addr":99}},)") + kEvent + "]"},
       // Integers beyond an Arg's 48 inline bits are interned as text: each block's pool merged.
       {"big_int_args.json", "[" + Events(30, R"({"ph":"X","name":"n","ts":9,"args":{"External id":281474976710656,"correlation":-9223372036854775808,"stream":140737488355327}},)") + kEvent + "]"},
+      // Categories first met in later blocks get the indices a serial pass gives; durations past
+      // the longest a slice holds (2^46 ns) are refused the same, an 'E' in another block too.
+      {"cats_and_long.json",
+       "[" + Events(20, R"({"ph":"X","cat":"a","name":"n","ts":1,"dur":1},)") +
+           R"({"ph":"B","name":"long","ts":0,"pid":3,"tid":3},{"ph":"B","name":"max","ts":0,"pid":4,"tid":4},)" +
+           Events(20, R"({"ph":"X","cat":"b","name":"n","ts":2,"dur":70368744177.664},)") +
+           R"({"ph":"E","ts":70368744177.664,"pid":3,"tid":3},{"ph":"E","ts":70368744177.663,"pid":4,"tid":4},)" +
+           Events(20, R"({"ph":"i","cat":"c","name":"n","ts":3},{"ph":"X","cat":"a","name":"m","ts":4,"dur":5},)") +
+           kEvent + "]"},
       {"bad_utf8.json", "[" + Events(30, "{\"ph\":\"X\",\"name\":\"\xff\xfe\",\"ts\":1,\"dur\":1},") + kEvent + "]"},
   };
   for (const auto& [name, bytes] : cases) {

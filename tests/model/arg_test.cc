@@ -15,7 +15,7 @@ void AddSliceWith(Profile& p, std::initializer_list<Arg> args) {
   p.GetOrCreateTrack("1", "1");
   Slice s;
   s.args_begin = static_cast<uint32_t>(p.args.size());
-  s.args_count = static_cast<uint16_t>(args.size());
+  s.args_count = static_cast<uint8_t>(args.size());
   p.args.insert(p.args.end(), args);
   p.slices.push_back(s);
 }

@@ -23,6 +23,8 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(time_out_of_range, kError,                                                                     \
     "a time or its end lies outside 1933..2116 as epoch ns; the record is skipped (a 'dur': 0)")   \
   X(bad_duration, kError, "event 'dur' is not a number; treated as 0")                             \
+  X(duration_too_long, kError,                                                                     \
+    "a duration over 19.5 hours (2^46 ns, the longest a slice holds); treated as 0")              \
   X(negative_duration, kWarning, "event has a negative 'dur'; treated as 0")                       \
   X(sub_ns_rounded, kInfo,                                                                         \
     "time value had sub-nanosecond digits: rounded to ns; a trace event's 'dur' also keeps the "   \
@@ -33,6 +35,8 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(flow_missing_id, kError, "flow event without an 'id'; skipped")                                \
   X(track_limit, kError,                                                                           \
     "more than 16,777,216 (pid, tid) tracks: the events of the later ones are put on the last")    \
+  X(category_limit, kError,                                                                        \
+    "more than 65,536 slice categories: the slices of the later ones are given the last")         \
   X(flow_unpaired, kInfo, "flow start or end without its other end")                               \
   X(begin_end_unpaired, kWarning, "'B' event without its 'E' (kept with dur 0) or 'E' without 'B'") \
   X(csv_row_width, kError, "CSV row has a different number of fields than the header; skipped")    \

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -102,26 +103,36 @@ class Arg {
 };
 static_assert(sizeof(Arg) == 8, "Arg is kept at 8 bytes: one of the model's largest arrays");
 
+// A slice: 32 bytes (30 M of them on a 5 M-task DB export). Its duration in 47 bits (up to
+// kMaxDurNs, 19.5 hours: a loader refuses a longer one with a time_out_of_range diagnostic), its track
+// in 24 bits, its category as an index into Profile::slice_cats (Profile::Cat reads it).
 struct Slice {
+  static constexpr int64_t kMaxDurNs = (int64_t{1} << 46) - 1;
   int64_t ts_ns = 0;
-  int64_t dur_ns = 0;
+  int64_t dur_ns : 47 = 0;
+  // Sub-nanosecond remainder of the written duration in units of 1e-5 ns (at most half a ns either
+  // way): the exact duration is dur_ns + dur_sub_e5 / 1e5 ns (Ascend writes durations such as
+  // "53.84109375" µs, multiples of 1/32 ns).
+  int64_t dur_sub_e5 : 17 = 0;
   StringId name = kEmptyString;
-  StringId cat = kEmptyString;
-  TrackId track = 0;
   uint32_t args_begin = 0;
-  uint16_t args_count = 0;
-  SliceKind kind = SliceKind::kOther;
+  TrackId track : 24 = 0;
+  SliceKind kind : 8 = SliceKind::kOther;
+  uint16_t cat_index = 0;  // Profile::slice_cats[cat_index]; 0 is the empty category
+  uint8_t args_count = 0;
   char phase = 'X';  // 'X' complete, 'i'/'I' instant, 'B'/'E' resolved into X by the loader
-  // Sub-nanosecond remainder of the written duration in units of 1e-5 ns: the exact duration is
-  // dur_ns + dur_sub_e5 / 1e5 ns (Ascend writes durations such as "53.84109375" µs, multiples of
-  // 1/32 ns). Fits the struct's padding.
-  int32_t dur_sub_e5 = 0;
   static constexpr int64_t kE5PerNs = 100000;  // dur_sub_e5 units per ns
   static constexpr int kE5Digits = 5;          // decimal digits they add below the ns
+  static constexpr size_t kMaxArgs = UINT8_MAX;  // args a slice keeps (a loader keeps the first)
   int64_t end_ns() const { return ts_ns + dur_ns; }
   // The duration in units of 1e-5 ns (exact for up to 8 decimals of µs).
   int64_t dur_e5() const { return dur_ns * kE5PerNs + dur_sub_e5; }
 };
+static_assert(sizeof(Slice) == 32, "Slice is kept at 32 bytes: the model's largest array");
+// The most distinct slice categories a profile holds (Slice::cat_index is 16 bits): Profile::CatIndex
+// gives the last one for any category beyond, with a category_limit diagnostic. Real profiles have
+// a dozen.
+inline constexpr size_t kMaxSliceCats = size_t{1} << 16;
 
 // A flow event: what the flow links read of it (its name and "bp" are not kept). 24 bytes: 10 M of
 // them on a 5 M-task DB export; its track in 24 bits (a profile has at most kMaxTracks).
@@ -341,8 +352,12 @@ struct Profile {
   // "139.4186019897461" µs): the written value as the nearest double in µs, as any reader of the text
   // gets it, by slice id in increasing order. Rare; the exact arithmetic keeps using dur_e5().
   std::vector<std::pair<SliceId, double>> fine_dur_us;
+  // The categories of the slices, by Slice::cat_index; [0] is the empty one.
+  std::vector<StringId> slice_cats = {kEmptyString};
 
   std::string_view str(StringId id) const { return strings.Get(id); }
+  // A slice's category.
+  StringId Cat(const Slice& s) const { return slice_cats[s.cat_index]; }
   const Track& track(const Slice& s) const { return tracks[s.track]; }
   const Process& process(const Slice& s) const { return processes[tracks[s.track].process]; }
   // The arg with `key`, or nullptr.
@@ -362,14 +377,21 @@ struct Profile {
   // new (pid, tid) gets the last track and a track_limit diagnostic.
   uint32_t GetOrCreateProcess(std::string_view pid_text);
   TrackId GetOrCreateTrack(std::string_view pid_text, std::string_view tid_text);
+  // The Slice::cat_index of `cat`, added to slice_cats when new. Past kMaxSliceCats categories
+  // (the limit a test may lower), a new one gets the last index and a category_limit diagnostic.
+  uint16_t CatIndex(StringId cat);
 
   // Number of slices of each kind.
   std::vector<uint64_t> CountByKind() const;
 
   void LimitTracksForTest(TrackId n) { max_tracks_ = n; }
+  void LimitCatsForTest(size_t n) { max_cats_ = n; }
 
  private:
   TrackId max_tracks_ = kMaxTracks;
+  size_t max_cats_ = kMaxSliceCats;
+  std::unordered_map<StringId, uint16_t> cat_index_;
+  std::pair<StringId, uint16_t> last_cat_{kEmptyString, 0};  // the category met last (most slices repeat it)
   std::map<std::pair<StringId, StringId>, TrackId> track_index_;
   std::map<StringId, uint32_t> process_index_;
 };

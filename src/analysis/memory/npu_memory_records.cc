@@ -85,7 +85,7 @@ class DbQueueCursor {
     std::unordered_map<int64_t, Ends> by_id;
     for (const Slice& s : p.slices) {
       const bool queue = s.kind == SliceKind::kEnqueue || s.kind == SliceKind::kDequeue ||
-                         (s.kind == SliceKind::kOther && p.str(s.cat) == "queue");
+                         (s.kind == SliceKind::kOther && p.str(p.Cat(s)) == "queue");
       const int64_t id = queue ? p.ArgInt(s, ArgKey::kConnectionId) : kNoNumber;
       if (id == kNoNumber) continue;
       bool enqueue = s.kind == SliceKind::kEnqueue, dequeue = s.kind == SliceKind::kDequeue;

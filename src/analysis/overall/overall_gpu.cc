@@ -132,7 +132,7 @@ DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts, con
   for (SliceId i = 0; i < profile.slices.size(); ++i) {
     const Slice& s = profile.slices[i];
     if (s.phase != 'X') continue;
-    const DeviceEventClass c = facts.Class(s.cat);
+    const DeviceEventClass c = facts.Class(profile.Cat(s));
     if (c == DeviceEventClass::kNone) continue;
     const bool is_kernel = c == DeviceEventClass::kKernel;
     const int64_t stream = profile.ArgInt(s, ArgKey::kStream, kNoNumber);

@@ -35,7 +35,7 @@ std::unordered_map<TrackTs, SliceId, TrackTsHash> KernelIndex(const Profile& pro
     // The reference's GPU kernel class is lower(cat) in {kernel, gpu_memcpy}: old Kineto "Memcpy"
     // events are not kernels there (docs/reference/inputs.md#kineto-trace).
     if (policy.old_memcpy_not_kernel && device != DeviceKind::kNpu) {
-      std::string_view cat = profile.str(sl.cat);
+      std::string_view cat = profile.str(profile.Cat(sl));
       if (!ascii::EqualsLower(cat, "kernel") && !ascii::EqualsLower(cat, "gpu_memcpy")) continue;
     }
     kernel_at[{sl.track, sl.ts_ns}] = s;

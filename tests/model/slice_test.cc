@@ -1,0 +1,55 @@
+// A slice is 32 bytes: its duration in 47 bits with the sub-ns remainder beside it, its track in 24
+// bits, its category a 16-bit index into the profile's table (past kMaxSliceCats categories a new one
+// gets the last index and a category_limit error, never a truncated index).
+#include <gtest/gtest.h>
+
+#include "profdiff/model/profile.h"
+
+namespace profdiff {
+namespace {
+
+TEST(Slice, FieldsHoldTheirWholeRange) {
+  Slice s;
+  s.ts_ns = (int64_t{1} << 62);
+  s.dur_ns = Slice::kMaxDurNs;
+  s.dur_sub_e5 = -Slice::kE5PerNs / 2;
+  s.track = kMaxTracks - 1;
+  s.kind = SliceKind::kHcclTask;
+  s.cat_index = UINT16_MAX;
+  s.args_count = Slice::kMaxArgs;
+  EXPECT_EQ(s.dur_ns, Slice::kMaxDurNs);
+  EXPECT_EQ(s.dur_sub_e5, -50000);
+  EXPECT_EQ(s.dur_e5(), Slice::kMaxDurNs * Slice::kE5PerNs - 50000);
+  EXPECT_EQ(s.end_ns(), (int64_t{1} << 62) + Slice::kMaxDurNs);
+  EXPECT_EQ(static_cast<TrackId>(s.track), kMaxTracks - 1);
+  EXPECT_EQ(s.kind, SliceKind::kHcclTask);
+  s.dur_sub_e5 = Slice::kE5PerNs / 2;
+  EXPECT_EQ(s.dur_sub_e5, 50000);
+  EXPECT_EQ(s.dur_ns, Slice::kMaxDurNs);  // the neighbours untouched
+  EXPECT_EQ(static_cast<TrackId>(s.track), kMaxTracks - 1);
+}
+
+TEST(Slice, CategoriesAreIndexedAndLimited) {
+  Profile p;
+  p.meta.trace_file = "t.json";
+  const StringId a = p.strings.Intern("a"), b = p.strings.Intern("b"), c = p.strings.Intern("c");
+  EXPECT_EQ(p.CatIndex(kEmptyString), 0);
+  EXPECT_EQ(p.CatIndex(a), 1);
+  EXPECT_EQ(p.CatIndex(b), 2);
+  EXPECT_EQ(p.CatIndex(a), 1);
+  p.LimitCatsForTest(3);
+  EXPECT_EQ(p.CatIndex(c), 2);  // past the limit: the last, with an error
+  EXPECT_EQ(p.diagnostics.count(DiagId::category_limit), 1u);
+  EXPECT_NE(p.diagnostics.Summary().find("cat c"), std::string::npos) << p.diagnostics.Summary();
+  EXPECT_EQ(p.CatIndex(b), 2);
+  EXPECT_EQ(p.CatIndex(a), 1);
+  Slice s;
+  s.cat_index = p.CatIndex(a);
+  EXPECT_EQ(p.Cat(s), a);
+  p.Clear();
+  EXPECT_EQ(p.slice_cats.size(), 1u);
+  EXPECT_EQ(p.CatIndex(a), 1);  // the cache of the last category is cleared too
+}
+
+}  // namespace
+}  // namespace profdiff
