@@ -104,7 +104,7 @@ class Arg {
 static_assert(sizeof(Arg) == 8, "Arg is kept at 8 bytes: one of the model's largest arrays");
 
 // A slice: 32 bytes (30 M of them on a 5 M-task DB export). Its duration in 47 bits (up to
-// kMaxDurNs, 19.5 hours: a loader refuses a longer one with a time_out_of_range diagnostic), its track
+// kMaxDurNs, 19.5 hours: a loader refuses a longer one with a duration_too_long error), its track
 // in 24 bits, its category as an index into Profile::slice_cats (Profile::Cat reads it).
 struct Slice {
   static constexpr int64_t kMaxDurNs = (int64_t{1} << 46) - 1;
