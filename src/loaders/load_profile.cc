@@ -86,7 +86,19 @@ std::string NotAProfileHint(const fs::path& p) {
       fs::is_directory(p / "device_0" / "timeline", ec))
     return "; this looks like a raw CANN msprof PROF_* directory: pass one of its timeline/*.json files, "
            "or the *_ascend_pt directory of a torch_npu export";
-  return "";
+  // A cluster collection: one profile per rank below it. A comparison is of one profile with one.
+  std::vector<std::string> ranks;
+  for (const auto& e : SortedEntries(p)) {
+    const std::string n = e.path().filename().string();
+    if ((n.ends_with("_ascend_pt") || n.ends_with("_ascend_ms")) && e.is_directory(ec)) ranks.push_back(n);
+  }
+  if (ranks.empty()) return "";
+  constexpr size_t kNamed = 3;
+  std::string names;
+  for (size_t i = 0; i < std::min(ranks.size(), kNamed); ++i) names += (i ? ", " : "") + ranks[i];
+  if (ranks.size() > kNamed) names += ", ...";
+  return fmt::format("; it holds {} profile{} ({}): pass one of them", ranks.size(), ranks.size() == 1 ? "" : "s",
+                     names);
 }
 
 StatusOr<ResolvedInput> ResolveSideFile(const fs::path& p, ResolvedInput r, bool accept_side_files) {

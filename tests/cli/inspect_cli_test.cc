@@ -215,6 +215,17 @@ TEST_F(InspectCli, PathsThatAreNotProfilesAreRefused) {
   EXPECT_NE(empty_dir.err.find((dir_ / "empty_dir").string() + ": not an Ascend profile: no trace_view.json"),
             std::string::npos)
       << empty_dir.err;
+
+  // A cluster collection (one *_ascend_pt per rank below it): the error names them.
+  for (const char* rank : {"rank0_ascend_pt", "rank1_ascend_pt", "rank2_ascend_ms", "rank3_ascend_pt"})
+    fs::create_directories(dir_ / "cluster" / rank);
+  const CliResult cluster = RunProfdiff({"inspect", (dir_ / "cluster").string()});
+  EXPECT_EQ(cluster.exit_code, 3);
+  EXPECT_NE(cluster.err.find("not an Ascend profile: no trace_view.json (the data is not collected by PyTorch or "
+                             "MindSpore mode, or it is not parsed yet); it holds 4 profiles (rank0_ascend_pt, "
+                             "rank1_ascend_pt, rank2_ascend_ms, ...): pass one of them"),
+            std::string::npos)
+      << cluster.err;
 }
 
 // ---- inputs that load, with diagnostics -----------------------------------------------------------
