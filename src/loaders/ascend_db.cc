@@ -372,7 +372,7 @@ class DbLoader {
   // out once per (type, name) pair: 22 M rows at 5 M tasks, a few thousand pairs.
   struct ApiClass {
     SliceKind kind = SliceKind::kOther;
-    uint16_t cat = 0;  // Slice::cat_index
+    uint16_t cat_index = 0;
     bool queue = false;  // type "queue": its connection id pairs an enqueue with its dequeue
   };
   struct ApiClassKey {
@@ -671,7 +671,7 @@ Status DbLoader::LoadTorchApi() {
     s.ts_ns = start.value;
     s.dur_ns = Duration(start.value, end.value, "PYTORCH_API", n);
     s.name = name;
-    s.cat_index = api.cat;
+    s.cat_index = api.cat_index;
     s.kind = kind;
     s.track = CachedTrack(thread_tracks_, gtid, [&] {
       const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
