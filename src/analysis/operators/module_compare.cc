@@ -323,7 +323,7 @@ void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const Op
   tree_options.overall_or_communication_runs = options.overall_or_communication_runs;
   side.flows = LinkKernels(timeline, policy, tree_options);
   if (policy.db_module_kernels_of_last_connection && p.meta.format == SourceFormat::kAscendDb)
-    GroupDbKernelsByLastConnection(p, side.flows);
+    GroupDbKernelsByLastConnection(timeline, side.flows);
   KeepKernelsIn(p, rows, side.flows);
   const std::vector<ModEvent> pseudo = PseudoEvents(side.flows);
 

@@ -7,9 +7,9 @@ namespace profdiff::analysis {
 LaunchFlowIndex::LaunchFlowIndex(const Timeline& timeline, bool by_ts_only, bool zero_start_is_no_flow)
     : by_ts_only_(by_ts_only), zero_start_is_no_flow_(zero_start_is_no_flow) {
   const Profile& p = timeline.p();
-  for (const FlowLink& link : timeline.flows.kernel_launch) {
-    const int64_t start_ts = p.flows[link.start].ts_ns;
-    const FlowEvent& end = p.flows[link.end];
+  for (size_t i = 0; i < timeline.flows.kernel_launch.size(); ++i) {
+    const int64_t start_ts = timeline.flows.LaunchStart(p, i).ts_ns;
+    const FlowPoint end = timeline.flows.LaunchEnd(p, i);
     if (by_ts_only_) {
       by_ts_[end.ts_ns] = start_ts;
       continue;

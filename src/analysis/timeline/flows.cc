@@ -62,6 +62,26 @@ FlowKind ClassifyFlowCategory(std::string_view cat, DeviceKind device,
   return FlowKind::kOther;
 }
 
+namespace {
+
+FlowPoint PointOf(const Profile& p, uint32_t index) { return {p.flows[index].ts_ns, p.flows[index].track}; }
+
+}  // namespace
+
+FlowPoint FlowLinks::LaunchStart(const Profile& p, size_t i) const {
+  return PointOf(p, kernel_launch[i].start);
+}
+
+FlowPoint FlowLinks::LaunchEnd(const Profile& p, size_t i) const {
+  return PointOf(p, kernel_launch[i].end);
+}
+
+std::optional<int64_t> FlowLinks::LaunchId(const Profile& p, size_t i) const {
+  const FlowEvent& s = p.flows[kernel_launch[i].start];
+  if (s.id_is_string) return std::nullopt;
+  return static_cast<int64_t>(s.id);
+}
+
 FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gpu_flow_cat) {
   FlowLinks out;
   std::unordered_map<StringId, FlowKind> kind_of;  // per distinct category string

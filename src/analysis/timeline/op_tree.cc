@@ -60,16 +60,17 @@ KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, 
   KernelDict out;
   const auto kernel_at = KernelIndex(profile, policy, options);
   std::unordered_map<int64_t, uint32_t> group_of;
-  for (const FlowLink& fl : timeline.flows.kernel_launch) {
+  const FlowLinks& flows = timeline.flows;
+  for (uint32_t i = 0; i < flows.kernel_launch.size(); ++i) {
     ++out.flows_used;
-    const FlowEvent& e = profile.flows[fl.end];
-    auto k = kernel_at.find({e.track, e.ts_ns});
+    const FlowPoint end = flows.LaunchEnd(profile, i);
+    auto k = kernel_at.find({end.track, end.ts_ns});
     if (k == kernel_at.end()) {
       ++out.flows_unlinked;
       continue;
     }
-    const int64_t ts = profile.flows[fl.start].ts_ns;
-    out.links.push_back({fl.start, k->second});
+    const int64_t ts = flows.LaunchStart(profile, i).ts_ns;
+    out.links.push_back({i, k->second});
     auto [it, inserted] = group_of.try_emplace(ts, static_cast<uint32_t>(out.groups.size()));
     if (inserted) out.groups.push_back({ts, {}});
     out.groups[it->second].kernels.push_back(k->second);
@@ -80,20 +81,21 @@ KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, 
 namespace {
 
 // An Ascend DB export's linked kernels by CANN connection id (the flow id), in flow order.
-std::unordered_map<int64_t, std::vector<SliceId>> KernelsByConnectionId(const Profile& profile,
+std::unordered_map<int64_t, std::vector<SliceId>> KernelsByConnectionId(const Timeline& timeline,
                                                                          const KernelDict& dict) {
   std::unordered_map<int64_t, std::vector<SliceId>> kernels_of;
   for (const KernelLink& link : dict.links) {
-    const FlowEvent& f = profile.flows[link.start_flow];
-    if (!f.id_is_string) kernels_of[static_cast<int64_t>(f.id)].push_back(link.kernel);
+    if (const std::optional<int64_t> id = timeline.flows.LaunchId(timeline.p(), link.launch))
+      kernels_of[*id].push_back(link.kernel);
   }
   return kernels_of;
 }
 
 }  // namespace
 
-void GroupDbKernelsByLastConnection(const Profile& profile, KernelDict& dict) {
-  const auto kernels_of = KernelsByConnectionId(profile, dict);
+void GroupDbKernelsByLastConnection(const Timeline& timeline, KernelDict& dict) {
+  const Profile& profile = timeline.p();
+  const auto kernels_of = KernelsByConnectionId(timeline, dict);
   std::vector<KernelGroup> groups;
   std::unordered_map<int64_t, size_t> group_of;
   for (const DbLaunch& l : profile.npu.db.op_launches) {
@@ -183,7 +185,7 @@ class OpTreeBuilder {
 
   // The reference's DB rule: every node gets the kernels launched through its connection id.
   std::vector<std::pair<NodeId, SliceId>> AttachByConnectionId(const KernelDict& dict) {
-    const auto kernels_of = KernelsByConnectionId(p_, dict);
+    const auto kernels_of = KernelsByConnectionId(timeline_, dict);
     std::vector<std::pair<NodeId, SliceId>> attach;
     std::unordered_set<int64_t> used;
     for (NodeId id = 1; id < nodes_.size(); ++id) {
@@ -245,7 +247,7 @@ class OpTreeBuilder {
       }
     }
     for (const KernelLink& link : dict.links) {
-      const FlowEvent& s = p_.flows[link.start_flow];
+      const FlowPoint s = timeline_.flows.LaunchStart(p_, link.launch);
       NodeId owner = kNoNode;
       auto tn = track_nodes.find(s.track);
       if (tn != track_nodes.end()) {

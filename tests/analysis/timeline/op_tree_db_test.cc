@@ -78,7 +78,7 @@ TEST(OpTreeDb, ModuleKernelGroupsOfTheLastConnectionId) {
   KernelDict dict = LinkKernels(tl, ExactPolicy());
   ASSERT_EQ(dict.groups.size(), 2u);
   EXPECT_EQ(Names(p, dict.groups[0].kernels), (std::vector<std::string_view>{"Conv2D_a", "Conv2D_b"}));
-  GroupDbKernelsByLastConnection(p, dict);
+  GroupDbKernelsByLastConnection(tl, dict);
   ASSERT_EQ(dict.groups.size(), 2u);
   EXPECT_EQ(dict.groups[0].ts_ns, 0);
   EXPECT_EQ(Names(p, dict.groups[0].kernels), (std::vector<std::string_view>{"Conv2D_b"}));

@@ -57,6 +57,24 @@ TEST(Flows, GpuFlowCatReplacesTheLaunchSetNpuUsesAsyncNpu) {
   EXPECT_EQ(ClassifyFlowCategory("FwdBwd", DeviceKind::kNpu, std::nullopt), FlowKind::kFwdBwd);
 }
 
+// A trace's launches are read through the same functions as a DB export's.
+TEST(Flows, LaunchEndsAndIdsOfATrace) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  TrackId cpu = b.Track("1", "10"), gpu = b.Track("0", "7");
+  b.Flow(6, "ac2g", 100, cpu, 200, gpu);
+  b.Flow(8, "ac2g", 110, cpu, 210, gpu);
+  b.p.flows[2].id_is_string = true;  // a string id (its StringId in `id`)
+  b.p.flows[3].id_is_string = true;
+  const FlowLinks links = LinkFlows(b.p, std::nullopt);
+  ASSERT_EQ(links.kernel_launch.size(), 2u);
+  EXPECT_EQ(links.LaunchStart(b.p, 0).ts_ns, 100);
+  EXPECT_EQ(links.LaunchStart(b.p, 0).track, cpu);
+  EXPECT_EQ(links.LaunchEnd(b.p, 0).ts_ns, 200);
+  EXPECT_EQ(links.LaunchEnd(b.p, 0).track, gpu);
+  EXPECT_EQ(links.LaunchId(b.p, 0), 6);
+  EXPECT_EQ(links.LaunchId(b.p, 1), std::nullopt);
+}
+
 TEST(Timeline, StepsSortedByStartIdsInFileOrderBackwardThreadFirstOnGpuLastOnNpu) {
   for (DeviceKind device : {DeviceKind::kGpu, DeviceKind::kNpu}) {
     ProfileBuilder b(device);

@@ -29,9 +29,17 @@ struct FlowLink {
   uint32_t end = 0;    // index into Profile::flows of the 'f' event
 };
 
+// Where a kernel-launch link starts (the launching op's flow start) or ends (where the kernel it
+// names starts).
+struct FlowPoint {
+  int64_t ts_ns = 0;
+  TrackId track = 0;
+};
+
 struct FlowLinks {
   // Complete flows, in order of the first appearance of their id. Ids are paired within a kind; an
   // integer id and a string id never collide; a later 's' or 'f' with the same id replaces the earlier.
+  // Read a launch's ends and id through the functions below.
   std::vector<FlowLink> kernel_launch;
   std::vector<FlowLink> fwd_bwd;
   // The first and the last fwdbwd 'f' event in file order (the GPU and the NPU backward thread).
@@ -42,6 +50,12 @@ struct FlowLinks {
   // 2).
   std::optional<uint32_t> fwd_bwd_first_end_by_id;
   uint64_t incomplete = 0;             // ids of a used kind with only a start or only an end
+
+  // Kernel launch `i`'s start and end.
+  FlowPoint LaunchStart(const Profile& p, size_t i) const;
+  FlowPoint LaunchEnd(const Profile& p, size_t i) const;
+  // Its integer flow id; nullopt for a string id.
+  std::optional<int64_t> LaunchId(const Profile& p, size_t i) const;
 };
 
 FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gpu_flow_cat);

@@ -123,8 +123,8 @@ struct KernelGroup {
   std::vector<SliceId> kernels;
 };
 struct KernelLink {
-  uint32_t start_flow = 0;  // index of the 's' event in profile.flows
-  SliceId kernel = 0;       // the kernel named by the 'f' event (track + ts)
+  uint32_t launch = 0;  // index of the kernel-launch link in timeline.flows.kernel_launch
+  SliceId kernel = 0;   // the kernel its end names (track + ts)
 };
 struct KernelDict {
   std::vector<KernelLink> links;  // one per flow whose end names a kernel, in flow order
@@ -138,7 +138,7 @@ KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, 
 // The reference's module kernel dict of an Ascend DB export: `dict`'s groups replaced by one per op
 // start, holding the kernels of the last (PYTORCH_API row, connection id) starting there that
 // launched any (Profile::npu.db.op_launches order), starts in first-insertion order.
-void GroupDbKernelsByLastConnection(const Profile& profile, KernelDict& dict);
+void GroupDbKernelsByLastConnection(const Timeline& timeline, KernelDict& dict);
 
 // True for slices that flows can attach as kernels: GPU kKernel/kGpuMemcpy, NPU kNpuTask (and kHcclOp
 // with include_hccl_ops).
