@@ -78,6 +78,9 @@ std::string DbText(const DbInfo& db) {
   o += "db tables:\n";
   for (const DbTableUse& t : db.tables)
     o += t.present ? fmt::format("  {:<24} {} rows\n", t.name, t.rows) : fmt::format("  {:<24} absent\n", t.name);
+  // The kernel launches (slice pairs, not flow events: `flow events` counts the fwdbwd pairs only).
+  o += fmt::format("db launches:    {} linked (API row -> task or communication op), {} ids without an end\n",
+                   db.launch_links.size(), db.launch_ids_without_end);
   o += fmt::format("db steps (STEP_TIME): {}\n", db.steps.size());
   for (const DbStep& s : db.steps)
     o += fmt::format("  step {:<14} start_ns {}  end_ns {}  ({} ms)\n", s.id, s.start_ns, s.end_ns,
@@ -93,6 +96,8 @@ ordered_json DbJson(const DbInfo& db) {
   for (const DbTableUse& t : db.tables)
     tables.push_back({{"name", t.name}, {"present", t.present}, {"rows", t.rows}});
   j["tables"] = std::move(tables);
+  j["launch_links"] = db.launch_links.size();
+  j["launch_ids_without_end"] = db.launch_ids_without_end;
   ordered_json steps = ordered_json::array();
   for (const DbStep& s : db.steps) steps.push_back({{"id", s.id}, {"start_ns", s.start_ns}, {"end_ns", s.end_ns}});
   j["steps"] = std::move(steps);

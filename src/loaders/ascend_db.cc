@@ -125,8 +125,8 @@ class DbLoader {
     BuildOpStatistic();
     PD_RETURN_IF_ERROR(LoadCommunicationOps());
     launched_cursor_.reset();  // the last launch ends are the communication ops
-    Free(launched_);
     PD_RETURN_IF_ERROR(LoadCommunicationTasks());
+    LinkLaunches();  // after the communication join's arrays are freed
     PD_RETURN_IF_ERROR(LoadOperatorMemory());
     PD_RETURN_IF_ERROR(LoadMemoryRecord());
     return CountTheRest();
@@ -253,16 +253,20 @@ class DbLoader {
   }
   // A CANN connection id held by exactly two PYTORCH_API rows, both torch ops, links a forward op to
   // its backward op (how the DB export records PyTorch's fwdbwd flows): one fwdbwd flow from the
-  // earlier start to the later, in connection-id order.
+  // earlier start to the later, in connection-id order. Every id held by API rows may start a
+  // launch (launched_): from its last row, its first link's place kept for the links' order.
   void AddFwdBwdFlows() {
     // (CANN id, row) in id order, rows of one id in table order: a flat array, not a map of lists
     // (a 5 M-task export holds 5 M ids), sorted in a few linear passes.
+    links_read_ = cann_rows_.size();
     StableRadixSort(cann_rows_, [](const CannRow& r) { return r.cann; });
     launched_.reserve(cann_rows_.size());
+    launches_.reserve(cann_rows_.size());
     const StringId cat = p_.strings.Intern("fwdbwd");
     for (size_t i = 0, j = 0; i < cann_rows_.size(); i = j) {
       while (j < cann_rows_.size() && cann_rows_[j].cann == cann_rows_[i].cann) ++j;
       launched_.push_back(cann_rows_[i].cann);
+      launches_.push_back({cann_rows_[i].link, cann_rows_[j - 1].row, kNoEnd});
       if (j - i != 2) continue;
       const int64_t cann = cann_rows_[i].cann;
       const SliceId rows[2] = {cann_rows_[i].row, cann_rows_[i + 1].row};
@@ -282,14 +286,31 @@ class DbLoader {
     }
     Free(cann_rows_);
   }
-  void AddFlow(char phase, uint64_t id, int64_t ts_ns, TrackId track) {
-    FlowEvent f;
-    f.ts_ns = ts_ns;
-    f.id = id;
-    f.phase = phase;
-    f.track = track;
-    f.cat = async_npu_;
-    p_.flows.push_back(f);
+  // A task or communication op (slice `end`) with connection id `cann`: the end of the launch of
+  // that id, if an API row holds it (the last such slice of an id is its launch's end).
+  void EndLaunch(int64_t cann, SliceId end) {
+    if (!launched_cursor_) launched_cursor_.emplace(launched_, Identity{});
+    const std::span<const int64_t> at = launched_cursor_->EqualRange(cann);
+    if (!at.empty()) launches_[static_cast<size_t>(at.data() - launched_.data())].end = end;
+  }
+  // DbInfo::launch_links from the launches that have an end, in order of their ids' first links
+  // (each launch's first link is a distinct place among the links_read_: a slot per place).
+  void LinkLaunches() {
+    constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> at_link(links_read_, kNone);
+    size_t ended = 0;
+    for (size_t i = 0; i < launches_.size(); ++i) {
+      if (launches_[i].end == kNoEnd) continue;
+      at_link[launches_[i].first_link] = static_cast<uint32_t>(i);
+      ++ended;
+    }
+    std::vector<DbLaunchLink>& links = p_.npu.db.launch_links;
+    links.reserve(ended);
+    for (uint32_t i : at_link)
+      if (i != kNone) links.push_back({launched_[i], launches_[i].start, launches_[i].end});
+    p_.npu.db.launch_ids_without_end = launches_.size() - links.size();
+    Free(launched_);
+    Free(launches_);
   }
   // `table`'s row count, from a whole-table scan `st` that has read every row.
   void Counted(std::string_view table, const Statement& st) {
@@ -320,7 +341,6 @@ class DbLoader {
     const size_t api = Rows("PYTORCH_API"), tasks = Rows("TASK"), ops = Rows("COMMUNICATION_OP"),
                  comm_tasks = Rows("COMMUNICATION_TASK_INFO");
     p_.slices.reserve(p_.slices.size() + api + tasks + ops + comm_tasks);
-    p_.flows.reserve(p_.flows.size() + Rows("CONNECTION_IDS") + tasks + ops);
     // At most 4 args per API row, 6 per task, 3 per communication op, 5 per communication task.
     p_.args.reserve(p_.args.size() + 4 * api + 6 * tasks + 3 * ops + 5 * comm_tasks);
     p_.npu.operator_memory.reserve(Rows("OP_MEMORY"));
@@ -443,13 +463,20 @@ class DbLoader {
     int64_t operator()(int64_t v) const { return v; }
   };
   std::optional<SortedCursor<int64_t, Identity>> launched_cursor_;
-  bool Launched(int64_t cann) {
-    if (!launched_cursor_) launched_cursor_.emplace(launched_, Identity{});
-    return launched_cursor_->Contains(cann);
-  }
+  // The launch of each id in launched_: where its first link was read (the links' order), its last
+  // API row, its last task or communication op (kNoEnd while none).
+  static constexpr SliceId kNoEnd = std::numeric_limits<SliceId>::max();
+  struct Launch {
+    uint32_t first_link;
+    SliceId start;
+    SliceId end;
+  };
+  std::vector<Launch> launches_;
+  size_t links_read_ = 0;  // the (API row, CANN id) links read: CannRow::link is below it
   struct CannRow {
     int64_t cann;
     SliceId row;
+    uint32_t link;  // its place among the links, in table order
   };
   std::vector<CannRow> cann_rows_;  // every (CANN connection id, API row) link, for AddFwdBwdFlows
   TrackCache<std::unordered_map<int64_t, TrackId>> thread_tracks_, stream_tracks_;
@@ -457,7 +484,6 @@ class DbLoader {
   TrackCache<std::map<std::pair<StringId, int64_t>, TrackId>> plane_tracks_;  // (group, plane id)
   std::unordered_map<int64_t, StringId> device_names_;
   std::unordered_map<const char*, uint16_t> cats_;
-  StringId async_npu_ = kEmptyString;
   std::set<std::string, std::less<>> counted_;  // tables whose rows a whole-table scan counted
   // The communication tasks' join read from the pages (PrepareCommJoin): COMMUNICATION_TASK_INFO's
   // rows with a globalTaskId (taskType, planeId, groupName: what AddCommTask reads) in table order,
@@ -477,7 +503,6 @@ class DbLoader {
 };
 
 Status DbLoader::ListTables() {
-  async_npu_ = p_.strings.Intern("async_npu");
   DbInfo& info = p_.npu.db;
   for (std::string_view t : kTablesUsed) {
     DbTableUse use;
@@ -679,7 +704,7 @@ Status DbLoader::LoadTorchApi() {
     });
     // Only the args a comparison reads (a 5 M-task export has 22 M rows): the shapes, and the
     // connection id of a queue row (memory pairs enqueue and dequeue by it); an op's connection ids
-    // are its flows and op_launches. The sequence number and forward thread are not read.
+    // are its launches (launch_links) and op_launches. The sequence number and forward thread are not read.
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
     if (const IntCell shapes = st.Int(5); shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
     if (conn.ok() && api.queue) AddArgInt(ArgKey::kConnectionId, conn.value);  // the queue pairs
@@ -688,8 +713,7 @@ Status DbLoader::LoadTorchApi() {
     const auto op = static_cast<SliceId>(p_.slices.size() - 1);
     for (const Connection& c : ConnectionsOf(conn.value)) {
       const int64_t cann = c.cann;
-      AddFlow('s', static_cast<uint64_t>(cann), s.ts_ns, s.track);
-      cann_rows_.push_back({cann, op});
+      cann_rows_.push_back({cann, op, static_cast<uint32_t>(cann_rows_.size())});
       if (kind == SliceKind::kCpuOp || kind == SliceKind::kStepMarker) p_.npu.db.op_launches.push_back({cann, op});
     }
   }
@@ -784,7 +808,7 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
   if (is_compute && gid.ok()) AddArgInt(ArgKey::kGlobalTaskId, gid.value);  // kernel lines under --reference-compat
   const SliceId id = AddSlice(s, args_begin);
-  if (conn.ok() && Launched(conn.value)) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
+  if (conn.ok()) EndLaunch(conn.value, id);
   if (is_compute) {
     const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
     p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
@@ -846,8 +870,8 @@ Status DbLoader::LoadCommunicationOps() {
     AddArgText(ArgKey::kGroupName, group);
     AddArgText(ArgKey::kCollectiveName, Str(st.Int(5), "COMMUNICATION_OP"));
     if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
-    AddSlice(s, args_begin);
-    if (conn.ok() && Launched(conn.value)) AddFlow('f', static_cast<uint64_t>(conn.value), s.ts_ns, s.track);
+    const SliceId id = AddSlice(s, args_begin);
+    if (conn.ok()) EndLaunch(conn.value, id);
   }
   Counted("COMMUNICATION_OP", st);
   return Status::Ok();

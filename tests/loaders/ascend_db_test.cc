@@ -71,7 +71,7 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   ASSERT_NE(kernel, nullptr);
   EXPECT_EQ(p.ArgText(*kernel, ArgKey::kTaskType), "AI_CORE");
   EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kStreamId), 2);
-  EXPECT_EQ(p.FindArg(*kernel, ArgKey::kConnectionId), nullptr);  // its flow end keeps it
+  EXPECT_EQ(p.FindArg(*kernel, ArgKey::kConnectionId), nullptr);  // its launch link keeps it
   EXPECT_EQ(p.str(p.process(*kernel).name), "Ascend Hardware");
   // A task without COMPUTE_TASK_INFO is named by its task type.
   EXPECT_NE(FindSlice(p, "EVENT_WAIT_SQE"), nullptr);
@@ -85,19 +85,19 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   EXPECT_EQ(p.str(p.track(*wait).name), "Plane 0");
   EXPECT_EQ(p.ArgText(*wait, ArgKey::kGroupName), "group_a");
 
-  // Flows: one start per CONNECTION_IDS row of aten::add, an end on each task / op with that id.
-  int starts = 0, ends = 0;
-  for (const FlowEvent& f : p.flows) {
-    if (f.phase == 's') {
-      ++starts;
-      EXPECT_EQ(f.ts_ns, 1100);
-    } else {
-      ++ends;
-    }
-    EXPECT_TRUE(f.id == 500 || f.id == 501);
-  }
-  EXPECT_EQ(starts, 2);
-  EXPECT_EQ(ends, 3);  // the compute task (500), the HCCL task on the hardware lane and the HCCL op (501)
+  // Launches: one per CANN id of aten::add's CONNECTION_IDS rows, in their order, to the last task or
+  // op holding it: the compute task (500); the HCCL task on the hardware lane, then the HCCL op (501:
+  // the op, read after TASK). Slice pairs, no flow events (those are fwdbwd only).
+  const std::vector<DbLaunchLink>& links = p.npu.db.launch_links;
+  ASSERT_EQ(links.size(), 2u);
+  EXPECT_EQ(links[0].connection_id, 500);
+  EXPECT_EQ(&p.slices[links[0].start], add);
+  EXPECT_EQ(&p.slices[links[0].end], kernel);
+  EXPECT_EQ(links[1].connection_id, 501);
+  EXPECT_EQ(&p.slices[links[1].start], add);
+  EXPECT_EQ(&p.slices[links[1].end], op);
+  EXPECT_EQ(p.npu.db.launch_ids_without_end, 0u);
+  EXPECT_TRUE(p.flows.empty());
 }
 
 // Each step's memory peak is the largest reserved total at the times it holds, ends included, with
@@ -542,6 +542,49 @@ TEST(AscendDb, PmuCubeFlag) {
     EXPECT_EQ(p.npu.db.compute_tasks[0].pmu_cube, cube) << rows;
     EXPECT_EQ(p.str(p.npu.db.compute_tasks[0].rts_type), "KERNEL_AICORE");
   }
+}
+
+// The kernel launches, as pairing trace_view's flow events by id gives them: each CANN id some API
+// row holds (through CONNECTION_IDS) links its last such row to its last task or communication op,
+// the links in order of each id's first CONNECTION_IDS link in PYTORCH_API order (not id order);
+// an id no task holds is counted, one no API row holds is no launch. A python function's id
+// launches too.
+TEST(AscendDb, LaunchesLinkTheLastRowToTheLastEndInOrderOfFirstLink) {
+  TempDir d;
+  const std::string rows =
+      "INSERT INTO STRING_IDS VALUES (40,'aten::mul'),(41,'aten::mul_backward');"
+      "INSERT INTO PYTORCH_API VALUES ('2100','2200',(3136493 << 32) | 7,90,40,NULL,NULL,NULL,NULL,NULL,50001,0),"
+      "  ('2300','2400',(3136493 << 32) | 7,91,41,NULL,NULL,NULL,NULL,NULL,50001,0),"
+      "  ('2500','2600',(3136493 << 32) | 7,92,15,NULL,NULL,NULL,NULL,NULL,50003,0);"
+      "INSERT INTO CONNECTION_IDS VALUES (90, 900), (90, 100), (91, 50), (91, 900), (92, 60), (92, 70);"
+      "INSERT INTO TASK VALUES (3000,3010,0,900,20,1,7,0,2,20,0,0), (3100,3110,0,100,21,1,7,0,2,21,0,0),"
+      "  (3200,3210,0,900,22,1,7,0,2,22,0,0), (3300,3310,0,50,23,1,7,0,2,23,0,0),"
+      "  (3400,3410,0,60,24,1,7,0,2,24,0,0), (3500,3510,0,999,25,1,7,0,2,25,0,0);";
+  const std::string path = d / "ascend_pytorch_profiler_0.db";
+  ASSERT_EQ(testing::WriteDb(path, std::string(testing::kDbSchema) + testing::kDbRows + rows), "");
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(path, p, LoadOptions{}).ok());
+  struct Expected {
+    int64_t id, start_ns, end_ns;
+  };
+  // 500 and 501 (aten::add's, first), 900 (first linked by aten::mul, last held by
+  // aten::mul_backward, last ended at 3200), 100, 50, 60 (the python function's); 70 has no end.
+  const std::vector<Expected> expected = {{500, 1100, 1500}, {501, 1100, 1610}, {900, 2300, 3200},
+                                          {100, 2100, 3100}, {50, 2300, 3300},  {60, 2500, 3400}};
+  const std::vector<DbLaunchLink>& links = p.npu.db.launch_links;
+  ASSERT_EQ(links.size(), expected.size());
+  for (size_t i = 0; i < links.size(); ++i) {
+    EXPECT_EQ(links[i].connection_id, expected[i].id) << i;
+    EXPECT_EQ(p.slices[links[i].start].ts_ns, expected[i].start_ns) << i;
+    EXPECT_EQ(p.slices[links[i].end].ts_ns, expected[i].end_ns) << i;
+  }
+  EXPECT_EQ(p.slices[links[1].end].kind, SliceKind::kHcclOp);  // the op, read after the TASK row at 1610
+  EXPECT_EQ(p.slices[links[5].start].kind, SliceKind::kPythonFunction);
+  EXPECT_EQ(p.npu.db.launch_ids_without_end, 1u);
+  // 900 is held by two torch ops: also their fwdbwd pair, the only flow events.
+  ASSERT_EQ(p.flows.size(), 2u);
+  EXPECT_EQ(p.str(p.flows[0].cat), "fwdbwd");
+  EXPECT_EQ(p.flows[0].id, 900u);
 }
 
 // Two torch ops sharing a CANN connection id are PyTorch's forward op and its backward op: one

@@ -134,8 +134,9 @@ static_assert(sizeof(Slice) == 32, "Slice is kept at 32 bytes: the model's large
 // a dozen.
 inline constexpr size_t kMaxSliceCats = size_t{1} << 16;
 
-// A flow event: what the flow links read of it (its name and "bp" are not kept). 24 bytes: 10 M of
-// them on a 5 M-task DB export; its track in 24 bits (a profile has at most kMaxTracks).
+// A flow event: what the flow links read of it (its name and "bp" are not kept). 24 bytes: millions
+// of them in a big trace; its track in 24 bits (a profile has at most kMaxTracks). A DB
+// export's kernel launches are not flow events (DbInfo::launch_links), only its fwdbwd pairs are.
 struct FlowEvent {
   int64_t ts_ns = 0;
   uint64_t id = 0;  // integer id, or the StringId of a string id when id_is_string
@@ -286,6 +287,15 @@ struct DbLaunch {
   int64_t connection_id = 0;
   SliceId op = 0;
 };
+// A kernel launch of a DB export: a CANN connection id held by PYTORCH_API rows (through
+// CONNECTION_IDS) and by tasks or communication ops, as one link from the last such API row to the
+// last such task or op (table order: TASK, then COMMUNICATION_OP; what pairing trace_view's flow
+// events by id gives). Kept as slice pairs rather than as flow events: 10 M of them at 5 M tasks.
+struct DbLaunchLink {
+  int64_t connection_id = 0;
+  SliceId start = 0;  // the API row
+  SliceId end = 0;    // the task or communication op
+};
 struct DbInfo {
   bool present = false;  // the profile was loaded from a DB export
   std::string file;
@@ -294,6 +304,10 @@ struct DbInfo {
   std::vector<DbStep> steps;   // STEP_TIME, in id order
   std::vector<DbComputeTask> compute_tasks;  // kernel_details.rows[i] is compute_tasks[i]
   std::vector<DbLaunch> op_launches;         // in PYTORCH_API, then CONNECTION_IDS, order
+  // The launches with an end, in order of their ids' first CONNECTION_IDS link in PYTORCH_API
+  // order; the ids some API row holds but no task or op (the reference's incomplete flows).
+  std::vector<DbLaunchLink> launch_links;
+  uint64_t launch_ids_without_end = 0;
   bool has_pmu = false;                      // TASK_PMU_INFO has rows (the cube test reads it)
 };
 

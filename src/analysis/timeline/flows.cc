@@ -64,19 +64,23 @@ FlowKind ClassifyFlowCategory(std::string_view cat, DeviceKind device,
 
 namespace {
 
-FlowPoint PointOf(const Profile& p, uint32_t index) { return {p.flows[index].ts_ns, p.flows[index].track}; }
+FlowPoint PointOf(const Profile& p, uint32_t index, bool slice) {
+  if (slice) return {p.slices[index].ts_ns, p.slices[index].track};
+  return {p.flows[index].ts_ns, p.flows[index].track};
+}
 
 }  // namespace
 
 FlowPoint FlowLinks::LaunchStart(const Profile& p, size_t i) const {
-  return PointOf(p, kernel_launch[i].start);
+  return PointOf(p, kernel_launch[i].start, launches_are_slices);
 }
 
 FlowPoint FlowLinks::LaunchEnd(const Profile& p, size_t i) const {
-  return PointOf(p, kernel_launch[i].end);
+  return PointOf(p, kernel_launch[i].end, launches_are_slices);
 }
 
 std::optional<int64_t> FlowLinks::LaunchId(const Profile& p, size_t i) const {
+  if (launches_are_slices) return p.npu.db.launch_links[i].connection_id;
   const FlowEvent& s = p.flows[kernel_launch[i].start];
   if (s.id_is_string) return std::nullopt;
   return static_cast<int64_t>(s.id);
@@ -84,6 +88,13 @@ std::optional<int64_t> FlowLinks::LaunchId(const Profile& p, size_t i) const {
 
 FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gpu_flow_cat) {
   FlowLinks out;
+  // An Ascend DB export: its launches were paired by the loader (its flow events are fwdbwd only).
+  if (profile.meta.format == SourceFormat::kAscendDb) {
+    out.launches_are_slices = true;
+    out.kernel_launch.reserve(profile.npu.db.launch_links.size());
+    for (const DbLaunchLink& l : profile.npu.db.launch_links) out.kernel_launch.push_back({l.start, l.end});
+    out.incomplete = profile.npu.db.launch_ids_without_end;
+  }
   std::unordered_map<StringId, FlowKind> kind_of;  // per distinct category string
   FlowPairer launch, fwd_bwd;
   for (size_t f = 0; f < profile.flows.size(); ++f) {
@@ -93,7 +104,7 @@ FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gp
     if (it == kind_of.end())
       it = kind_of.emplace(e.cat, ClassifyFlowCategory(profile.str(e.cat), profile.meta.device, gpu_flow_cat)).first;
     const auto index = static_cast<uint32_t>(f);
-    if (it->second == FlowKind::kKernelLaunch) launch.Add(e, index);
+    if (it->second == FlowKind::kKernelLaunch && !out.launches_are_slices) launch.Add(e, index);
     if (it->second == FlowKind::kFwdBwd) {
       fwd_bwd.Add(e, index);
       if (e.phase == 'f') {

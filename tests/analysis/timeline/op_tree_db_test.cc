@@ -23,12 +23,11 @@ Profile DbProfile() {
   const SliceId conv = b.Add(cpu, SliceKind::kCpuOp, "aten::conv2d", "cpu_op", 0, 100000);
   const SliceId add = b.Add(cpu, SliceKind::kCpuOp, "aten::add", "cpu_op", 10000, 10000);
   b.Add(cpu, SliceKind::kCpuOp, "aten::relu", "cpu_op", 200000, 10000);
-  b.Add(npu, SliceKind::kNpuTask, "Conv2D_a", "kernel", 300000, 5000);
-  b.Add(npu, SliceKind::kNpuTask, "Conv2D_b", "kernel", 310000, 5000);
-  b.Add(npu, SliceKind::kNpuTask, "Add", "kernel", 320000, 5000);
-  b.Flow(11, "async_npu", 0, cpu, 300000, npu);
-  b.Flow(12, "async_npu", 0, cpu, 310000, npu);
-  b.Flow(13, "async_npu", 10000, cpu, 320000, npu);
+  const SliceId conv_a = b.Add(npu, SliceKind::kNpuTask, "Conv2D_a", "kernel", 300000, 5000);
+  const SliceId conv_b = b.Add(npu, SliceKind::kNpuTask, "Conv2D_b", "kernel", 310000, 5000);
+  const SliceId add_task = b.Add(npu, SliceKind::kNpuTask, "Add", "kernel", 320000, 5000);
+  // A DB export's launches are slice pairs (DbInfo::launch_links), not flow events.
+  b.p.npu.db.launch_links = {{11, conv, conv_a}, {12, conv, conv_b}, {13, add, add_task}};
   b.p.npu.db.op_launches = {{11, conv}, {12, conv}, {13, add}};
   return std::move(b.p);
 }

@@ -67,12 +67,40 @@ TEST(Flows, LaunchEndsAndIdsOfATrace) {
   b.p.flows[3].id_is_string = true;
   const FlowLinks links = LinkFlows(b.p, std::nullopt);
   ASSERT_EQ(links.kernel_launch.size(), 2u);
+  EXPECT_FALSE(links.launches_are_slices);
   EXPECT_EQ(links.LaunchStart(b.p, 0).ts_ns, 100);
   EXPECT_EQ(links.LaunchStart(b.p, 0).track, cpu);
   EXPECT_EQ(links.LaunchEnd(b.p, 0).ts_ns, 200);
   EXPECT_EQ(links.LaunchEnd(b.p, 0).track, gpu);
   EXPECT_EQ(links.LaunchId(b.p, 0), 6);
   EXPECT_EQ(links.LaunchId(b.p, 1), std::nullopt);
+}
+
+// An Ascend DB export's launches are its loader's slice pairs (DbInfo::launch_links), in their
+// order; its flow events are fwdbwd only (an async_npu one would not be a launch).
+TEST(Flows, ADbExportsLaunchesAreItsSlicePairs) {
+  ProfileBuilder b(DeviceKind::kNpu);
+  b.p.meta.format = SourceFormat::kAscendDb;
+  TrackId cpu = b.Track("1", "10"), npu = b.Track("2", "3");
+  const SliceId op = b.Add(cpu, SliceKind::kCpuOp, "aten::add", "cpu_op", 100, 50);
+  const SliceId task = b.Add(npu, SliceKind::kNpuTask, "Add", "", 400, 10);
+  const SliceId other = b.Add(npu, SliceKind::kNpuTask, "Mul", "", 300, 10);
+  b.p.npu.db.launch_links = {{700, op, task}, {12, op, other}};
+  b.p.npu.db.launch_ids_without_end = 3;
+  b.Flow(5, "async_npu", 100, cpu, 300, npu);
+  b.Flow(9, "fwdbwd", 100, cpu, 150, cpu);
+  const FlowLinks links = LinkFlows(b.p, std::nullopt);
+  ASSERT_EQ(links.kernel_launch.size(), 2u);
+  EXPECT_TRUE(links.launches_are_slices);
+  EXPECT_EQ(links.LaunchStart(b.p, 0).ts_ns, 100);
+  EXPECT_EQ(links.LaunchStart(b.p, 0).track, cpu);
+  EXPECT_EQ(links.LaunchEnd(b.p, 0).ts_ns, 400);
+  EXPECT_EQ(links.LaunchEnd(b.p, 0).track, npu);
+  EXPECT_EQ(links.LaunchEnd(b.p, 1).ts_ns, 300);
+  EXPECT_EQ(links.LaunchId(b.p, 0), 700);
+  EXPECT_EQ(links.LaunchId(b.p, 1), 12);
+  EXPECT_EQ(links.fwd_bwd.size(), 1u);
+  EXPECT_EQ(links.incomplete, 3u);
 }
 
 TEST(Timeline, StepsSortedByStartIdsInFileOrderBackwardThreadFirstOnGpuLastOnNpu) {

@@ -25,8 +25,8 @@ FlowKind ClassifyFlowCategory(std::string_view cat, DeviceKind device,
                               const std::optional<std::string>& gpu_flow_cat);
 
 struct FlowLink {
-  uint32_t start = 0;  // index into Profile::flows of the 's' event
-  uint32_t end = 0;    // index into Profile::flows of the 'f' event
+  uint32_t start = 0;  // index into Profile::flows of the 's' event (a DB export's launch: its API row's slice)
+  uint32_t end = 0;    // index into Profile::flows of the 'f' event (a DB export's launch: its task's slice)
 };
 
 // Where a kernel-launch link starts (the launching op's flow start) or ends (where the kernel it
@@ -39,8 +39,10 @@ struct FlowPoint {
 struct FlowLinks {
   // Complete flows, in order of the first appearance of their id. Ids are paired within a kind; an
   // integer id and a string id never collide; a later 's' or 'f' with the same id replaces the earlier.
-  // Read a launch's ends and id through the functions below.
+  // An Ascend DB export's kernel launches are its DbInfo::launch_links, in their order: slice pairs
+  // (launches_are_slices), no flow events. Read a launch's ends and id through the functions below.
   std::vector<FlowLink> kernel_launch;
+  bool launches_are_slices = false;
   std::vector<FlowLink> fwd_bwd;
   // The first and the last fwdbwd 'f' event in file order (the GPU and the NPU backward thread).
   std::optional<uint32_t> first_fwd_bwd_end, last_fwd_bwd_end;
@@ -54,7 +56,7 @@ struct FlowLinks {
   // Kernel launch `i`'s start and end.
   FlowPoint LaunchStart(const Profile& p, size_t i) const;
   FlowPoint LaunchEnd(const Profile& p, size_t i) const;
-  // Its integer flow id; nullopt for a string id.
+  // Its integer flow id (a DB export's CANN connection id); nullopt for a string id.
   std::optional<int64_t> LaunchId(const Profile& p, size_t i) const;
 };
 
