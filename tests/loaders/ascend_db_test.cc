@@ -560,10 +560,8 @@ TEST(AscendDb, LaunchesLinkTheLastRowToTheLastEndInOrderOfFirstLink) {
       "INSERT INTO TASK VALUES (3000,3010,0,900,20,1,7,0,2,20,0,0), (3100,3110,0,100,21,1,7,0,2,21,0,0),"
       "  (3200,3210,0,900,22,1,7,0,2,22,0,0), (3300,3310,0,50,23,1,7,0,2,23,0,0),"
       "  (3400,3410,0,60,24,1,7,0,2,24,0,0), (3500,3510,0,999,25,1,7,0,2,25,0,0);";
-  const std::string path = d / "ascend_pytorch_profiler_0.db";
-  ASSERT_EQ(testing::WriteDb(path, std::string(testing::kDbSchema) + testing::kDbRows + rows), "");
   Profile p;
-  ASSERT_TRUE(LoadAscendDb(path, p, LoadOptions{}).ok());
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + rows), p, LoadOptions{}).ok());
   struct Expected {
     int64_t id, start_ns, end_ns;
   };
@@ -598,10 +596,8 @@ TEST(AscendDb, TwoOpsSharingAConnectionIdAreAForwardBackwardLink) {
       "  ('1170','1180',(3136493 << 32) | 8,79,41,NULL,NULL,NULL,NULL,NULL,50002,0);"
       "UPDATE PYTORCH_API SET connectionId = 80 WHERE name = 14;"
       "INSERT INTO CONNECTION_IDS VALUES (78, 500), (79, 600), (80, 600);";
-  const std::string path = d / "ascend_pytorch_profiler_0.db";
-  ASSERT_EQ(testing::WriteDb(path, std::string(testing::kDbSchema) + testing::kDbRows + rows), "");
   Profile p;
-  ASSERT_TRUE(LoadAscendDb(path, p, LoadOptions{}).ok());
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + rows), p, LoadOptions{}).ok());
   std::vector<const FlowEvent*> fwd_bwd;
   for (const FlowEvent& f : p.flows)
     if (p.str(f.cat) == "fwdbwd") fwd_bwd.push_back(&f);

@@ -10,6 +10,15 @@ namespace {
 
 using testing::ProfileBuilder;
 
+// Kernel launch `i` of `links` starts at (start_ts, start_track) and ends at (end_ts, end_track).
+void ExpectLaunch(const Profile& p, const FlowLinks& links, size_t i, int64_t start_ts, TrackId start_track,
+                  int64_t end_ts, TrackId end_track) {
+  EXPECT_EQ(links.LaunchStart(p, i).ts_ns, start_ts) << i;
+  EXPECT_EQ(links.LaunchStart(p, i).track, start_track) << i;
+  EXPECT_EQ(links.LaunchEnd(p, i).ts_ns, end_ts) << i;
+  EXPECT_EQ(links.LaunchEnd(p, i).track, end_track) << i;
+}
+
 TEST(Flows, PairsByKindAndIdInFirstSeenOrderLaterEventsReplace) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId cpu = b.Track("1", "10"), gpu = b.Track("0", "7");
@@ -68,10 +77,7 @@ TEST(Flows, LaunchEndsAndIdsOfATrace) {
   const FlowLinks links = LinkFlows(b.p, std::nullopt);
   ASSERT_EQ(links.kernel_launch.size(), 2u);
   EXPECT_FALSE(links.launches_are_slices);
-  EXPECT_EQ(links.LaunchStart(b.p, 0).ts_ns, 100);
-  EXPECT_EQ(links.LaunchStart(b.p, 0).track, cpu);
-  EXPECT_EQ(links.LaunchEnd(b.p, 0).ts_ns, 200);
-  EXPECT_EQ(links.LaunchEnd(b.p, 0).track, gpu);
+  ExpectLaunch(b.p, links, 0, 100, cpu, 200, gpu);
   EXPECT_EQ(links.LaunchId(b.p, 0), 6);
   EXPECT_EQ(links.LaunchId(b.p, 1), std::nullopt);
 }
@@ -92,11 +98,8 @@ TEST(Flows, ADbExportsLaunchesAreItsSlicePairs) {
   const FlowLinks links = LinkFlows(b.p, std::nullopt);
   ASSERT_EQ(links.kernel_launch.size(), 2u);
   EXPECT_TRUE(links.launches_are_slices);
-  EXPECT_EQ(links.LaunchStart(b.p, 0).ts_ns, 100);
-  EXPECT_EQ(links.LaunchStart(b.p, 0).track, cpu);
-  EXPECT_EQ(links.LaunchEnd(b.p, 0).ts_ns, 400);
-  EXPECT_EQ(links.LaunchEnd(b.p, 0).track, npu);
-  EXPECT_EQ(links.LaunchEnd(b.p, 1).ts_ns, 300);
+  ExpectLaunch(b.p, links, 0, 100, cpu, 400, npu);
+  ExpectLaunch(b.p, links, 1, 100, cpu, 300, npu);
   EXPECT_EQ(links.LaunchId(b.p, 0), 700);
   EXPECT_EQ(links.LaunchId(b.p, 1), 12);
   EXPECT_EQ(links.fwd_bwd.size(), 1u);
