@@ -5,7 +5,6 @@
 #include "profdiff/pipeline/compare_run.h"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -258,33 +257,17 @@ analysis::GateResult RunGate(const CompareRequest& request, const analysis::Refe
 // Times one phase of the run: tells `messages` when it starts and, when the scope ends, what it cost.
 class PhaseScope {
  public:
-  PhaseScope(RunMessages& messages, std::string name)
-      : messages_(messages), name_(std::move(name)), wall_(std::chrono::steady_clock::now()), cpu_ms_(CpuMs()) {
+  PhaseScope(RunMessages& messages, std::string name) : messages_(messages), name_(std::move(name)) {
     messages_.PhaseStarted(name_);
   }
   PhaseScope(const PhaseScope&) = delete;
   PhaseScope& operator=(const PhaseScope&) = delete;
-  ~PhaseScope() {
-    PhaseTiming t;
-    t.name = std::move(name_);
-    t.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_).count();
-    t.cpu_ms = CpuMs() - cpu_ms_;
-    rusage u{};
-    if (getrusage(RUSAGE_SELF, &u) == 0) t.peak_rss_kib = u.ru_maxrss;
-    messages_.PhaseDone(t);
-  }
+  ~PhaseScope() { messages_.PhaseDone(PhaseTiming::Of(std::move(name_), clock_.Lap())); }
 
  private:
-  static double CpuMs() {
-    rusage u{};
-    if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
-    auto ms = [](const timeval& v) { return static_cast<double>(v.tv_sec) * 1e3 + static_cast<double>(v.tv_usec) / 1e3; };
-    return ms(u.ru_utime) + ms(u.ru_stime);
-  }
   RunMessages& messages_;
   std::string name_;
-  std::chrono::steady_clock::time_point wall_;
-  double cpu_ms_;
+  PhaseClock clock_;
 };
 
 // What the table's enabled comparisons produced.

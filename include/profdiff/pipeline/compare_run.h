@@ -10,6 +10,7 @@
 
 #include "profdiff/analysis/overall/gate.h"
 #include "profdiff/analysis/overall/overall.h"
+#include "profdiff/base/phase_clock.h"
 #include "profdiff/base/status.h"
 #include "profdiff/pipeline/compare_request.h"
 #include "profdiff/report/summary.h"
@@ -23,6 +24,9 @@ struct PhaseTiming {
   double wall_ms = 0;
   double cpu_ms = 0;
   int64_t peak_rss_kib = 0;
+  static PhaseTiming Of(std::string name, const PhaseCost& c) {
+    return {std::move(name), c.wall_ms, c.cpu_ms, c.peak_rss_kib};
+  }
 };
 
 // Messages a run gives while it goes, in order (the CLI prints them to stderr at once, so they keep

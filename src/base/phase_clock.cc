@@ -1,0 +1,36 @@
+#include "profdiff/base/phase_clock.h"
+
+#include <sys/resource.h>
+
+namespace profdiff {
+namespace {
+
+double ProcessCpuMs() {
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  auto ms = [](const timeval& v) { return static_cast<double>(v.tv_sec) * 1e3 + static_cast<double>(v.tv_usec) / 1e3; };
+  return ms(u.ru_utime) + ms(u.ru_stime);
+}
+
+int64_t PeakRssKib() {
+  rusage u{};
+  return getrusage(RUSAGE_SELF, &u) == 0 ? static_cast<int64_t>(u.ru_maxrss) : 0;
+}
+
+}  // namespace
+
+PhaseClock::PhaseClock() : wall_(std::chrono::steady_clock::now()), cpu_ms_(ProcessCpuMs()) {}
+
+PhaseCost PhaseClock::Lap() {
+  const auto now = std::chrono::steady_clock::now();
+  const double cpu = ProcessCpuMs();
+  PhaseCost c;
+  c.wall_ms = std::chrono::duration<double, std::milli>(now - wall_).count();
+  c.cpu_ms = cpu - cpu_ms_;
+  c.peak_rss_kib = PeakRssKib();
+  wall_ = now;
+  cpu_ms_ = cpu;
+  return c;
+}
+
+}  // namespace profdiff
