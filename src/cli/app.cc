@@ -275,6 +275,8 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       ->required();
   inspect_cmd->add_flag("--json", inspect.json, "Print a JSON object (schema profdiff.inspect/1)");
   inspect_cmd->add_flag("--strict", inspect.strict, "Fail on any malformed record");
+  inspect_cmd->add_flag("--verbose", inspect.verbose,
+                        "Print what each step of a DB export's load cost (wall and CPU time, peak memory) on stderr");
   std::string inspect_format = "auto";
   inspect_cmd->add_option("--input-format", inspect_format, kInputFormatHelp)
       ->check(CLI::IsMember({"auto", "text", "db"}));

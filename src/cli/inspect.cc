@@ -331,6 +331,12 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
     return ExitCodeFor(loaded.status());
   }
   const Profile& p = **loaded;
+  if (options.verbose) {
+    for (const LoadPhase& lp : p.meta.load_phases) {
+      err << fmt::format("profdiff: load {}: {:.1f} ms wall, {:.1f} ms CPU, peak RSS {:.1f} MiB\n", lp.name,
+                         lp.cost.wall_ms, lp.cost.cpu_ms, static_cast<double>(lp.cost.peak_rss_kib) / 1024.0);
+    }
+  }
   out << (options.json ? InspectJson(p) : InspectText(p));
   out.flush();
   return kExitOk;

@@ -109,27 +109,39 @@ class DbLoader {
   DbLoader(const Database& db, Profile& p, bool python_functions)
       : db_(db), p_(p), python_functions_(python_functions) {}
 
+  // The tables in turn, each step's cost kept in meta.load_phases (`--verbose`).
   Status Run() {
+    PhaseClock clock;
+    auto done = [&](std::string_view step) { p_.meta.load_phases.push_back({std::string(step), clock.Lap()}); };
     PD_RETURN_IF_ERROR(ListTables());
     Reserve();
     PD_RETURN_IF_ERROR(LoadStrings());
     PD_RETURN_IF_ERROR(LoadApiTypes());
     PD_RETURN_IF_ERROR(LoadSteps());
     PD_RETURN_IF_ERROR(LoadMetaData());
+    done("STRING_IDS, ENUM_API_TYPE, STEP_TIME, META_DATA");
     PD_RETURN_IF_ERROR(LoadConnections());
+    done("CONNECTION_IDS");
     PD_RETURN_IF_ERROR(LoadTorchApi());
     connection_cursor_.reset();  // the connections are read by the API rows only
     Free(connections_);
+    done("PYTORCH_API");
     PD_RETURN_IF_ERROR(LoadTasks());
+    done("TASK, COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO");
     PD_RETURN_IF_ERROR(LoadPmu());
     BuildOpStatistic();
+    done("TASK_PMU_INFO");
     PD_RETURN_IF_ERROR(LoadCommunicationOps());
     launched_cursor_.reset();  // the last launch ends are the communication ops
     PD_RETURN_IF_ERROR(LoadCommunicationTasks());
     LinkLaunches();  // after the communication join's arrays are freed
+    done("COMMUNICATION_OP, communication tasks, launch links");
     PD_RETURN_IF_ERROR(LoadOperatorMemory());
     PD_RETURN_IF_ERROR(LoadMemoryRecord());
-    return CountTheRest();
+    done("OP_MEMORY, MEMORY_RECORD");
+    PD_RETURN_IF_ERROR(CountTheRest());
+    done("row counts");
+    return Status::Ok();
   }
 
  private:

@@ -419,6 +419,11 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_ASSIGN_OR_RETURN(LoadedSides sides, LoadSides(request, messages));
   WarnUnreadableSideFiles(*sides.base, "base", messages);
   WarnUnreadableSideFiles(*sides.comparison, "comparison", messages);
+  phase.reset();
+  // A DB side's load by table (the two sides load side by side: CPU time and RSS are the process's).
+  for (const auto& [side, p] : {std::pair{"base", sides.base.get()}, std::pair{"comparison", sides.comparison.get()}})
+    for (const LoadPhase& lp : p->meta.load_phases)
+      messages.PhaseDone(PhaseTiming::Of(fmt::format("load {}: {}", side, lp.name), lp.cost));
 
   // Built once per run and read by every comparison.
   phase.emplace(messages, "build timelines");

@@ -42,6 +42,29 @@ void ExpectInputError(const CliResult& r, const std::string& file, const std::st
   EXPECT_NE(r.err.find(detail), std::string::npos) << r.err;
 }
 
+// --verbose: what each step of the load cost, on stderr (inspect's output unchanged; a trace has no
+// steps); compare --verbose names the side.
+TEST_F(DbCli, VerboseTimesEachStepOfTheLoad) {
+  const std::string a = Profile("a_ascend_pt", std::string(kDbSchema) + kDbRows);
+  const CliResult plain = RunProfdiff({"inspect", a});
+  const CliResult verbose = RunProfdiff({"inspect", "--verbose", a});
+  ASSERT_EQ(verbose.exit_code, 0) << verbose.err;
+  EXPECT_EQ(verbose.out, plain.out);
+  EXPECT_EQ(plain.err, "");
+  for (const char* step : {"CONNECTION_IDS", "PYTORCH_API", "TASK, COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO",
+                           "TASK_PMU_INFO", "OP_MEMORY, MEMORY_RECORD", "row counts"})
+    EXPECT_NE(verbose.err.find(std::string("profdiff: load ") + step + ": "), std::string::npos) << step << verbose.err;
+  EXPECT_NE(verbose.err.find(" ms CPU, peak RSS "), std::string::npos) << verbose.err;
+  const CliResult trace =
+      RunProfdiff({"inspect", "--verbose", PROFDIFF_SOURCE_DIR "/tests/data/kineto_h100_tiny/before_fix_trace.json"});
+  ASSERT_EQ(trace.exit_code, 0) << trace.err;
+  EXPECT_EQ(trace.err.find("profdiff: load "), std::string::npos) << trace.err;
+  const CliResult c = RunProfdiff({"compare", "-bp", a, "-d", a, "--no-xlsx", "--verbose", "-q"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.err.find("profdiff: phase load base: PYTORCH_API: "), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("profdiff: phase load comparison: PYTORCH_API: "), std::string::npos) << c.err;
+}
+
 TEST_F(DbCli, GoodExportLoadsAndCompares) {
   const std::string a = Profile("a_ascend_pt", std::string(kDbSchema) + kDbRows);
   const std::string b = Profile("b_ascend_pt", std::string(kDbSchema) + kDbRows);

@@ -544,6 +544,23 @@ TEST(AscendDb, PmuCubeFlag) {
   }
 }
 
+// The load's steps, each with its cost, in order (`--verbose`).
+TEST(AscendDb, LoadStepsAreTimed) {
+  TempDir d;
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows), p, LoadOptions{}).ok());
+  std::vector<std::string> names;
+  for (const LoadPhase& lp : p.meta.load_phases) {
+    names.push_back(lp.name);
+    EXPECT_GE(lp.cost.wall_ms, 0.0) << lp.name;
+    EXPECT_GT(lp.cost.peak_rss_kib, 0) << lp.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"STRING_IDS, ENUM_API_TYPE, STEP_TIME, META_DATA", "CONNECTION_IDS",
+                                             "PYTORCH_API", "TASK, COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO",
+                                             "TASK_PMU_INFO", "COMMUNICATION_OP, communication tasks, launch links",
+                                             "OP_MEMORY, MEMORY_RECORD", "row counts"}));
+}
+
 // The kernel launches, as pairing trace_view's flow events by id gives them: each CANN id some API
 // row holds (through CONNECTION_IDS) links its last such row to its last task or communication op,
 // the links in order of each id's first CONNECTION_IDS link in PYTORCH_API order (not id order);

@@ -36,6 +36,7 @@ struct InspectOptions {
   bool strict = false;
   InputFormat input_format = InputFormat::kAuto;  // --input-format
   int threads = 0;  // --threads (0: one per core)
+  bool verbose = false;  // --verbose: a DB export's load by table on stderr
 };
 
 // Parses the arguments that follow `compare` (e.g. {"-d", "a", "-bp", "b", "--force"}) and runs the
