@@ -80,7 +80,7 @@ KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, 
 
 namespace {
 
-// An Ascend DB export's linked kernels by CANN connection id (the flow id), in flow order.
+// An Ascend DB export's linked kernels by CANN connection id (the launch id), in launch order.
 std::unordered_map<int64_t, std::vector<SliceId>> KernelsByConnectionId(const Timeline& timeline,
                                                                          const KernelDict& dict) {
   std::unordered_map<int64_t, std::vector<SliceId>> kernels_of;
