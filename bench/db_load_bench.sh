@@ -8,8 +8,9 @@
 # the repository; delete it to make it again), then times `profdiff inspect` of it, which loads the
 # whole profile: with the default threads and with --threads 1, the median of --runs runs by wall
 # time (wall seconds, user+sys CPU seconds, peak RSS MiB from /usr/bin/time). With --baseline BIN
-# (an older profdiff) both binaries run interleaved, so that both see the same machine load. With
-# --instructions, the instructions of one `inspect --threads 1` run as well (callgrind: a cost that
+# (an older profdiff) both binaries run interleaved, so that both see the same machine load. Then
+# one load step by step (`inspect --verbose`: each table's wall and CPU time, the peak RSS so far).
+# With --instructions, the instructions of one `inspect --threads 1` run as well (callgrind: a cost that
 # does not move with the machine's load; slow at 5 M tasks). Needs ../shared and Python 3.
 set -euo pipefail
 
@@ -50,6 +51,9 @@ measure() {
 echo "                                   wall_s cpu_s rss_MiB (median of $runs)"
 measure "inspect, default threads"
 measure "inspect, --threads 1" --threads 1
+# Where one load's time and memory go: `inspect --verbose` prints each step of the DB load.
+echo "one load by step (inspect --verbose, default threads):"
+"$bin" inspect --verbose "$input" 2>&1 >/dev/null | grep '^profdiff: load ' | sed 's/^profdiff: load /  /'
 if [[ "$instructions" == 1 ]]; then
   [[ -n "$baseline" ]] && echo "baseline instructions, threads 1: $(instructions_of "$baseline" inspect --threads 1 "$input")"
   echo "instructions, threads 1:          $(instructions_of "$bin" inspect --threads 1 "$input")"
