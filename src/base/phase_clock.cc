@@ -1,5 +1,6 @@
 #include "profdiff/base/phase_clock.h"
 
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 namespace profdiff {
@@ -18,6 +19,11 @@ int64_t PeakRssKib() {
 }
 
 }  // namespace
+
+std::string FormatCost(const PhaseCost& c) {
+  return fmt::format("{:.1f} ms wall, {:.1f} ms CPU, peak RSS {:.1f} MiB", c.wall_ms, c.cpu_ms,
+                     static_cast<double>(c.peak_rss_kib) / 1024.0);
+}
 
 PhaseClock::PhaseClock() : wall_(std::chrono::steady_clock::now()), cpu_ms_(ProcessCpuMs()) {}
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "profdiff/base/phase_clock.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/pipeline/compare_run.h"
@@ -57,11 +58,10 @@ class StderrMessages : public pipeline::RunMessages {
     err_ << std::flush;
     shown_ = true;
   }
-  void PhaseDone(const pipeline::PhaseTiming& t) override {
+  void PhaseDone(const PhaseTiming& t) override {
     if (!verbose_) return;
     ClearProgress();
-    err_ << fmt::format("profdiff: phase {}: {:.1f} ms wall, {:.1f} ms CPU, peak RSS {:.1f} MiB\n", t.name,
-                        t.wall_ms, t.cpu_ms, static_cast<double>(t.peak_rss_kib) / 1024.0);
+    err_ << "profdiff: phase " << t.name << ": " << FormatCost(t.cost) << "\n";
   }
   void ClearProgress() {
     if (!shown_) return;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/base/phase_clock.h"
 #include "profdiff/base/time.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
@@ -332,10 +333,8 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
   }
   const Profile& p = **loaded;
   if (options.verbose) {
-    for (const LoadPhase& lp : p.meta.load_phases) {
-      err << fmt::format("profdiff: load {}: {:.1f} ms wall, {:.1f} ms CPU, peak RSS {:.1f} MiB\n", lp.name,
-                         lp.cost.wall_ms, lp.cost.cpu_ms, static_cast<double>(lp.cost.peak_rss_kib) / 1024.0);
-    }
+    for (const PhaseTiming& step : p.meta.load_phases)
+      err << "profdiff: load " << step.name << ": " << FormatCost(step.cost) << "\n";
   }
   out << (options.json ? InspectJson(p) : InspectText(p));
   out.flush();

@@ -262,7 +262,7 @@ class PhaseScope {
   }
   PhaseScope(const PhaseScope&) = delete;
   PhaseScope& operator=(const PhaseScope&) = delete;
-  ~PhaseScope() { messages_.PhaseDone(PhaseTiming::Of(std::move(name_), clock_.Lap())); }
+  ~PhaseScope() { messages_.PhaseDone({std::move(name_), clock_.Lap()}); }
 
  private:
   RunMessages& messages_;
@@ -422,8 +422,8 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   phase.reset();
   // A DB side's load by table (the two sides load side by side: CPU time and RSS are the process's).
   for (const auto& [side, p] : {std::pair{"base", sides.base.get()}, std::pair{"comparison", sides.comparison.get()}})
-    for (const LoadPhase& lp : p->meta.load_phases)
-      messages.PhaseDone(PhaseTiming::Of(fmt::format("load {}: {}", side, lp.name), lp.cost));
+    for (const PhaseTiming& step : p->meta.load_phases)
+      messages.PhaseDone({fmt::format("load {}: {}", side, step.name), step.cost});
 
   // Built once per run and read by every comparison.
   phase.emplace(messages, "build timelines");

@@ -35,5 +35,9 @@ TEST(PhaseClock, PeakRssSeesMemoryTouchedInTheLap) {
   EXPECT_GE(after.peak_rss_kib, before.peak_rss_kib + 200 * 1024) << before.peak_rss_kib;
 }
 
+TEST(PhaseClock, FormatCostAsVerbosePrintsIt) {
+  EXPECT_EQ(FormatCost({12.34, 20.06, 46694}), "12.3 ms wall, 20.1 ms CPU, peak RSS 45.6 MiB");
+}
+
 }  // namespace
 }  // namespace profdiff

@@ -550,7 +550,7 @@ TEST(AscendDb, LoadStepsAreTimed) {
   Profile p;
   ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows), p, LoadOptions{}).ok());
   std::vector<std::string> names;
-  for (const LoadPhase& lp : p.meta.load_phases) {
+  for (const PhaseTiming& lp : p.meta.load_phases) {
     names.push_back(lp.name);
     EXPECT_GE(lp.cost.wall_ms, 0.0) << lp.name;
     EXPECT_GT(lp.cost.peak_rss_kib, 0) << lp.name;

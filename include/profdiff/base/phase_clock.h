@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 namespace profdiff {
 
@@ -12,6 +13,15 @@ struct PhaseCost {
   double cpu_ms = 0;         // user + system time of the whole process (all threads)
   int64_t peak_rss_kib = 0;  // the process's peak RSS so far, when the stretch ended
 };
+
+// A named stretch and its cost: a phase of a run, a step of a load.
+struct PhaseTiming {
+  std::string name;
+  PhaseCost cost;
+};
+
+// "12.3 ms wall, 20.1 ms CPU, peak RSS 45.6 MiB": how `--verbose` prints a cost.
+std::string FormatCost(const PhaseCost& c);
 
 // Measures consecutive stretches: each Lap() is the cost since the clock was made or the last Lap().
 class PhaseClock {

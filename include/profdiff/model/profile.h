@@ -335,12 +335,6 @@ struct NpuTables {
   std::map<std::string, std::string> parallel_group_names;
 };
 
-// One step of a load and what it cost (a DB export: a table or a few small ones; `--verbose`).
-struct LoadPhase {
-  std::string name;
-  PhaseCost cost;
-};
-
 struct ProfileMeta {
   SourceFormat format = SourceFormat::kUnknown;
   DeviceKind device = DeviceKind::kUnknown;
@@ -355,7 +349,8 @@ struct ProfileMeta {
   std::string profiler_info_json;     // profiler_info_*.json, verbatim (small)
   std::string path_level;             // Ascend: "trace" | "ascend_output" | "profiling"
   uint64_t input_bytes = 0;           // bytes parsed (decompressed)
-  std::vector<LoadPhase> load_phases;  // a DB export's load by table, in order (empty for a trace)
+  // A DB export's load step by step (a table or a few small ones), in order; empty for a trace.
+  std::vector<PhaseTiming> load_phases;
 };
 
 struct Profile {

@@ -17,18 +17,6 @@
 
 namespace profdiff::pipeline {
 
-// What one phase of a run cost (`--verbose`): wall and CPU time (every thread of the process) and
-// the process's peak RSS when the phase ended.
-struct PhaseTiming {
-  std::string name;  // "load inputs", "build timelines", "overall and gate", "operators", ...
-  double wall_ms = 0;
-  double cpu_ms = 0;
-  int64_t peak_rss_kib = 0;
-  static PhaseTiming Of(std::string name, const PhaseCost& c) {
-    return {std::move(name), c.wall_ms, c.cpu_ms, c.peak_rss_kib};
-  }
-};
-
 // Messages a run gives while it goes, in order (the CLI prints them to stderr at once, so they keep
 // their place before an error that ends the run).
 class RunMessages {
@@ -38,6 +26,8 @@ class RunMessages {
   virtual void Note(std::string_view text) = 0;     // informational (hidden by --quiet)
   // A phase begins (progress on a terminal) and ends (its timing, for --verbose). Default: nothing.
   virtual void PhaseStarted(std::string_view /*name*/) {}
+  // The phases: "load inputs", "build timelines", "overall and gate", "operators", ...; after load
+  // inputs, a DB side's load steps ("load base: PYTORCH_API").
   virtual void PhaseDone(const PhaseTiming& /*timing*/) {}
   // While the inputs load, ten times a second: the trace bytes read from disk so far (compressed
   // bytes for .gz) of `total` (0: unknown). Default: nothing.
