@@ -40,6 +40,27 @@ const Arg* Profile::FindArg(const Slice& s, ArgKey key) const {
   return nullptr;
 }
 
+int64_t Profile::TaskStream(const Slice& s) const {
+  if (IsDbTask(s)) return tracks[s.track].tid;
+  return ArgInt(s, ArgKey::kStreamId, kNoNumber);
+}
+
+std::optional<size_t> Profile::DbComputeRow(SliceId id) const {
+  if (!IsDbTask(slices[id])) return std::nullopt;
+  const std::vector<DbComputeTask>& rows = npu.db.compute_tasks;  // in slice order
+  auto it = std::lower_bound(rows.begin(), rows.end(), id,
+                             [](const DbComputeTask& t, SliceId v) { return t.slice < v; });
+  if (it == rows.end() || it->slice != id) return std::nullopt;
+  return static_cast<size_t>(it - rows.begin());
+}
+
+std::string_view Profile::TaskType(SliceId id) const {
+  const Slice& s = slices[id];
+  if (!IsDbTask(s)) return ArgText(s, ArgKey::kTaskType);
+  if (const std::optional<size_t> row = DbComputeRow(id)) return str(npu.kernel_details.rows[*row].accelerator_core);
+  return str(s.name);
+}
+
 double Profile::WrittenDurUs(SliceId id) const {
   auto it = std::lower_bound(fine_dur_us.begin(), fine_dur_us.end(), id,
                              [](const std::pair<SliceId, double>& e, SliceId v) { return e.first < v; });

@@ -69,12 +69,23 @@ TEST(AscendDb, LoadsTheTimelineModel) {
 
   const Slice* kernel = FindSlice(p, "AddKernel");
   ASSERT_NE(kernel, nullptr);
-  EXPECT_EQ(p.ArgText(*kernel, ArgKey::kTaskType), "AI_CORE");
-  EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kStreamId), 2);
-  EXPECT_EQ(p.FindArg(*kernel, ArgKey::kConnectionId), nullptr);  // its launch link keeps it
+  const auto kernel_id = static_cast<SliceId>(kernel - p.slices.data());
+  // A task's type, stream and global id are not args: its compute row and its track keep them.
+  EXPECT_EQ(p.TaskType(kernel_id), "AI_CORE");  // COMPUTE_TASK_INFO.taskType
+  EXPECT_EQ(p.TaskStream(*kernel), 2);
+  EXPECT_EQ(p.str(p.track(*kernel).name), "Stream 2");
+  ASSERT_TRUE(p.DbComputeRow(kernel_id).has_value());
+  EXPECT_EQ(p.npu.db.compute_tasks[*p.DbComputeRow(kernel_id)].slice, kernel_id);
+  EXPECT_EQ(p.str(p.npu.db.compute_tasks[*p.DbComputeRow(kernel_id)].rts_type), "KERNEL_AICORE");
+  for (ArgKey key : {ArgKey::kTaskType, ArgKey::kStreamId, ArgKey::kGlobalTaskId, ArgKey::kConnectionId})
+    EXPECT_EQ(p.FindArg(*kernel, key), nullptr) << kArgKeyNames[static_cast<size_t>(key)];
   EXPECT_EQ(p.str(p.process(*kernel).name), "Ascend Hardware");
-  // A task without COMPUTE_TASK_INFO is named by its task type.
-  EXPECT_NE(FindSlice(p, "EVENT_WAIT_SQE"), nullptr);
+  // A task without COMPUTE_TASK_INFO is named by its task type, which is its type.
+  const Slice* event = FindSlice(p, "EVENT_WAIT_SQE");
+  ASSERT_NE(event, nullptr);
+  const auto event_id = static_cast<SliceId>(event - p.slices.data());
+  EXPECT_EQ(p.TaskType(event_id), "EVENT_WAIT_SQE");
+  EXPECT_FALSE(p.DbComputeRow(event_id).has_value());
 
   const Slice* op = FindSlice(p, "hcom_allReduce_1");
   ASSERT_NE(op, nullptr);
@@ -325,6 +336,31 @@ TEST(AscendDb, MalformedRowsAreDiagnosedAndSkipped) {
   EXPECT_EQ(CountKind(p, SliceKind::kCpuOp), 1u);
   EXPECT_EQ(CountKind(p, SliceKind::kNpuTask), 5u);
   EXPECT_NE(p.diagnostics.Summary().find("PYTORCH_API"), std::string::npos) << p.diagnostics.Summary();
+}
+
+// A task's stream is its track: a TASK row without a stream id (NULL, or not an integer) is on a
+// track of its own, whose stream is no number, apart from a stream -1 (which a real export's
+// streamId never is, but a row may hold); the SDMA and compute-stream sums read no stream for it.
+TEST(AscendDb, ATaskWithoutAStreamIsOnATrackOfItsOwn) {
+  TempDir d;
+  const std::string extra =
+      "INSERT INTO TASK VALUES (1800,1810,0,NULL,20,1,7,0,NULL,8,0,0), (1820,1830,0,NULL,21,1,7,0,'x',9,0,0),"
+      "  (1840,1850,0,NULL,22,1,7,0,-1,10,0,0);";
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
+  std::vector<const Slice*> tasks;
+  for (const Slice& s : p.slices)
+    if (s.kind == SliceKind::kNpuTask && s.ts_ns >= 1800) tasks.push_back(&s);
+  ASSERT_EQ(tasks.size(), 3u);
+  EXPECT_EQ(tasks[0]->track, tasks[1]->track);
+  EXPECT_NE(tasks[0]->track, tasks[2]->track);
+  EXPECT_EQ(p.str(p.track(*tasks[0]).name), "Stream NULL");
+  EXPECT_EQ(p.TaskStream(*tasks[0]), kNoNumber);
+  EXPECT_EQ(p.TaskStream(*tasks[1]), kNoNumber);
+  EXPECT_EQ(p.TaskStream(*tasks[2]), -1);
+  EXPECT_EQ(p.str(p.track(*tasks[2]).name), "Stream -1");
+  EXPECT_EQ(p.TaskType(static_cast<SliceId>(tasks[0] - p.slices.data())), "EVENT_WAIT_SQE");
+  EXPECT_EQ(p.ArgInt(*tasks[2], ArgKey::kTaskId), 10);
 }
 
 // A NULL PYTORCH_API name is an op named "", as the 26.1 reference reads it (8.2 failed on it): the
@@ -629,8 +665,10 @@ TEST(AscendDb, TwoOpsSharingAConnectionIdAreAForwardBackwardLink) {
   EXPECT_EQ(p.tracks[fwd_bwd[1]->track].tid, 9);
   const Slice* kernel = FindSlice(p, "AddKernel");
   ASSERT_NE(kernel, nullptr);
-  EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kTaskId), 3);         // TASK.taskId
-  EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kGlobalTaskId), 10);  // TASK.globalTaskId
+  EXPECT_EQ(p.ArgInt(*kernel, ArgKey::kTaskId), 3);  // TASK.taskId
+  const auto kernel_id = static_cast<SliceId>(kernel - p.slices.data());
+  ASSERT_TRUE(p.DbComputeRow(kernel_id).has_value());
+  EXPECT_EQ(p.npu.db.compute_tasks[*p.DbComputeRow(kernel_id)].global_task_id, 10);  // TASK.globalTaskId
 }
 
 }  // namespace

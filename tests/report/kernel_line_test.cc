@@ -37,19 +37,23 @@ TEST(KernelLine, DurationAsWritten) {
 // An Ascend DB task names itself by its device task id by default, by the DB's globalTaskId under
 // --reference-compat (ReferencePolicy::db_kernel_lines_global_task_id); a text export always by its
 // Task Id.
+// A DB task keeps its task id as its arg, its type and global task id in its compute row
+// (Profile::TaskType, DbComputeRow); a task without one is typed by its name.
 TEST(KernelLine, DbTaskIdOfEachMode) {
   Profile p;
   p.meta.format = SourceFormat::kAscendDb;
   p.GetOrCreateTrack("1", "2");
   const SliceId k = AddKernel(p, "trans_TransData_2", 27901, 0);
-  Slice& s = p.slices[k];
-  s.kind = SliceKind::kNpuTask;
-  s.args_begin = static_cast<uint32_t>(p.args.size());
-  for (auto [key, v] : {std::pair{ArgKey::kTaskId, int64_t{11066}}, std::pair{ArgKey::kGlobalTaskId, int64_t{6}}}) {
-    p.args.push_back(Arg::Int(key, v, p.strings));
+  const SliceId wait = AddKernel(p, "EVENT_WAIT_SQE", 1000, 0);
+  for (SliceId id : {k, wait}) {
+    Slice& s = p.slices[id];
+    s.kind = SliceKind::kNpuTask;
+    s.args_begin = static_cast<uint32_t>(p.args.size());
+    s.args_count = 1;
+    p.args.push_back(Arg::Int(ArgKey::kTaskId, id == k ? 11066 : 11067, p.strings));
   }
-  p.args.push_back(Arg::Text(ArgKey::kTaskType, ArgType::kString, p.strings.Intern("AI_VECTOR_CORE")));
-  s.args_count = 3;
+  p.npu.db.compute_tasks.push_back({k, kNoNumber, 6, p.strings.Intern("KERNEL_AIVEC"), false});
+  p.npu.kernel_details.rows.emplace_back().accelerator_core = p.strings.Intern("AI_VECTOR_CORE");
   const std::unordered_map<int64_t, StringId> no_shapes;
   const analysis::ReferencePolicy compat = analysis::ReferenceCompatPolicy(analysis::ReferenceLine::k26_1);
   EXPECT_EQ(KernelTaskIdKey(p, analysis::ExactPolicy()), ArgKey::kTaskId);
@@ -57,8 +61,13 @@ TEST(KernelLine, DbTaskIdOfEachMode) {
             "trans_TransData_2, 11066, AI_VECTOR_CORE [duration: 27.901]\n");
   EXPECT_EQ(KernelLine(p, k, no_shapes, KernelTaskIdKey(p, compat)),
             "trans_TransData_2, 6, AI_VECTOR_CORE [duration: 27.901]\n");
+  // Without a compute row: its task id in both modes, its name as its type.
+  EXPECT_EQ(KernelLine(p, wait, no_shapes, KernelTaskIdKey(p, compat)),
+            "EVENT_WAIT_SQE, 11067, EVENT_WAIT_SQE [duration: 1.0]\n");
   p.meta.format = SourceFormat::kAscendProfileDir;
   EXPECT_EQ(KernelTaskIdKey(p, compat), ArgKey::kTaskId);
+  // A text export's task reads its args: no Task Type arg is "None".
+  EXPECT_EQ(KernelLine(p, wait, no_shapes, KernelTaskIdKey(p, compat)), "EVENT_WAIT_SQE, 11067, None [duration: 1.0]\n");
 }
 
 }  // namespace

@@ -383,6 +383,23 @@ struct Profile {
   int64_t ArgInt(const Slice& s, ArgKey key, int64_t fallback = kNoNumber) const;
   // Text of an arg (string, raw JSON or raw number); empty when absent.
   std::string_view ArgText(const Slice& s, ArgKey key) const;
+  // An NPU task's (SliceKind::kNpuTask) stream, task type and global task id. A text export keeps
+  // them in the task's args ("Stream Id", "Task Type"); a DB export keeps none of them as args (10 M
+  // args at 5 M tasks): the stream is the task's track (a TASK row without a stream is on a track of
+  // its own, whose tid is not a number), the type and global id are in its compute row
+  // (npu.db.compute_tasks, kernel_details' accelerator core), and a task without one is named by its
+  // type (TASK.taskType).
+  // The stream id: the "Stream Id" arg, a DB task's track; kNoNumber when none.
+  int64_t TaskStream(const Slice& s) const;
+  // The task type: the "Task Type" arg's text, a DB task's; empty when none.
+  std::string_view TaskType(SliceId id) const;
+  // A DB export task's compute row (its index in npu.db.compute_tasks and kernel_details.rows), or
+  // nullopt (not a DB task, or a task without one).
+  std::optional<size_t> DbComputeRow(SliceId id) const;
+  // Whether `s` is a task of a DB export (whose facts are read as above, not from args).
+  bool IsDbTask(const Slice& s) const {
+    return s.kind == SliceKind::kNpuTask && meta.format == SourceFormat::kAscendDb;
+  }
   // A slice's duration in µs as written, as the nearest double: fine_dur_us when the text had more
   // digits than dur_e5() holds, dur_e5() / 1e8 otherwise (then exactly the text's nearest double too).
   double WrittenDurUs(SliceId id) const;

@@ -231,8 +231,9 @@ void CategorizeKernelDetails(const Timeline& timeline, const KernelMasks& masks,
 // 4. The SDMA-stream tasks, per stream, and the streams that count (compute streams).
 class SdmaStreams {
  public:
-  void Add(const Profile& profile, const Slice& task, int64_t stream) {
-    std::string_view type = profile.ArgText(task, ArgKey::kTaskType);
+  void Add(const Profile& profile, SliceId id, int64_t stream) {
+    const Slice& task = profile.slices[id];
+    std::string_view type = profile.TaskType(id);
     if (type == "EVENT_WAIT_SQE") wait_streams_.insert(stream);
     if (IsComputeTaskType(type)) compute_streams_.insert(stream);
     if (type == "SDMA_SQE" || type == "PCIE_DMA_SQE") AddDuration(by_stream_[stream], task);
@@ -267,16 +268,17 @@ std::vector<Interval> ReadDeviceLanes(const Profile& profile, const ReferencePol
   std::vector<Interval> not_overlapped;
   bool any_overlap = false;
   int64_t ov_min = 0, ov_max = 0;
-  for (const Slice& s : profile.slices) {
+  for (SliceId id = 0; id < profile.slices.size(); ++id) {
+    const Slice& s = profile.slices[id];
     if (s.phase != 'X') continue;
     if (s.kind == SliceKind::kNpuTask || s.kind == SliceKind::kHcclOp) {
       std::string_view name = profile.str(s.name);
       if (name.size() == 12 && ascii::ToLower(name) == "kernel_aivec") m.lccl.AddNs(s.dur_ns);
     }
     if (s.kind == SliceKind::kNpuTask) {
-      const int64_t stream = profile.ArgInt(s, ArgKey::kStreamId, kNoNumber);
+      const int64_t stream = profile.TaskStream(s);
       if (stream == kNoNumber || (policy.npu_sdma_ignores_stream0 && stream == 0)) continue;
-      sdma.Add(profile, s, stream);
+      sdma.Add(profile, id, stream);
     } else if (s.kind == SliceKind::kOverlap) {
       std::string_view name = profile.str(s.name);
       if (name == "Computing") AddDuration(m.compute, s);
@@ -481,7 +483,7 @@ void CategorizeDbTasks(const Timeline& timeline, const KernelMasks& masks, const
 // The TASK task type of a device task (the RTS type: compute tasks keep theirs in npu.db).
 std::string_view RtsType(const Profile& profile, SliceId id, const std::map<SliceId, StringId>& compute_rts) {
   auto it = compute_rts.find(id);
-  return it != compute_rts.end() ? profile.str(it->second) : profile.ArgText(profile.slices[id], ArgKey::kTaskType);
+  return it != compute_rts.end() ? profile.str(it->second) : profile.TaskType(id);
 }
 
 bool IsKernelRtsType(std::string_view t) {
@@ -543,8 +545,8 @@ std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const Referen
       if (ascii::ToLower(profile.str(s.name)) == "kernel_aivec") m.lccl.AddNs(s.dur_ns);
     }
     if (s.kind != SliceKind::kNpuTask) continue;
-    const int64_t stream = profile.ArgInt(s, ArgKey::kStreamId, kNoNumber);
-    if (compute_rts.count(id) == 0 && stream != kNoNumber) sdma.Add(profile, s, stream);
+    const int64_t stream = profile.TaskStream(s);
+    if (compute_rts.count(id) == 0 && stream != kNoNumber) sdma.Add(profile, id, stream);
     if (compute_rts.count(id) != 0 && stream != kNoNumber) sdma.AddComputeStream(stream);
     if (IsKernelRtsType(RtsType(profile, id, compute_rts))) continue;
     other_min = any_other ? std::min(other_min, s.ts_ns) : s.ts_ns;

@@ -26,6 +26,17 @@ std::string ArgIdText(const Profile& p, const Slice& s, ArgKey key) {
   return std::string(p.str(a->text()));
 }
 
+// A kernel's task id for its line: `key`'s arg (kGlobalTaskId: a DB export task's compute row's
+// global task id), the task id when it has none.
+std::string TaskIdText(const Profile& p, SliceId kernel, ArgKey key) {
+  const Slice& k = p.slices[kernel];
+  if (key == ArgKey::kGlobalTaskId && p.IsDbTask(k)) {
+    if (const std::optional<size_t> row = p.DbComputeRow(kernel))
+      return std::to_string(p.npu.db.compute_tasks[*row].global_task_id);
+  }
+  return ArgIdText(p, k, p.FindArg(k, key) == nullptr ? ArgKey::kTaskId : key);
+}
+
 std::string KernelsText(const Profile& p, const std::vector<SliceId>& kernels,
                         const std::unordered_map<int64_t, StringId>& shapes, const analysis::ReferencePolicy& policy) {
   std::string out;
@@ -335,8 +346,9 @@ std::string KernelLine(const Profile& p, SliceId kernel, const std::unordered_ma
   const Slice& k = p.slices[kernel];
   std::string line(p.str(k.name));
   if (k.kind == SliceKind::kNpuTask || k.kind == SliceKind::kHcclOp) {
-    if (p.FindArg(k, task_id_key) == nullptr) task_id_key = ArgKey::kTaskId;
-    line += ", " + ArgIdText(p, k, task_id_key) + ", " + ArgIdText(p, k, ArgKey::kTaskType);
+    line += ", " + TaskIdText(p, kernel, task_id_key) + ", ";
+    // A DB export's task keeps its type outside its args (Profile::TaskType); it always has one.
+    line += p.IsDbTask(k) ? std::string(p.TaskType(kernel)) : ArgIdText(p, k, ArgKey::kTaskType);
     if (k.kind == SliceKind::kNpuTask) {
       auto it = shapes.find(k.ts_ns);
       if (it != shapes.end() && !p.str(it->second).empty())
