@@ -45,10 +45,6 @@ constexpr std::string_view kCommPid = "Communication";
 // The most threads a big table's scan decodes on, beside the one building the model.
 constexpr int kMaxDbReaders = 4;
 
-// The TASK scan's startNs and endNs columns (LoadTasks): what the communication tasks' join keeps
-// of a TASK row.
-constexpr std::array<int, 2> kTaskTimeColumns = {0, 1};
-
 // Frees a vector's memory: `v = {}` picks the initializer-list assignment, which empties the
 // vector but keeps its capacity.
 template <typename T>
@@ -502,17 +498,33 @@ class DbLoader {
   // rows with a globalTaskId (taskType, planeId, groupName: what AddCommTask reads) in table order,
   // their indexes by globalTaskId, and the TASK rows they join (startNs, endNs) in table order.
   CommJoin comm_join_ = CommJoin::kSqlite;
+  // taskType, planeId, groupName packed (24 bytes a row, not 40: 2.7 M rows at 5 M tasks).
   struct CommRow {
     int64_t gid;
-    Cells<3> cells;
+    uint32_t cells[3];
   };
   std::vector<CommRow> comm_rows_;
   std::vector<uint32_t> comm_by_gid_;
-  struct CommTaskCells {
+  db::PackedCells comm_cells_;
+  // A joined TASK row's startNs and endNs (TASK's columns 0 and 1 in LoadTasks) packed (24 bytes,
+  // not 32).
+  struct CommTaskTimes {
     int64_t gid;
-    Cells<2> cells;
+    db::PackedTimes::Pair times;
   };
-  std::vector<CommTaskCells> comm_task_cells_;
+  std::vector<CommTaskTimes> comm_task_times_;
+  db::PackedTimes comm_times_;
+  void AddCommTask(int64_t n, const CommRow& c, const CommTaskTimes& t) {
+    Cells<3> cells{};
+    for (size_t i = 0; i < 3; ++i) {
+      const IntCell cell = comm_cells_.Unpack(c.cells[i]);
+      cells.value[i] = cell.value;
+      cells.state[i] = cell.state;
+    }
+    const auto [start, end] = comm_times_.Unpack(t.times);
+    Cells<2> times{{start.value, end.value}, {start.state, end.state}};
+    AddCommTask(n, cells, times);
+  }
 };
 
 Status DbLoader::ListTables() {
@@ -793,7 +805,7 @@ Status DbLoader::LoadTasks() {
     if (joined.empty()) AddTask(st, n, nullptr);
     for (const ComputeInfo& c : joined) AddTask(st, n, &c);
     if (comm_join_ != CommJoin::kSqlite && gid.ok() && comm_cursor.Contains(gid.value))
-      comm_task_cells_.push_back({gid.value, CellsAt(st, kTaskTimeColumns)});
+      comm_task_times_.push_back({gid.value, comm_times_.Pack(st.Int(0), st.Int(1))});
   }
   Counted("TASK", st);
   return Status::Ok();
@@ -951,13 +963,13 @@ Status DbLoader::PrepareCommJoin() {
   // Sized once (no doubling copies left behind in the heap); at most one TASK row per communication
   // task in real exports.
   comm_rows_.reserve(Rows("COMMUNICATION_TASK_INFO"));
-  comm_task_cells_.reserve(comm_rows_.capacity());
+  comm_task_times_.reserve(comm_rows_.capacity());
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell gid = st.Int(3);
     if (!gid.ok()) continue;  // NULL joins nothing
-    comm_rows_.push_back({gid.value, CellsAt<3>(st, {0, 1, 2})});
+    comm_rows_.push_back({gid.value, {comm_cells_.Pack(st.Int(0)), comm_cells_.Pack(st.Int(1)), comm_cells_.Pack(st.Int(2))}});
   }
   Counted("COMMUNICATION_TASK_INFO", st);
   comm_by_gid_.resize(comm_rows_.size());
@@ -979,20 +991,22 @@ Status DbLoader::LoadCommunicationTasks() {
   }
   int64_t n = 0;
   auto gid_of_row = [&](uint32_t i) { return comm_rows_[i].gid; };
-  auto gid_of_times = [](const CommTaskCells& t) { return t.gid; };
+  auto gid_of_times = [](const CommTaskTimes& t) { return t.gid; };
   if (comm_join_ == CommJoin::kTaskOuter) {
     SortedCursor<uint32_t, decltype(gid_of_row)> rows(comm_by_gid_, gid_of_row);
-    for (const CommTaskCells& t : comm_task_cells_)
-      for (uint32_t i : rows.EqualRange(t.gid)) AddCommTask(++n, comm_rows_[i].cells, t.cells);
+    for (const CommTaskTimes& t : comm_task_times_)
+      for (uint32_t i : rows.EqualRange(t.gid)) AddCommTask(++n, comm_rows_[i], t);
   } else {
-    StableRadixSort(comm_task_cells_, [](const CommTaskCells& t) { return t.gid; });
-    SortedCursor<CommTaskCells, decltype(gid_of_times)> tasks(comm_task_cells_, gid_of_times);
+    StableRadixSort(comm_task_times_, [](const CommTaskTimes& t) { return t.gid; });
+    SortedCursor<CommTaskTimes, decltype(gid_of_times)> tasks(comm_task_times_, gid_of_times);
     for (const CommRow& c : comm_rows_)
-      for (const CommTaskCells& t : tasks.EqualRange(c.gid)) AddCommTask(++n, c.cells, t.cells);
+      for (const CommTaskTimes& t : tasks.EqualRange(c.gid)) AddCommTask(++n, c, t);
   }
   Free(comm_rows_);
   Free(comm_by_gid_);
-  Free(comm_task_cells_);
+  Free(comm_task_times_);
+  comm_cells_.Clear();
+  comm_times_.Clear();
   ReleaseFreedMemory();
   return Status::Ok();
 }

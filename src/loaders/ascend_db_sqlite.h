@@ -5,11 +5,13 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "profdiff/base/status.h"
@@ -30,6 +32,54 @@ struct IntCell {
   enum class State : uint8_t { kValue, kNull, kBad } state = State::kNull;
   int64_t value = 0;
   bool ok() const { return state == State::kValue; }
+};
+
+// Integer cells kept in 4 bytes where they can be (a value in [0, 2^31): the string ids, plane ids
+// and the like of the rows a join holds) and in a side list otherwise (NULL, not an integer,
+// negative or larger: rare), so that a join's millions of held rows stay small; lossless.
+class PackedCells {
+ public:
+  static constexpr uint32_t kSide = uint32_t{1} << 31;  // the bit of a cell kept in the side list
+  uint32_t Pack(const IntCell& c) {
+    if (c.ok() && c.value >= 0 && c.value < int64_t{kSide}) return static_cast<uint32_t>(c.value);
+    side_.push_back(c);
+    return kSide | static_cast<uint32_t>(side_.size() - 1);
+  }
+  IntCell Unpack(uint32_t v) const {
+    if ((v & kSide) == 0) return {IntCell::State::kValue, v};
+    return side_[v & ~kSide];
+  }
+  size_t side_size() const { return side_.size(); }
+  void Clear() { std::vector<IntCell>().swap(side_); }
+
+ private:
+  std::vector<IntCell> side_;
+};
+
+// Two time cells (a start and an end) kept in 16 bytes: their values when both are values and the
+// start is not INT64_MIN (never a time the loader keeps), else INT64_MIN and the pair's index in a
+// side list; lossless.
+class PackedTimes {
+ public:
+  struct Pair {
+    int64_t start;
+    int64_t end;
+  };
+  Pair Pack(const IntCell& start, const IntCell& end) {
+    if (start.ok() && end.ok() && start.value != kSide) return {start.value, end.value};
+    side_.push_back({start, end});
+    return {kSide, static_cast<int64_t>(side_.size() - 1)};
+  }
+  std::pair<IntCell, IntCell> Unpack(const Pair& p) const {
+    if (p.start != kSide) return {{IntCell::State::kValue, p.start}, {IntCell::State::kValue, p.end}};
+    return side_[static_cast<size_t>(p.end)];
+  }
+  size_t side_size() const { return side_.size(); }
+  void Clear() { std::vector<std::pair<IntCell, IntCell>>().swap(side_); }
+
+ private:
+  static constexpr int64_t kSide = std::numeric_limits<int64_t>::min();
+  std::vector<std::pair<IntCell, IntCell>> side_;
 };
 
 // A REAL cell as an integer: its value when it has no fraction.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -121,6 +122,37 @@ int64_t ExpectSameCells(const std::string& path, const std::string& table,
 }
 
 const std::vector<std::string_view> kCols = {"a", "b", "c", "d"};
+
+// The communication join's held cells are packed losslessly: every state and value reads back.
+TEST(PackedCells, EveryCellReadsBack) {
+  using State = db::IntCell::State;
+  const std::vector<db::IntCell> cells = {
+      {State::kValue, 0}, {State::kValue, 7}, {State::kValue, (int64_t{1} << 31) - 1}, {State::kValue, int64_t{1} << 31},
+      {State::kValue, -1}, {State::kValue, std::numeric_limits<int64_t>::min()},
+      {State::kValue, std::numeric_limits<int64_t>::max()}, {State::kNull, 0}, {State::kBad, 0}};
+  db::PackedCells packed;
+  std::vector<uint32_t> kept;
+  for (const db::IntCell& c : cells) kept.push_back(packed.Pack(c));
+  EXPECT_EQ(packed.side_size(), 6u);  // only 0, 7 and 2^31 - 1 fit in 4 bytes
+  for (size_t i = 0; i < cells.size(); ++i) {
+    EXPECT_EQ(packed.Unpack(kept[i]).state, cells[i].state) << i;
+    EXPECT_EQ(packed.Unpack(kept[i]).value, cells[i].value) << i;
+  }
+  db::PackedTimes times;
+  std::vector<db::PackedTimes::Pair> pairs;
+  for (const db::IntCell& a : cells)
+    for (const db::IntCell& b : cells) pairs.push_back(times.Pack(a, b));
+  size_t k = 0;
+  for (const db::IntCell& a : cells) {
+    for (const db::IntCell& b : cells) {
+      const auto [start, end] = times.Unpack(pairs[k++]);
+      EXPECT_TRUE(start.state == a.state && start.value == a.value && end.state == b.state && end.value == b.value)
+          << a.value << " " << b.value;
+    }
+  }
+  // Only pairs with a NULL or bad cell, or INT64_MIN as the start, go to the side list.
+  EXPECT_EQ(times.side_size(), 2 * 9u + 9u + 6 * 2u);  // a start not a value, INT64_MIN, an end not a value
+}
 
 TEST(SqliteScan, EveryValueKindReadsAsSqliteReadsIt) {
   for (const int page : {512, 4096, 65536}) {
