@@ -38,18 +38,23 @@ struct SliceSummary {
 SliceSummary Summarize(const Profile& p) {
   SliceSummary sum;
   sum.per_track.assign(p.tracks.size(), 0);
-  if (p.slices.empty()) return sum;
   SpanInfo& span = sum.span;
-  span.any = true;
-  span.first_ts_ns = span.last_ts_ns = p.slices.front().ts_ns;
-  span.end_ns = p.slices.front().end_ns();
-  for (const Slice& s : p.slices) {
-    if (s.track < sum.per_track.size()) ++sum.per_track[s.track];
-    ++sum.by_kind[static_cast<size_t>(s.kind)];
-    span.first_ts_ns = std::min(span.first_ts_ns, s.ts_ns);
-    span.last_ts_ns = std::max(span.last_ts_ns, s.ts_ns);
-    span.end_ns = std::max(span.end_ns, s.end_ns());
-  }
+  auto add = [&](int64_t ts_ns, int64_t end_ns, TrackId track, SliceKind kind) {
+    if (track < sum.per_track.size()) ++sum.per_track[track];
+    ++sum.by_kind[static_cast<size_t>(kind)];
+    if (!span.any) {
+      span.any = true;
+      span.first_ts_ns = span.last_ts_ns = ts_ns;
+      span.end_ns = end_ns;
+    }
+    span.first_ts_ns = std::min(span.first_ts_ns, ts_ns);
+    span.last_ts_ns = std::max(span.last_ts_ns, ts_ns);
+    span.end_ns = std::max(span.end_ns, end_ns);
+  };
+  for (const Slice& s : p.slices) add(s.ts_ns, s.end_ns(), s.track, s.kind);
+  // The python functions kept compactly are slices to a reader of inspect.
+  for (const PythonFunction& f : p.python_functions.rows)
+    add(f.ts_ns, f.end_ns(), static_cast<TrackId>(f.track), SliceKind::kPythonFunction);
   return sum;
 }
 
@@ -145,7 +150,7 @@ std::string InspectText(const Profile& p) {
   }
 
   const std::vector<uint64_t>& by_kind = sum.by_kind;
-  o += fmt::format("slices: {}\n", p.slices.size());
+  o += fmt::format("slices: {}\n", p.slices.size() + p.python_functions.rows.size());
   for (size_t k = 0; k < by_kind.size(); ++k)
     if (by_kind[k] != 0)
       o += fmt::format("  {:<20} {}\n", Name(static_cast<SliceKind>(k)), by_kind[k]);
@@ -247,7 +252,7 @@ std::string InspectJson(const Profile& p) {
   j["track_count"] = p.tracks.size();
   j["processes"] = std::move(procs);
 
-  j["slice_count"] = p.slices.size();
+  j["slice_count"] = p.slices.size() + p.python_functions.rows.size();
   const std::vector<uint64_t>& by_kind = sum.by_kind;
   ordered_json kinds = ordered_json::object();
   for (size_t k = 0; k < by_kind.size(); ++k)

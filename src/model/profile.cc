@@ -98,6 +98,8 @@ void Profile::Clear() {
   processes.clear();
   tracks.clear();
   slices.clear();
+  python_functions.rows.clear();
+  python_functions.slice_before.clear();
   args.clear();
   flows.clear();
   counters.clear();
@@ -163,7 +165,15 @@ uint16_t Profile::CatIndex(StringId cat) {
 std::vector<uint64_t> Profile::CountByKind() const {
   std::vector<uint64_t> counts(static_cast<size_t>(SliceKind::kCount), 0);
   for (const Slice& s : slices) ++counts[static_cast<size_t>(s.kind)];
+  counts[static_cast<size_t>(SliceKind::kPythonFunction)] += python_functions.rows.size();
   return counts;
+}
+
+bool Profile::HasPythonFunctions() const {
+  if (!python_functions.rows.empty()) return true;
+  for (const Slice& s : slices)
+    if (s.kind == SliceKind::kPythonFunction) return true;
+  return false;
 }
 
 int64_t StepIdFromName(std::string_view name) {

@@ -51,5 +51,38 @@ TEST(Slice, CategoriesAreIndexedAndLimited) {
   EXPECT_EQ(p.CatIndex(a), 1);  // the cache of the last category is cleared too
 }
 
+// The compact python functions and those kept as slices are read together in the order they were
+// read (slice_before: how many compact rows precede each python-function slice); a profile without
+// compact rows (a trace) reads its slices.
+TEST(PythonFunction, ReadInTheirOrderWithTheSlices) {
+  Profile p;
+  auto name = [&](const char* n) { return p.strings.Intern(n); };
+  for (const char* n : {"a", "b", "c"}) p.python_functions.rows.push_back({10, 5, 0, name(n)});
+  for (auto [n, kind] : {std::pair{"X", SliceKind::kPythonFunction}, std::pair{"op", SliceKind::kCpuOp},
+                         std::pair{"Z", SliceKind::kPythonFunction}}) {
+    Slice s;
+    s.name = name(n);
+    s.kind = kind;
+    p.slices.push_back(s);
+  }
+  p.slices.back().phase = 'i';
+  p.python_functions.slice_before = {0, 2};
+  std::string order;
+  p.ForEachPythonFunction([&](const PythonFunctionView& f) { order += std::string(p.str(f.name)) + (f.complete ? "" : "'"); });
+  EXPECT_EQ(order, "XabZ'c");
+  EXPECT_EQ(p.CountByKind()[static_cast<size_t>(SliceKind::kPythonFunction)], 5u);
+  p.python_functions = {};
+  order.clear();
+  p.ForEachPythonFunction([&](const PythonFunctionView& f) { order += p.str(f.name); });
+  EXPECT_EQ(order, "XZ");
+  EXPECT_TRUE(p.HasPythonFunctions());
+  p.slices.clear();
+  EXPECT_FALSE(p.HasPythonFunctions());
+  // Every duration below 2^40 ns and every track of a profile fit.
+  PythonFunction f{0, PythonFunction::kMaxDurNs, kMaxTracks - 1, 0};
+  EXPECT_EQ(f.end_ns(), (int64_t{1} << 40) - 1);
+  EXPECT_EQ(f.track, kMaxTracks - 1);
+}
+
 }  // namespace
 }  // namespace profdiff

@@ -135,6 +135,41 @@ static_assert(sizeof(Slice) == 32, "Slice is kept at 32 bytes: the model's large
 // a dozen.
 inline constexpr size_t kMaxSliceCats = size_t{1} << 16;
 
+// A python function (a PyTorch `python_function` event) kept in 20 bytes rather than as a 32-byte
+// slice: a DB export's `trace` rows are half the rows of a big export (11.6 M at 5 M tasks), and
+// what is read of them is their start, end, name and thread (the module comparison, inspect). A
+// python function that is more than that stays a slice of kind kPythonFunction: one with a
+// connection id (a kernel launch's start), args, a duration of 2^40 ns (18 minutes) or more, or a
+// phase other than 'X'. Profile::ForEachPythonFunction reads both kinds in their order.
+#pragma pack(push, 4)
+struct PythonFunction {
+  static constexpr int64_t kMaxDurNs = (int64_t{1} << 40) - 1;
+  int64_t ts_ns = 0;
+  uint64_t dur_ns : 40 = 0;
+  uint64_t track : 24 = 0;
+  StringId name = kEmptyString;
+  int64_t end_ns() const { return ts_ns + static_cast<int64_t>(dur_ns); }
+};
+#pragma pack(pop)
+static_assert(sizeof(PythonFunction) == 20, "PythonFunction is kept at 20 bytes");
+
+// The compact python functions, in the order they were read, and where the python functions kept as
+// slices fall among them: slice_before[i] is the number of rows read before the i-th slice of kind
+// kPythonFunction (empty when there are no rows).
+struct PythonFunctionTable {
+  std::vector<PythonFunction> rows;
+  std::vector<uint32_t> slice_before;
+};
+
+// What a reader of every python function sees of one (Profile::ForEachPythonFunction).
+struct PythonFunctionView {
+  int64_t ts_ns = 0;
+  int64_t end_ns = 0;
+  StringId name = kEmptyString;
+  TrackId track = 0;
+  bool complete = true;  // phase 'X'
+};
+
 // A flow event: what the flow links read of it (its name and "bp" are not kept). 24 bytes: millions
 // of them in a big trace; its track in 24 bits (a profile has at most kMaxTracks). A DB
 // export's kernel launches are not flow events (DbInfo::launch_links), only its fwdbwd pairs are.
@@ -359,6 +394,7 @@ struct Profile {
   std::vector<Process> processes;
   std::vector<Track> tracks;
   std::vector<Slice> slices;
+  PythonFunctionTable python_functions;  // the python functions not kept as slices
   std::vector<Arg> args;
   std::vector<FlowEvent> flows;
   std::vector<CounterEvent> counters;
@@ -415,8 +451,30 @@ struct Profile {
   // (the limit a test may lower), a new one gets the last index and a category_limit diagnostic.
   uint16_t CatIndex(StringId cat);
 
-  // Number of slices of each kind.
+  // Number of slices of each kind (python_functions' rows counted as python functions).
   std::vector<uint64_t> CountByKind() const;
+  // Every python function, the compact ones and the slices of kind kPythonFunction, in the order the
+  // loader read them: fn(const PythonFunctionView&).
+  template <typename Fn>
+  void ForEachPythonFunction(Fn&& fn) const {
+    const std::vector<PythonFunction>& rows = python_functions.rows;
+    size_t row = 0, nth_slice = 0;
+    auto rows_until = [&](size_t end) {
+      for (; row < end && row < rows.size(); ++row) {
+        const PythonFunction& f = rows[row];
+        fn(PythonFunctionView{f.ts_ns, f.end_ns(), f.name, static_cast<TrackId>(f.track), true});
+      }
+    };
+    for (const Slice& s : slices) {
+      if (s.kind != SliceKind::kPythonFunction) continue;
+      const std::vector<uint32_t>& before = python_functions.slice_before;
+      rows_until(nth_slice < before.size() ? before[nth_slice] : rows.size());
+      ++nth_slice;
+      fn(PythonFunctionView{s.ts_ns, s.end_ns(), s.name, s.track, s.phase == 'X'});
+    }
+    rows_until(rows.size());
+  }
+  bool HasPythonFunctions() const;
 
   void LimitTracksForTest(TrackId n) { max_tracks_ = n; }
   void LimitCatsForTest(size_t n) { max_cats_ = n; }

@@ -190,12 +190,12 @@ RowWindow ModuleRows(const Profile& p, const ReferencePolicy& policy, std::optio
 // Step 1: python functions split into module events ("nn.Module:" names) and call functions.
 void CollectPythonFunctions(const Profile& p, const RowWindow& rows, std::vector<ModEvent>& modules,
                             std::vector<ModEvent>& calls) {
-  for (const Slice& s : p.slices) {
-    if (s.kind != SliceKind::kPythonFunction || !rows.Has(s.ts_ns)) continue;
-    std::string_view name = p.str(s.name);
-    ModEvent e{s.ts_ns, s.end_ns(), s.phase == 'X', name, -1};
+  p.ForEachPythonFunction([&](const PythonFunctionView& f) {
+    if (!rows.Has(f.ts_ns)) return;
+    std::string_view name = p.str(f.name);
+    ModEvent e{f.ts_ns, f.end_ns, f.complete, name, -1};
     (ascii::StartsWithLower(name, "nn.module:") ? modules : calls).push_back(std::move(e));
-  }
+  });
 }
 
 // Step 2: torch ops; optimizer ops become module events, ops of the backward process (the process of

@@ -27,12 +27,6 @@ std::unordered_map<int64_t, StringId> KernelShapesIndex(const Profile& p) {
   return out;
 }
 
-bool HasPythonFunctions(const Profile& p) {
-  for (const Slice& s : p.slices)
-    if (s.kind == SliceKind::kPythonFunction) return true;
-  return false;
-}
-
 OperatorSide MakeSide(const Profile& p, const OpTree& tree, NodeId id) {
   OperatorSide side;
   if (id == kNoNode) return side;
@@ -118,7 +112,7 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
   out.base_kernel_shapes = KernelShapesIndex(base);
   out.comparison_kernel_shapes = KernelShapesIndex(comparison);
 
-  if (!options.disable_module && HasPythonFunctions(base) && HasPythonFunctions(comparison) &&
+  if (!options.disable_module && base.HasPythonFunctions() && comparison.HasPythonFunctions() &&
       CompareModules(base_timeline, comparison_timeline, policy, options, out))
     return out;
 
