@@ -348,7 +348,9 @@ class DbLoader {
   void Reserve() {
     const size_t api = Rows("PYTORCH_API"), tasks = Rows("TASK"), ops = Rows("COMMUNICATION_OP"),
                  comm_tasks = Rows("COMMUNICATION_TASK_INFO");
+    // (A python function is mostly kept in python_functions instead: address space, never touched.)
     p_.slices.reserve(p_.slices.size() + api + tasks + ops + comm_tasks);
+    p_.python_functions.rows.reserve(api);
     // At most 2 args per API row, 1 per task, 3 per communication op, 1 per communication task.
     p_.args.reserve(p_.args.size() + 2 * api + tasks + 3 * ops + comm_tasks);
     p_.npu.operator_memory.reserve(Rows("OP_MEMORY"));
@@ -727,11 +729,20 @@ Status DbLoader::LoadTorchApi() {
       const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
       return NamedTrack(pid, "Python", thread, "Thread " + thread);
     });
+    const IntCell shapes = st.Int(5);
+    if (kind == SliceKind::kPythonFunction) {
+      // Without a connection id or shapes, kept compactly (Profile::python_functions).
+      if (!conn.ok() && !shapes.ok() && s.dur_ns <= PythonFunction::kMaxDurNs) {
+        p_.python_functions.rows.push_back({s.ts_ns, static_cast<uint64_t>(s.dur_ns), s.track, name});
+        continue;
+      }
+      p_.python_functions.slice_before.push_back(static_cast<uint32_t>(p_.python_functions.rows.size()));
+    }
     // Only the args a comparison reads (a 5 M-task export has 22 M rows): the shapes, and the
     // connection id of a queue row (memory pairs enqueue and dequeue by it); an op's connection ids
     // are its launches (launch_links) and op_launches. The sequence number and forward thread are not read.
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
-    if (const IntCell shapes = st.Int(5); shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
+    if (shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
     if (conn.ok() && api.queue) AddArgInt(ArgKey::kConnectionId, conn.value);  // the queue pairs
     AddSlice(s, args_begin);
     if (!conn.ok()) continue;

@@ -238,6 +238,7 @@ TEST(AscendDb, PythonFunctionsOnlyWhenAsked) {
       EXPECT_EQ(s.kind, rest[i].kind) << f;
       ++i;
     }
+    EXPECT_TRUE(some.python_functions.rows.empty()) << f;
     EXPECT_EQ(some.flows.size(), all.flows.size()) << f;
     EXPECT_EQ(some.npu.kernel_details.rows.size(), all.npu.kernel_details.rows.size()) << f;
     for (size_t t = 0; t < all.npu.db.tables.size(); ++t)
@@ -247,6 +248,46 @@ TEST(AscendDb, PythonFunctionsOnlyWhenAsked) {
       EXPECT_EQ(linked, 1u);  // the one with a connection id
     }
   }
+}
+
+// A python function is kept in 20 bytes (Profile::python_functions) unless it is more than a
+// start, an end, a name and a thread: one with a connection id (a launch's start), with shapes, or
+// of 2^40 ns or more stays a slice; ForEachPythonFunction reads them all in table order.
+TEST(AscendDb, PythonFunctionsKeptCompactlyUnlessTheyAreMore) {
+  TempDir d;
+  const std::string rows =
+      "INSERT INTO STRING_IDS VALUES (60,'f_linked'),(61,'f_shapes'),(62,'f_long'),(63,'nn.Module: Net_0'),"
+      "  (64,'f_last');"
+      "INSERT INTO PYTORCH_API VALUES ('1200','1300',(3136493 << 32) | 9,78,60,NULL,NULL,NULL,NULL,NULL,50003,1),"
+      "  ('1210','1220',(3136493 << 32) | 9,NULL,61,NULL,NULL,NULL,17,NULL,50003,1),"
+      "  ('1000','1099511628776',(3136493 << 32) | 9,NULL,62,NULL,NULL,NULL,NULL,NULL,50003,0),"
+      "  ('1000','1099511628775',(3136493 << 32) | 9,NULL,63,NULL,NULL,NULL,NULL,NULL,50003,0),"
+      "  ('1230','1240',(3136493 << 32) | 10,NULL,64,NULL,NULL,NULL,NULL,NULL,50003,1);"
+      "INSERT INTO CONNECTION_IDS VALUES (78, 700);";
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + rows), p, LoadOptions{}).ok());
+  std::vector<std::string> compact, kept;
+  for (const PythonFunction& f : p.python_functions.rows) compact.emplace_back(p.str(f.name));
+  for (const Slice& s : p.slices)
+    if (s.kind == SliceKind::kPythonFunction) kept.emplace_back(p.str(s.name));
+  // The fixture's "train.py: step", then the rows above: a duration of 2^40 - 1 ns fits, 2^40 does not.
+  EXPECT_EQ(compact, (std::vector<std::string>{"train.py: step", "nn.Module: Net_0", "f_last"}));
+  EXPECT_EQ(kept, (std::vector<std::string>{"f_linked", "f_shapes", "f_long"}));
+  EXPECT_EQ(p.python_functions.slice_before, (std::vector<uint32_t>{1, 1, 1}));
+  EXPECT_EQ(p.python_functions.rows[1].end_ns(), 1099511628775);
+  EXPECT_EQ(p.str(p.tracks[p.python_functions.rows[2].track].name), "Thread 10");
+  EXPECT_EQ(CountKind(p, SliceKind::kPythonFunction), 6u);
+  EXPECT_TRUE(p.HasPythonFunctions());
+  std::vector<std::string> all;
+  std::vector<int64_t> ends;
+  p.ForEachPythonFunction([&](const PythonFunctionView& f) {
+    all.emplace_back(p.str(f.name));
+    ends.push_back(f.end_ns);
+    EXPECT_TRUE(f.complete);
+  });
+  EXPECT_EQ(all, (std::vector<std::string>{"train.py: step", "f_linked", "f_shapes", "f_long", "nn.Module: Net_0",
+                                           "f_last"}));
+  EXPECT_EQ(ends, (std::vector<int64_t>{1900, 1300, 1220, 1099511628776, 1099511628775, 1240}));
 }
 
 TEST(AscendDb, TableRowsAreExactCounts) {
@@ -504,7 +545,9 @@ TEST(AscendDb, ResolutionPrefersTheDbUnlessTextIsAsked) {
   auto loaded = LoadProfile(dir, options);
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   EXPECT_EQ((*loaded)->meta.path_level, "db");
-  EXPECT_EQ((*loaded)->slices.size(), 10u);  // 4 API rows, 4 tasks, 1 HCCL op, 1 HCCL task
+  // 4 API rows (the python function kept compactly), 4 tasks, 1 HCCL op, 1 HCCL task
+  EXPECT_EQ((*loaded)->slices.size(), 9u);
+  EXPECT_EQ((*loaded)->python_functions.rows.size(), 1u);
 }
 
 }  // namespace
