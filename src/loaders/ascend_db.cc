@@ -129,9 +129,11 @@ class DbLoader {
     done("TASK_PMU_INFO");
     PD_RETURN_IF_ERROR(LoadCommunicationOps());
     launched_cursor_.reset();  // the last launch ends are the communication ops
+    // Before the communication tasks (not launch ends), so that the launch arrays are freed before
+    // the tasks' slices are written beside the join's arrays (the load's peak).
+    LinkLaunches();
     PD_RETURN_IF_ERROR(LoadCommunicationTasks());
-    LinkLaunches();  // after the communication join's arrays are freed
-    done("COMMUNICATION_OP, communication tasks, launch links");
+    done("COMMUNICATION_OP, launch links, communication tasks");
     PD_RETURN_IF_ERROR(LoadOperatorMemory());
     PD_RETURN_IF_ERROR(LoadMemoryRecord());
     done("OP_MEMORY, MEMORY_RECORD");
@@ -167,16 +169,17 @@ class DbLoader {
     }
     return c;
   }
-  // A COMPUTE_TASK_INFO row as LoadTasks joins it to its TASK row: the cells kept as read (48 bytes:
-  // 1.7 M rows held while TASK is read, at 5 M tasks).
+  // A COMPUTE_TASK_INFO row as LoadTasks joins it to its TASK row: the cells kept as read, packed
+  // in compute_cells_ (24 bytes: 1.7 M rows held while TASK is read, at 5 M tasks).
   struct ComputeInfo {
     int64_t global_task_id;
-    Cells<4> cells;  // name, opType, taskType, inputShapes
-    IntCell name() const { return cells[0]; }
-    IntCell op_type() const { return cells[1]; }
-    IntCell task_type() const { return cells[2]; }
-    IntCell input_shapes() const { return cells[3]; }
+    uint32_t cells[4];  // name, opType, taskType, inputShapes
   };
+  db::PackedCells compute_cells_;
+  IntCell Name(const ComputeInfo& c) const { return compute_cells_.Unpack(c.cells[0]); }
+  IntCell OpType(const ComputeInfo& c) const { return compute_cells_.Unpack(c.cells[1]); }
+  IntCell TaskType(const ComputeInfo& c) const { return compute_cells_.Unpack(c.cells[2]); }
+  IntCell InputShapes(const ComputeInfo& c) const { return compute_cells_.Unpack(c.cells[3]); }
   Status LoadComputeInfo(std::vector<ComputeInfo>& out);
   Status LoadTasks();
   void AddTask(const Statement& st, int64_t n, const ComputeInfo* c);
@@ -302,20 +305,28 @@ class DbLoader {
     if (!at.empty()) launches_[static_cast<size_t>(at.data() - launched_.data())].end = end;
   }
   // DbInfo::launch_links from the launches that have an end, in order of their ids' first links
-  // (each launch's first link is a distinct place among the links_read_: a slot per place).
+  // (each launch's first link is a distinct place among the links_read_): a link's place in the
+  // array is the number of ended launches whose first link comes before its own, counted in a
+  // bitmap of the places (a bit a link read, not a 4-byte slot: the join's arrays are alive here).
   void LinkLaunches() {
-    constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-    std::vector<uint32_t> at_link(links_read_, kNone);
+    std::vector<uint64_t> first(links_read_ / 64 + 1, 0);
     size_t ended = 0;
-    for (size_t i = 0; i < launches_.size(); ++i) {
-      if (launches_[i].end == kNoEnd) continue;
-      at_link[launches_[i].first_link] = static_cast<uint32_t>(i);
+    for (const Launch& l : launches_) {
+      if (l.end == kNoEnd) continue;
+      first[l.first_link / 64] |= uint64_t{1} << (l.first_link % 64);
       ++ended;
     }
+    std::vector<size_t> before(first.size(), 0);  // the places set in the words before
+    for (size_t w = 1; w < first.size(); ++w) before[w] = before[w - 1] + static_cast<size_t>(std::popcount(first[w - 1]));
     std::vector<DbLaunchLink>& links = p_.npu.db.launch_links;
-    links.reserve(ended);
-    for (uint32_t i : at_link)
-      if (i != kNone) links.push_back({launched_[i], launches_[i].start, launches_[i].end});
+    links.resize(ended);
+    for (size_t i = 0; i < launches_.size(); ++i) {
+      const Launch& l = launches_[i];
+      if (l.end == kNoEnd) continue;
+      const uint64_t below = (uint64_t{1} << (l.first_link % 64)) - 1;
+      links[before[l.first_link / 64] + static_cast<size_t>(std::popcount(first[l.first_link / 64] & below))] = {
+          launched_[i], l.start, l.end};
+    }
     p_.npu.db.launch_ids_without_end = launches_.size() - links.size();
     Free(launched_);
     Free(launches_);
@@ -500,20 +511,26 @@ class DbLoader {
   // rows with a globalTaskId (taskType, planeId, groupName: what AddCommTask reads) in table order,
   // their indexes by globalTaskId, and the TASK rows they join (startNs, endNs) in table order.
   CommJoin comm_join_ = CommJoin::kSqlite;
-  // taskType, planeId, groupName packed (24 bytes a row, not 40: 2.7 M rows at 5 M tasks).
+  // globalTaskId, taskType, planeId, groupName packed (16 bytes a row, not 40: 2.7 M rows at 5 M
+  // tasks, alive at the load's peak).
   struct CommRow {
-    int64_t gid;
+    uint32_t gid;
     uint32_t cells[3];
   };
   std::vector<CommRow> comm_rows_;
   std::vector<uint32_t> comm_by_gid_;
   db::PackedCells comm_cells_;
-  // A joined TASK row's startNs and endNs (TASK's columns 0 and 1 in LoadTasks) packed (24 bytes,
-  // not 32).
+  int64_t Gid(const CommRow& r) const { return comm_cells_.Unpack(r.gid).value; }
+  // A joined TASK row's globalTaskId (packed in comm_cells_), startNs and endNs (TASK's columns 0
+  // and 1 in LoadTasks) packed (20 bytes, not 32).
+#pragma pack(push, 4)
   struct CommTaskTimes {
-    int64_t gid;
+    uint32_t gid;
     db::PackedTimes::Pair times;
   };
+#pragma pack(pop)
+  static_assert(sizeof(CommRow) == 16 && sizeof(CommTaskTimes) == 20 && sizeof(ComputeInfo) == 24);
+  int64_t Gid(const CommTaskTimes& t) const { return comm_cells_.Unpack(t.gid).value; }
   std::vector<CommTaskTimes> comm_task_times_;
   db::PackedTimes comm_times_;
   void AddCommTask(int64_t n, const CommRow& c, const CommTaskTimes& t) {
@@ -782,7 +799,9 @@ Status DbLoader::LoadComputeInfo(std::vector<ComputeInfo>& out) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     const IntCell gid = st.Int(0);
-    if (gid.ok()) out.push_back({gid.value, CellsAt<4>(st, {1, 2, 3, 4})});
+    if (!gid.ok()) continue;
+    ComputeInfo& c = out.emplace_back(ComputeInfo{gid.value, {}});
+    for (int i = 0; i < 4; ++i) c.cells[i] = compute_cells_.Pack(st.Int(i + 1));
   }
   Counted("COMPUTE_TASK_INFO", st);
   StableRadixSort(out, [](const ComputeInfo& c) { return c.global_task_id; });
@@ -805,7 +824,7 @@ Status DbLoader::LoadTasks() {
   auto gid_of = [](const ComputeInfo& c) { return c.global_task_id; };
   SortedCursor<ComputeInfo, decltype(gid_of)> info_cursor(info, gid_of);
   PD_RETURN_IF_ERROR(PrepareCommJoin());
-  auto comm_gid = [&](uint32_t i) { return comm_rows_[i].gid; };
+  auto comm_gid = [&](uint32_t i) { return Gid(comm_rows_[i]); };
   SortedCursor<uint32_t, decltype(comm_gid)> comm_cursor(comm_by_gid_, comm_gid);
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -816,9 +835,10 @@ Status DbLoader::LoadTasks() {
     if (joined.empty()) AddTask(st, n, nullptr);
     for (const ComputeInfo& c : joined) AddTask(st, n, &c);
     if (comm_join_ != CommJoin::kSqlite && gid.ok() && comm_cursor.Contains(gid.value))
-      comm_task_times_.push_back({gid.value, comm_times_.Pack(st.Int(0), st.Int(1))});
+      comm_task_times_.push_back({comm_cells_.Pack(gid), comm_times_.Pack(st.Int(0), st.Int(1))});
   }
   Counted("TASK", st);
+  compute_cells_.Clear();
   return Status::Ok();
 }
 
@@ -827,11 +847,11 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   const IntCell start = st.Int(0), end = st.Int(1), conn = st.Int(2), gid = st.Int(3), stream = st.Int(5);
   if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) return;
   const bool is_compute = c != nullptr;
-  const StringId task_type = Str(is_compute ? c->task_type() : st.Int(4), "TASK");
+  const StringId task_type = Str(is_compute ? TaskType(*c) : st.Int(4), "TASK");
   Slice s;
   s.ts_ns = start.value;
   s.dur_ns = Duration(start.value, end.value, "TASK", n);
-  s.name = is_compute ? Str(c->name(), "COMPUTE_TASK_INFO") : Str(st.Int(4), "TASK");
+  s.name = is_compute ? Str(Name(*c), "COMPUTE_TASK_INFO") : Str(st.Int(4), "TASK");
   s.cat_index = Cat("HostToDevice");
   s.kind = SliceKind::kNpuTask;
   // The task's stream is its track (Profile::TaskStream): a row without one (NULL, not an integer)
@@ -851,7 +871,7 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
     const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
     p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
                                        false});
-    AddKernelDetail(p_, s, Str(c->op_type(), "COMPUTE_TASK_INFO"), Str(c->input_shapes(), "COMPUTE_TASK_INFO"), task_type,
+    AddKernelDetail(p_, s, Str(OpType(*c), "COMPUTE_TASK_INFO"), Str(InputShapes(*c), "COMPUTE_TASK_INFO"), task_type,
                     StepOf(s.ts_ns));
   }
 }
@@ -980,12 +1000,13 @@ Status DbLoader::PrepareCommJoin() {
     if (!row) break;
     const IntCell gid = st.Int(3);
     if (!gid.ok()) continue;  // NULL joins nothing
-    comm_rows_.push_back({gid.value, {comm_cells_.Pack(st.Int(0)), comm_cells_.Pack(st.Int(1)), comm_cells_.Pack(st.Int(2))}});
+    comm_rows_.push_back({comm_cells_.Pack(gid), {comm_cells_.Pack(st.Int(0)), comm_cells_.Pack(st.Int(1)),
+                                                  comm_cells_.Pack(st.Int(2))}});
   }
   Counted("COMMUNICATION_TASK_INFO", st);
   comm_by_gid_.resize(comm_rows_.size());
   for (uint32_t i = 0; i < comm_by_gid_.size(); ++i) comm_by_gid_[i] = i;
-  StableRadixSort(comm_by_gid_, [&](uint32_t i) { return comm_rows_[i].gid; });
+  StableRadixSort(comm_by_gid_, [&](uint32_t i) { return Gid(comm_rows_[i]); });
   comm_join_ = plan;
   return Status::Ok();
 }
@@ -1001,17 +1022,17 @@ Status DbLoader::LoadCommunicationTasks() {
     }
   }
   int64_t n = 0;
-  auto gid_of_row = [&](uint32_t i) { return comm_rows_[i].gid; };
-  auto gid_of_times = [](const CommTaskTimes& t) { return t.gid; };
+  auto gid_of_row = [&](uint32_t i) { return Gid(comm_rows_[i]); };
+  auto gid_of_times = [&](const CommTaskTimes& t) { return Gid(t); };
   if (comm_join_ == CommJoin::kTaskOuter) {
     SortedCursor<uint32_t, decltype(gid_of_row)> rows(comm_by_gid_, gid_of_row);
     for (const CommTaskTimes& t : comm_task_times_)
-      for (uint32_t i : rows.EqualRange(t.gid)) AddCommTask(++n, comm_rows_[i], t);
+      for (uint32_t i : rows.EqualRange(Gid(t))) AddCommTask(++n, comm_rows_[i], t);
   } else {
-    StableRadixSort(comm_task_times_, [](const CommTaskTimes& t) { return t.gid; });
+    StableRadixSort(comm_task_times_, gid_of_times);
     SortedCursor<CommTaskTimes, decltype(gid_of_times)> tasks(comm_task_times_, gid_of_times);
     for (const CommRow& c : comm_rows_)
-      for (const CommTaskTimes& t : tasks.EqualRange(c.gid)) AddCommTask(++n, c, t);
+      for (const CommTaskTimes& t : tasks.EqualRange(Gid(c))) AddCommTask(++n, c, t);
   }
   Free(comm_rows_);
   Free(comm_by_gid_);

@@ -636,7 +636,7 @@ TEST(AscendDb, LoadStepsAreTimed) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"STRING_IDS, ENUM_API_TYPE, STEP_TIME, META_DATA", "CONNECTION_IDS",
                                              "PYTORCH_API", "TASK, COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO",
-                                             "TASK_PMU_INFO", "COMMUNICATION_OP, communication tasks, launch links",
+                                             "TASK_PMU_INFO", "COMMUNICATION_OP, launch links, communication tasks",
                                              "OP_MEMORY, MEMORY_RECORD", "row counts"}));
 }
 
