@@ -75,6 +75,7 @@ inline std::string DumpNpuTables(const Profile& p) {
   for (const DbLaunch& l : n.db.op_launches) o += fmt::format("L {} {}\n", l.connection_id, l.op);
   for (const DbLaunchLink& l : n.db.launch_links) o += fmt::format("LL {} {} {}\n", l.connection_id, l.start, l.end);
   o += fmt::format("LN {}\n", n.db.launch_ids_without_end);
+  for (const auto& [track, group] : n.db.plane_groups) o += fmt::format("PG {} {}\n", track, group);
   for (const DbTableUse& t : n.db.tables) o += fmt::format("T {} {} {}\n", t.name, t.present, t.rows);
   for (const DbStep& s : n.db.steps) o += fmt::format("ST {} {} {} {}\n", s.id, s.start_ns, s.end_ns, s.peak_reserved_mb);
   o += fmt::format("db {} {} {}\n", n.db.present, n.db.has_pmu, n.db.schema_version);

@@ -345,6 +345,9 @@ struct DbInfo {
   std::vector<DbLaunchLink> launch_links;
   uint64_t launch_ids_without_end = 0;
   bool has_pmu = false;                      // TASK_PMU_INFO has rows (the cube test reads it)
+  // Each communication plane's track and its group (COMMUNICATION_TASK_INFO groupName): a
+  // communication task's group is its plane's (not an arg: 2.7 M tasks at 5 M TASK rows).
+  std::vector<std::pair<TrackId, StringId>> plane_groups;
 };
 
 struct NpuTables {

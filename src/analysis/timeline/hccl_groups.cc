@@ -33,15 +33,20 @@ std::optional<std::string> PgNameOf(const Profile& profile, std::string_view gro
   return std::nullopt;
 }
 
-// The DB export names its groups: COMMUNICATION_OP / COMMUNICATION_TASK_INFO groupName (the loader's
-// Group Name arg). Groups in first-appearance order among the ops, planes in first-appearance order
-// of their tasks' tracks; no pg names.
+// The DB export names its groups: COMMUNICATION_OP groupName (the loader's Group Name arg), and
+// COMMUNICATION_TASK_INFO groupName (the group of the task's plane track, DbInfo::plane_groups).
+// Groups in first-appearance order among the ops, planes in first-appearance order of their tasks'
+// tracks; no pg names.
 HcclGroups FindDbHcclGroups(const Profile& profile) {
   HcclGroups out;
   std::unordered_map<std::string_view, size_t> group_of;
   std::unordered_map<TrackId, std::pair<size_t, size_t>> plane_of;
+  std::unordered_map<TrackId, StringId> plane_group;
+  for (const auto& [track, group] : profile.npu.db.plane_groups) plane_group.emplace(track, group);
   auto group = [&](const Slice& s) -> HcclGroup& {
-    const std::string_view name = profile.ArgText(s, ArgKey::kGroupName);
+    std::string_view name = profile.ArgText(s, ArgKey::kGroupName);
+    if (auto it = plane_group.find(s.track); s.kind == SliceKind::kHcclTask && it != plane_group.end())
+      name = profile.str(it->second);
     auto [it, added] = group_of.try_emplace(name, out.groups.size());
     if (added) {
       out.groups.emplace_back();

@@ -69,6 +69,33 @@ TEST(HcclGroups, GroupsOpenAtCommunicationThreadsInSortOrderAndOwnTheNamedThread
   EXPECT_EQ(t.hccl.groups[1].planes.size(), 2u);
 }
 
+// A DB export's groups are named by its ops' Group Name arg and its tasks' plane tracks
+// (DbInfo::plane_groups): in first-appearance order among the ops, then a task's group joins them.
+TEST(HcclGroups, ADbExportsTasksTakeTheGroupOfTheirPlane) {
+  ProfileBuilder b(DeviceKind::kNpu);
+  b.p.npu.db.present = true;
+  const TrackId ga = b.Track("Communication", "a", "a", kNoNumber);
+  const TrackId a0 = b.Track("Communication", "a/Plane 0", "Plane 0", kNoNumber);
+  const TrackId b0 = b.Track("Communication", "b/Plane 0", "Plane 0", kNoNumber);
+  const TrackId a1 = b.Track("Communication", "a/Plane 1", "Plane 1", kNoNumber);
+  b.Add(ga, SliceKind::kHcclOp, "hcom_allReduce_1", "", 100, 50, {}, {{ArgKey::kGroupName, "a"}});
+  b.Add(b0, SliceKind::kHcclTask, "Memcpy", "", 100, 10);
+  b.Add(a1, SliceKind::kHcclTask, "Notify_Wait", "", 110, 10);
+  b.Add(a0, SliceKind::kHcclTask, "Memcpy", "", 120, 10);
+  for (auto [t, g] : {std::pair{a0, "a"}, std::pair{b0, "b"}, std::pair{a1, "a"}})
+    b.p.npu.db.plane_groups.emplace_back(t, b.p.strings.Intern(g));
+  HcclGroups h = FindHcclGroups(b.p);
+  ASSERT_EQ(h.groups.size(), 2u);
+  EXPECT_EQ(h.groups[0].name, "a");
+  EXPECT_EQ(Names(b.p, h.groups[0].ops), (std::vector<std::string>{"hcom_allReduce_1"}));
+  ASSERT_EQ(h.groups[0].planes.size(), 2u);  // its planes in their tasks' order: 1, then 0
+  EXPECT_EQ(h.groups[0].planes[0].track, a1);
+  EXPECT_EQ(h.groups[0].planes[1].track, a0);
+  EXPECT_EQ(h.groups[1].name, "b");
+  ASSERT_EQ(h.groups[1].planes.size(), 1u);
+  EXPECT_EQ(Names(b.p, h.groups[1].planes[0].tasks), (std::vector<std::string>{"Memcpy"}));
+}
+
 TEST(HcclGroups, TasksAreClassifiedByNameWhateverTheSpelling) {
   for (const char* wait : {"Notify_Wait", "Notify Wait", "notify_wait", "NOTIFY WAIT"})
     EXPECT_EQ(ClassifyHcclTask(wait), HcclTaskKind::kWait) << wait;
