@@ -362,8 +362,8 @@ class DbLoader {
     // (A python function is mostly kept in python_functions instead: address space, never touched.)
     p_.slices.reserve(p_.slices.size() + api + tasks + ops + comm_tasks);
     p_.python_functions.rows.reserve(api);
-    // At most 2 args per API row, 1 per task, 3 per communication op, 1 per communication task.
-    p_.args.reserve(p_.args.size() + 2 * api + tasks + 3 * ops + comm_tasks);
+    // At most 2 args per API row, 1 per task, 3 per communication op, none per communication task.
+    p_.args.reserve(p_.args.size() + 2 * api + tasks + 3 * ops);
     p_.npu.operator_memory.reserve(Rows("OP_MEMORY"));
     p_.npu.kernel_details.rows.reserve(Rows("COMPUTE_TASK_INFO"));
     p_.npu.db.compute_tasks.reserve(Rows("COMPUTE_TASK_INFO"));
@@ -1058,14 +1058,14 @@ void DbLoader::AddCommTask(int64_t n, const Cells<3>& comm, const Cells<2>& task
   s.cat_index = Cat("hccl");
   s.kind = SliceKind::kHcclTask;
   s.track = CachedTrack(plane_tracks_, std::pair{group, plane_id}, [&] {
-    return NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
-                      fmt::format("Plane {}", plane_id));
+    const TrackId t = NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),
+                                 fmt::format("Plane {}", plane_id));
+    p_.npu.db.plane_groups.emplace_back(t, group);
+    return t;
   });
-  // Of its args only the group is read (the communication groups); its type is its name. The op
-  // name, stream and task id are not read (2.7 M rows at 5 M tasks).
-  const auto args_begin = static_cast<uint32_t>(p_.args.size());
-  AddArgText(ArgKey::kGroupName, group);
-  AddSlice(s, args_begin);
+  // No args: its group is its plane's (DbInfo::plane_groups), its type is its name; the op name,
+  // stream and task id are not read (2.7 M rows at 5 M tasks).
+  AddSlice(s, static_cast<uint32_t>(p_.args.size()));
 }
 
 Status DbLoader::LoadOperatorMemory() {

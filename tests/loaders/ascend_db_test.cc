@@ -94,7 +94,11 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   const Slice* wait = FindSlice(p, "Notify_Wait");
   ASSERT_NE(wait, nullptr);
   EXPECT_EQ(p.str(p.track(*wait).name), "Plane 0");
-  EXPECT_EQ(p.ArgText(*wait, ArgKey::kGroupName), "group_a");
+  // A communication task's group is its plane's, not an arg.
+  EXPECT_EQ(p.FindArg(*wait, ArgKey::kGroupName), nullptr);
+  ASSERT_EQ(p.npu.db.plane_groups.size(), 1u);
+  EXPECT_EQ(p.npu.db.plane_groups[0].first, wait->track);
+  EXPECT_EQ(p.str(p.npu.db.plane_groups[0].second), "group_a");
 
   // Launches: one per CANN id of aten::add's CONNECTION_IDS rows, in their order, to the last task or
   // op holding it: the compute task (500); the HCCL task on the hardware lane, then the HCCL op (501:
