@@ -317,7 +317,8 @@ class DbLoader {
       ++ended;
     }
     std::vector<size_t> before(first.size(), 0);  // the places set in the words before
-    for (size_t w = 1; w < first.size(); ++w) before[w] = before[w - 1] + static_cast<size_t>(std::popcount(first[w - 1]));
+    for (size_t w = 1; w < first.size(); ++w)
+      before[w] = before[w - 1] + static_cast<size_t>(std::popcount(first[w - 1]));
     std::vector<DbLaunchLink>& links = p_.npu.db.launch_links;
     links.resize(ended);
     for (size_t i = 0; i < launches_.size(); ++i) {

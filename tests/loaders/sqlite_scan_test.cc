@@ -127,7 +127,8 @@ const std::vector<std::string_view> kCols = {"a", "b", "c", "d"};
 TEST(PackedCells, EveryCellReadsBack) {
   using State = db::IntCell::State;
   const std::vector<db::IntCell> cells = {
-      {State::kValue, 0}, {State::kValue, 7}, {State::kValue, (int64_t{1} << 31) - 1}, {State::kValue, int64_t{1} << 31},
+      {State::kValue, 0}, {State::kValue, 7}, {State::kValue, (int64_t{1} << 31) - 1},
+      {State::kValue, int64_t{1} << 31},
       {State::kValue, -1}, {State::kValue, std::numeric_limits<int64_t>::min()},
       {State::kValue, std::numeric_limits<int64_t>::max()}, {State::kNull, 0}, {State::kBad, 0}};
   db::PackedCells packed;

@@ -68,7 +68,8 @@ TEST(PythonFunction, ReadInTheirOrderWithTheSlices) {
   p.slices.back().phase = 'i';
   p.python_functions.slice_before = {0, 2};
   std::string order;
-  p.ForEachPythonFunction([&](const PythonFunctionView& f) { order += std::string(p.str(f.name)) + (f.complete ? "" : "'"); });
+  p.ForEachPythonFunction(
+      [&](const PythonFunctionView& f) { order += std::string(p.str(f.name)) + (f.complete ? "" : "'"); });
   EXPECT_EQ(order, "XabZ'c");
   EXPECT_EQ(p.CountByKind()[static_cast<size_t>(SliceKind::kPythonFunction)], 5u);
   p.python_functions = {};

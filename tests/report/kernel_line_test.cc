@@ -67,7 +67,8 @@ TEST(KernelLine, DbTaskIdOfEachMode) {
   p.meta.format = SourceFormat::kAscendProfileDir;
   EXPECT_EQ(KernelTaskIdKey(p, compat), ArgKey::kTaskId);
   // A text export's task reads its args: no Task Type arg is "None".
-  EXPECT_EQ(KernelLine(p, wait, no_shapes, KernelTaskIdKey(p, compat)), "EVENT_WAIT_SQE, 11067, None [duration: 1.0]\n");
+  EXPECT_EQ(KernelLine(p, wait, no_shapes, KernelTaskIdKey(p, compat)),
+            "EVENT_WAIT_SQE, 11067, None [duration: 1.0]\n");
 }
 
 }  // namespace
