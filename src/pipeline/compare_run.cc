@@ -324,10 +324,12 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
 
 // The workbook and the CSV files; returns the absolute paths written (each also in `outputs`).
 // A workbook this run reserved is its own to replace.
+// A sheet cut at the rows a sheet holds is a line on `cut_sheets`.
 StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
                                                const analysis::ReferencePolicy& policy,
                                                const std::string& workbook, bool reserved,
-                                               const TableOutput& table, RunOutputs& outputs) {
+                                               const TableOutput& table, RunOutputs& outputs,
+                                               std::vector<std::string>& cut_sheets) {
   std::vector<std::string> written;
   if (!request.no_xlsx) {
     report::WorkbookOptions workbook_options;
@@ -337,6 +339,7 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
     workbook_options.fit_text_columns = !policy.workbook_reference_widths;
     workbook_options.wrap_banners = !policy.workbook_one_line_banners;
     workbook_options.empty_reason = table.empty_reason;
+    workbook_options.cut_sheets = &cut_sheets;
     PD_RETURN_IF_ERROR(report::WriteWorkbook(table.sheets, workbook, workbook_options));
     written.push_back(fs::absolute(workbook).string());
     if (!reserved) outputs.Add(workbook);  // a reserved one is in `outputs` already
@@ -452,7 +455,9 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   result.base_steps = analysis::CountProfilerSteps(base).value_or(0);
   result.comparison_steps = analysis::CountProfilerSteps(comparison).value_or(0);
   phase.emplace(messages, "write outputs");
-  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, policy, workbook, reserved, table, outputs));
+  std::vector<std::string> cut_sheets;
+  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, policy, workbook, reserved, table, outputs, cut_sheets));
+  for (const std::string& w : cut_sheets) messages.Warning(w);
   std::vector<report::SheetSpec>().swap(table.sheets);  // written: their cells are not needed again
   PD_RETURN_IF_ERROR(WriteJsonAndHtml(request, sides, policy, table, result, outputs));
   outputs.Commit();

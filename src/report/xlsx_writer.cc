@@ -1,6 +1,7 @@
 #include "profdiff/report/xlsx_writer.h"
 
 #include <sys/stat.h>
+#include <fmt/format.h>
 #include <xlsxwriter.h>
 
 #include <algorithm>
@@ -108,7 +109,7 @@ Status WriteBanner(lxw_worksheet* ws, const Banner& b, lxw_format* f, const std:
 // the reference's widths).
 Status AddFilterAndFreeze(lxw_worksheet* ws, const SheetSpec& sheet, const std::string& where) {
   if (sheet.columns.empty()) return Status::Ok();
-  const auto last_row = static_cast<lxw_row_t>(kHeaderRow + sheet.rows.size());
+  const auto last_row = static_cast<lxw_row_t>(kHeaderRow + std::min(sheet.rows.size(), kMaxSheetDataRows));
   const auto last_col = static_cast<lxw_col_t>(sheet.columns.size() - 1);
   lxw_error e = worksheet_autofilter(ws, kHeaderRow, 0, last_row, last_col);
   if (e != LXW_NO_ERROR) return LxwError(e, where + " autofilter");
@@ -273,7 +274,17 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
                                    where + " header"));
   }
   PD_RETURN_IF_ERROR(AddFilterAndFreeze(ws, sheet, where));
-  for (size_t r = 0; r < sheet.rows.size(); ++r) PD_RETURN_IF_ERROR(WriteRow(ws, formats, sheet, r, widths, where));
+  const size_t rows = sheet.rows.size() > kMaxSheetDataRows ? kMaxSheetDataRows - 1 : sheet.rows.size();
+  for (size_t r = 0; r < rows; ++r) PD_RETURN_IF_ERROR(WriteRow(ws, formats, sheet, r, widths, where));
+  if (rows == sheet.rows.size()) return Status::Ok();
+  // Past Excel's last row: what is left out, in the sheet's last row and on the caller's list.
+  const std::string cut = fmt::format("{} more rows not shown: a sheet holds {} rows; the CSV files (--csv) and the "
+                                      "JSON result (--json) hold all {}",
+                                      sheet.rows.size() - rows, kMaxSheetDataRows + 3, sheet.rows.size());
+  PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(kFirstDataRow + rows), 0, cut,
+                                 formats.Data(CellFormat::kBoldStr, kNoFill, 0, true), where + " last row"));
+  if (options.cut_sheets != nullptr)
+    options.cut_sheets->push_back(fmt::format("{}: {} of its {} rows written; {}", where, rows, sheet.rows.size(), cut));
   return Status::Ok();
 }
 

@@ -141,6 +141,37 @@ SheetSpec MultiLineSheet(std::string banner) {
   return s;
 }
 
+// A sheet with more rows than a sheet holds: its first rows up to Excel's last row, the last of
+// them saying how many are left out and where they are, and a line on the caller's list; the
+// workbook is written (not an error after the whole comparison ran).
+TEST(XlsxWriter, RowsPastExcelsLastRowAreLeftOutAndSaidSo) {
+  if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
+  TempDir d;
+  SheetSpec s;
+  s.name = "Many";
+  s.columns = {{"Value", 10, CellFormat::kDefault, false}};
+  s.rows.assign(kMaxSheetDataRows + 2, RowSpec{{Cell::Number(7)}, kNoFill, 0});
+  std::vector<std::string> cut;
+  WorkbookOptions options;
+  options.cut_sheets = &cut;
+  const Status written = WriteWorkbook({s}, d / "many.xlsx", options);
+  ASSERT_TRUE(written.ok()) << written.ToString();
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_NE(cut[0].find("sheet 'Many': 1048572 of its 1048575 rows written; 3 more rows not shown"),
+            std::string::npos) << cut[0];
+  std::string tail;
+  ASSERT_EQ(RunCommand("unzip -p '" + (d / "many.xlsx") + "' xl/worksheets/sheet1.xml | tail -c 1500", &tail), 0);
+  EXPECT_NE(tail.find("<row r=\"1048576\""), std::string::npos) << tail;  // Excel's last row
+  EXPECT_EQ(tail.find("<row r=\"1048577\""), std::string::npos) << tail;
+  EXPECT_NE(tail.find("3 more rows not shown: a sheet holds 1048576 rows"), std::string::npos) << tail;
+  // One row fewer fits whole.
+  s.rows.resize(kMaxSheetDataRows);
+  cut.clear();
+  options.force = true;
+  ASSERT_TRUE(WriteWorkbook({s}, d / "many.xlsx", options).ok());
+  EXPECT_TRUE(cut.empty());
+}
+
 TEST(XlsxWriter, MultiLineCellsWrapInRowsTallEnough) {
   if (!HaveUnzip()) GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
   TempDir d;

@@ -30,7 +30,15 @@ struct WorkbookOptions {
   // A banner longer than its merged columns wraps there and row 1 is made tall enough for it (the
   // default mode; --reference-compat keeps the reference's one-line banners).
   bool wrap_banners = false;
+  // Filled with a line for each sheet cut at the most rows a sheet holds (kMaxSheetDataRows data
+  // rows; the CSV files and the JSON result keep every row), when not null.
+  std::vector<std::string>* cut_sheets = nullptr;
 };
+
+// The data rows a sheet holds: Excel's 1,048,576 rows less the banner, empty and header rows. A
+// sheet with more gets its first kMaxSheetDataRows - 1 rows and a last row saying how many are left
+// out and where they are.
+inline constexpr size_t kMaxSheetDataRows = 1048576 - 3;
 
 inline constexpr double kMaxFittedWidth = 80;
 
