@@ -70,7 +70,8 @@ class PackedTimes {
     side_.push_back({start, end});
     return {kSide, static_cast<int64_t>(side_.size() - 1)};
   }
-  std::pair<IntCell, IntCell> Unpack(const Pair& p) const {
+  // By value: a Pair may sit unaligned in a packed row.
+  std::pair<IntCell, IntCell> Unpack(Pair p) const {
     if (p.start != kSide) return {{IntCell::State::kValue, p.start}, {IntCell::State::kValue, p.end}};
     return side_[static_cast<size_t>(p.end)];
   }

@@ -24,7 +24,9 @@ inline std::string DumpProfile(const Profile& p) {
                      int64_t{s.dur_sub_e5});
   }
   for (const PythonFunction& f : p.python_functions.rows) {
-    o += fmt::format("PF {} {} {} {}\n", f.ts_ns, uint64_t{f.dur_ns}, f.name, uint64_t{f.track});
+    const int64_t ts_ns = f.ts_ns;  // copied: a packed row's field is not bound to a reference
+    const StringId name = f.name;
+    o += fmt::format("PF {} {} {} {}\n", ts_ns, uint64_t{f.dur_ns}, name, uint64_t{f.track});
   }
   o += fmt::format("PB {}\n", fmt::join(p.python_functions.slice_before, " "));
   for (const Arg& a : p.args) {
