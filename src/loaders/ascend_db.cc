@@ -384,7 +384,7 @@ class DbLoader {
   };
   // One PMU counter of compute task `task`.
   void SetPmu(size_t task, const PmuCounter& counter, double value) {
-    if (counter.cube && value != 0) p_.npu.db.compute_tasks[task].pmu_cube = true;
+    if (counter.cube && value != 0) p_.npu.db.compute_tasks[task].pmu_cube = 1;
     if (counter.field != nullptr)
       p_.npu.kernel_details.rows[task].*counter.field = std::fabs(value) < 9.0e18 ? std::llround(value) : kAbsentNs;
   }
@@ -870,7 +870,7 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   if (conn.ok()) EndLaunch(conn.value, id);
   if (is_compute) {
     const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
-    p_.npu.db.compute_tasks.push_back({id, conn.ok() ? conn.value : kNoNumber, global_id, Str(st.Int(4), "TASK"),
+    p_.npu.db.compute_tasks.push_back({conn.ok() ? conn.value : kNoNumber, global_id, id, Str(st.Int(4), "TASK"),
                                        false});
     AddKernelDetail(p_, s, Str(OpType(*c), "COMPUTE_TASK_INFO"), Str(InputShapes(*c), "COMPUTE_TASK_INFO"), task_type,
                     StepOf(s.ts_ns));

@@ -73,8 +73,9 @@ inline std::string DumpNpuTables(const Profile& p) {
   }
   o += fmt::format("MR {} {}\n", n.memory_record.rows, n.memory_record.peak_reserved_mb);
   for (const DbComputeTask& t : n.db.compute_tasks)
-    o += fmt::format("CT {} {} {} {} {}\n", t.slice, t.connection_id, t.global_task_id, t.rts_type, t.pmu_cube);
-  for (const DbLaunch& l : n.db.op_launches) o += fmt::format("L {} {}\n", l.connection_id, l.op);
+    o += fmt::format("CT {} {} {} {} {}\n", t.slice, t.connection_id, t.global_task_id, StringId{t.rts_type},
+                     StringId{t.pmu_cube});
+  for (const DbLaunch& l : n.db.op_launches) o += fmt::format("L {} {}\n", l.connection_id(), l.op);
   for (const DbLaunchLink& l : n.db.launch_links) o += fmt::format("LL {} {} {}\n", l.connection_id, l.start, l.end);
   o += fmt::format("LN {}\n", n.db.launch_ids_without_end);
   for (const auto& [track, group] : n.db.plane_groups) o += fmt::format("PG {} {}\n", track, group);

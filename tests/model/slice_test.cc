@@ -3,6 +3,8 @@
 // gets the last index and a category_limit error, never a truncated index).
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "profdiff/model/profile.h"
 
 namespace profdiff {
@@ -83,6 +85,24 @@ TEST(PythonFunction, ReadInTheirOrderWithTheSlices) {
   PythonFunction f{0, PythonFunction::kMaxDurNs, kMaxTracks - 1, 0};
   EXPECT_EQ(f.end_ns(), (int64_t{1} << 40) - 1);
   EXPECT_EQ(f.track, kMaxTracks - 1);
+}
+
+// A DB export's op launches and compute tasks are kept small (12 and 24 bytes); every connection id
+// reads back, and the cube flag beside the type's string id leaves it whole.
+TEST(DbRows, LaunchesAndComputeTasksKeepTheirFields) {
+  for (int64_t id : {int64_t{0}, int64_t{-1}, int64_t{7}, (int64_t{1} << 32) + 5, std::numeric_limits<int64_t>::min(),
+                     std::numeric_limits<int64_t>::max()}) {
+    const DbLaunch l(id, 42);
+    EXPECT_EQ(l.connection_id(), id);
+    EXPECT_EQ(l.op, 42u);
+  }
+  DbComputeTask t{-3, 9, 11, (StringId{1} << 31) - 1, 0};
+  t.pmu_cube = 1;
+  EXPECT_EQ(StringId{t.rts_type}, (StringId{1} << 31) - 1);
+  EXPECT_EQ(StringId{t.pmu_cube}, 1u);
+  EXPECT_EQ(t.connection_id, -3);
+  EXPECT_EQ(t.global_task_id, 9);
+  EXPECT_EQ(t.slice, 11u);
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ TEST(KernelLine, DbTaskIdOfEachMode) {
     s.args_count = 1;
     p.args.push_back(Arg::Int(ArgKey::kTaskId, id == k ? 11066 : 11067, p.strings));
   }
-  p.npu.db.compute_tasks.push_back({k, kNoNumber, 6, p.strings.Intern("KERNEL_AIVEC"), false});
+  p.npu.db.compute_tasks.push_back({kNoNumber, 6, k, p.strings.Intern("KERNEL_AIVEC"), 0});
   p.npu.kernel_details.rows.emplace_back().accelerator_core = p.strings.Intern("AI_VECTOR_CORE");
   const std::unordered_map<int64_t, StringId> no_shapes;
   const analysis::ReferencePolicy compat = analysis::ReferenceCompatPolicy(analysis::ReferenceLine::k26_1);

@@ -451,7 +451,7 @@ void CategorizeDbTasks(const Timeline& timeline, const KernelMasks& masks, const
   const DbInfo& db = profile.npu.db;
   const std::vector<KernelDetailRow>& rows = profile.npu.kernel_details.rows;
   std::map<int64_t, int64_t> launch_start;
-  for (const DbLaunch& l : db.op_launches) launch_start[l.connection_id] = profile.slices[l.op].ts_ns;
+  for (const DbLaunch& l : db.op_launches) launch_start[l.connection_id()] = profile.slices[l.op].ts_ns;
   std::vector<size_t> order;
   for (size_t i = 0; i < db.compute_tasks.size() && i < rows.size(); ++i)
     if (range.Holds(rows[i].start_ns)) order.push_back(i);
@@ -473,7 +473,7 @@ void CategorizeDbTasks(const Timeline& timeline, const KernelMasks& masks, const
     k.lower_name = lower_name;
     k.lower_op_type = lower_type;
     const std::string_view rts = profile.str(t.rts_type);
-    k.cube = db.has_pmu ? t.pmu_cube : (rts == "KERNEL_AICORE" || rts == "KERNEL_MIX_AIC");
+    k.cube = db.has_pmu ? t.pmu_cube != 0 : (rts == "KERNEL_AICORE" || rts == "KERNEL_MIX_AIC");
     const KernelCategory c = categorizer.Classify(k);
     m.categories.Add(c, r.dur_ns);
     if (c == KernelCategory::kMc2) mc2.Add(r);

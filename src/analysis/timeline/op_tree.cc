@@ -99,7 +99,7 @@ void GroupDbKernelsByLastConnection(const Timeline& timeline, KernelDict& dict) 
   std::vector<KernelGroup> groups;
   std::unordered_map<int64_t, size_t> group_of;
   for (const DbLaunch& l : profile.npu.db.op_launches) {
-    auto k = kernels_of.find(l.connection_id);
+    auto k = kernels_of.find(l.connection_id());
     if (k == kernels_of.end()) continue;
     const int64_t ts = profile.slices[l.op].ts_ns;
     auto [it, inserted] = group_of.try_emplace(ts, groups.size());
@@ -180,7 +180,7 @@ class OpTreeBuilder {
   void IndexDbConnections() {
     by_connection_ = true;
     node_connection_.push_back(kNoNumber);  // the root
-    for (const DbLaunch& l : p_.npu.db.op_launches) connections_of_[l.op].push_back(l.connection_id);
+    for (const DbLaunch& l : p_.npu.db.op_launches) connections_of_[l.op].push_back(l.connection_id());
   }
 
   // The reference's DB rule: every node gets the kernels launched through its connection id.
