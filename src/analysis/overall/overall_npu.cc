@@ -231,9 +231,8 @@ void CategorizeKernelDetails(const Timeline& timeline, const KernelMasks& masks,
 // 4. The SDMA-stream tasks, per stream, and the streams that count (compute streams).
 class SdmaStreams {
  public:
-  void Add(const Profile& profile, SliceId id, int64_t stream) {
-    const Slice& task = profile.slices[id];
-    std::string_view type = profile.TaskType(id);
+  // A task of type `type` (Profile::TaskType) on `stream`.
+  void Add(std::string_view type, const Slice& task, int64_t stream) {
     if (type == "EVENT_WAIT_SQE") wait_streams_.insert(stream);
     if (IsComputeTaskType(type)) compute_streams_.insert(stream);
     if (type == "SDMA_SQE" || type == "PCIE_DMA_SQE") AddDuration(by_stream_[stream], task);
@@ -278,7 +277,7 @@ std::vector<Interval> ReadDeviceLanes(const Profile& profile, const ReferencePol
     if (s.kind == SliceKind::kNpuTask) {
       const int64_t stream = profile.TaskStream(s);
       if (stream == kNoNumber || (policy.npu_sdma_ignores_stream0 && stream == 0)) continue;
-      sdma.Add(profile, id, stream);
+      sdma.Add(profile.TaskType(id), s, stream);
     } else if (s.kind == SliceKind::kOverlap) {
       std::string_view name = profile.str(s.name);
       if (name == "Computing") AddDuration(m.compute, s);
@@ -480,12 +479,6 @@ void CategorizeDbTasks(const Timeline& timeline, const KernelMasks& masks, const
   }
 }
 
-// The TASK task type of a device task (the RTS type: compute tasks keep theirs in npu.db).
-std::string_view RtsType(const Profile& profile, SliceId id, const std::map<SliceId, StringId>& compute_rts) {
-  auto it = compute_rts.find(id);
-  return it != compute_rts.end() ? profile.str(it->second) : profile.TaskType(id);
-}
-
 bool IsKernelRtsType(std::string_view t) {
   return t == "KERNEL_AICORE" || t == "KERNEL_AIVEC" || t == "FFTS_PLUS" || t == "KERNEL_MIX_AIC" ||
          t == "KERNEL_MIX_AIV" || t == "PROFILING_ENABLE" || t == "PROFILING_DISABLE";
@@ -526,17 +519,17 @@ std::vector<Interval> BusyMinusCompute(const std::vector<Interval>& busy, const 
 std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const ReferencePolicy& policy,
                                          const DbStepRange& range, SideMetrics& m) {
   const Profile& profile = timeline.p();
-  std::map<SliceId, StringId> compute_rts;
+  const std::vector<DbComputeTask>& compute_tasks = profile.npu.db.compute_tasks;  // in slice order
   std::vector<Interval> compute, busy;
   SdmaStreams sdma;
-  for (const DbComputeTask& t : profile.npu.db.compute_tasks) {
-    compute_rts[t.slice] = t.rts_type;
+  for (const DbComputeTask& t : compute_tasks) {
     const Slice& s = profile.slices[t.slice];
     if (range.Holds(s.ts_ns)) compute.push_back({s.ts_ns, s.end_ns()});
   }
   busy = compute;
   bool any_other = false;
   int64_t other_min = 0, other_max = 0;
+  size_t next_compute = 0;  // the first compute task at or after the slice
   for (SliceId id = 0; id < profile.slices.size(); ++id) {
     const Slice& s = profile.slices[id];
     if (!range.Holds(s.ts_ns)) continue;
@@ -545,10 +538,15 @@ std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const Referen
       if (ascii::ToLower(profile.str(s.name)) == "kernel_aivec") m.lccl.AddNs(s.dur_ns);
     }
     if (s.kind != SliceKind::kNpuTask) continue;
+    while (next_compute < compute_tasks.size() && compute_tasks[next_compute].slice < id) ++next_compute;
+    const bool is_compute = next_compute < compute_tasks.size() && compute_tasks[next_compute].slice == id;
+    // Its TASK task type (the RTS type): a compute task keeps its own in npu.db.
+    const std::string_view rts =
+        is_compute ? profile.str(compute_tasks[next_compute].rts_type) : profile.TaskType(id);
     const int64_t stream = profile.TaskStream(s);
-    if (compute_rts.count(id) == 0 && stream != kNoNumber) sdma.Add(profile, id, stream);
-    if (compute_rts.count(id) != 0 && stream != kNoNumber) sdma.AddComputeStream(stream);
-    if (IsKernelRtsType(RtsType(profile, id, compute_rts))) continue;
+    if (!is_compute && stream != kNoNumber) sdma.Add(rts, s, stream);
+    if (is_compute && stream != kNoNumber) sdma.AddComputeStream(stream);
+    if (IsKernelRtsType(rts)) continue;
     other_min = any_other ? std::min(other_min, s.ts_ns) : s.ts_ns;
     other_max = any_other ? std::max(other_max, s.end_ns()) : s.end_ns();
     any_other = true;
