@@ -848,11 +848,11 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   const IntCell start = st.Int(0), end = st.Int(1), conn = st.Int(2), gid = st.Int(3), stream = st.Int(5);
   if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) return;
   const bool is_compute = c != nullptr;
-  const StringId task_type = Str(is_compute ? TaskType(*c) : st.Int(4), "TASK");
+  const StringId rts_type = Str(st.Int(4), "TASK");  // TASK.taskType: a compute task's RTS type, else its name
   Slice s;
   s.ts_ns = start.value;
   s.dur_ns = Duration(start.value, end.value, "TASK", n);
-  s.name = is_compute ? Str(Name(*c), "COMPUTE_TASK_INFO") : Str(st.Int(4), "TASK");
+  s.name = is_compute ? Str(Name(*c), "COMPUTE_TASK_INFO") : rts_type;
   s.cat_index = Cat("HostToDevice");
   s.kind = SliceKind::kNpuTask;
   // The task's stream is its track (Profile::TaskStream): a row without one (NULL, not an integer)
@@ -870,10 +870,9 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   if (conn.ok()) EndLaunch(conn.value, id);
   if (is_compute) {
     const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
-    p_.npu.db.compute_tasks.push_back({conn.ok() ? conn.value : kNoNumber, global_id, id, Str(st.Int(4), "TASK"),
-                                       false});
-    AddKernelDetail(p_, s, Str(OpType(*c), "COMPUTE_TASK_INFO"), Str(InputShapes(*c), "COMPUTE_TASK_INFO"), task_type,
-                    StepOf(s.ts_ns));
+    p_.npu.db.compute_tasks.push_back({conn.ok() ? conn.value : kNoNumber, global_id, id, rts_type, 0});
+    AddKernelDetail(p_, s, Str(OpType(*c), "COMPUTE_TASK_INFO"), Str(InputShapes(*c), "COMPUTE_TASK_INFO"),
+                    Str(TaskType(*c), "COMPUTE_TASK_INFO"), StepOf(s.ts_ns));
   }
 }
 
