@@ -53,8 +53,8 @@ SliceSummary Summarize(const Profile& p) {
   };
   for (const Slice& s : p.slices) add(s.ts_ns, s.end_ns(), s.track, s.kind);
   // The python functions kept compactly are slices to a reader of inspect.
-  for (const PythonFunction& f : p.python_functions.rows)
-    add(f.ts_ns, f.end_ns(), static_cast<TrackId>(f.track), SliceKind::kPythonFunction);
+  p.python_functions.ForEach(
+      [&](const PythonFunction& f) { add(f.ts_ns, f.end_ns(), f.track, SliceKind::kPythonFunction); });
   return sum;
 }
 
@@ -150,7 +150,7 @@ std::string InspectText(const Profile& p) {
   }
 
   const std::vector<uint64_t>& by_kind = sum.by_kind;
-  o += fmt::format("slices: {}\n", p.slices.size() + p.python_functions.rows.size());
+  o += fmt::format("slices: {}\n", p.slices.size() + p.python_functions.size());
   for (size_t k = 0; k < by_kind.size(); ++k)
     if (by_kind[k] != 0)
       o += fmt::format("  {:<20} {}\n", Name(static_cast<SliceKind>(k)), by_kind[k]);
@@ -252,7 +252,7 @@ std::string InspectJson(const Profile& p) {
   j["track_count"] = p.tracks.size();
   j["processes"] = std::move(procs);
 
-  j["slice_count"] = p.slices.size() + p.python_functions.rows.size();
+  j["slice_count"] = p.slices.size() + p.python_functions.size();
   const std::vector<uint64_t>& by_kind = sum.by_kind;
   ordered_json kinds = ordered_json::object();
   for (size_t k = 0; k < by_kind.size(); ++k)

@@ -362,7 +362,6 @@ class DbLoader {
                  comm_tasks = Rows("COMMUNICATION_TASK_INFO");
     // (A python function is mostly kept in python_functions instead: address space, never touched.)
     p_.slices.reserve(p_.slices.size() + api + tasks + ops + comm_tasks);
-    p_.python_functions.rows.reserve(api);
     // At most 2 args per API row, 1 per task, 3 per communication op, none per communication task.
     p_.args.reserve(p_.args.size() + 2 * api + tasks + 3 * ops);
     p_.npu.operator_memory.reserve(Rows("OP_MEMORY"));
@@ -751,10 +750,10 @@ Status DbLoader::LoadTorchApi() {
     if (kind == SliceKind::kPythonFunction) {
       // Without a connection id or shapes, kept compactly (Profile::python_functions).
       if (!conn.ok() && !shapes.ok() && s.dur_ns <= PythonFunction::kMaxDurNs) {
-        p_.python_functions.rows.push_back({s.ts_ns, static_cast<uint64_t>(s.dur_ns), s.track, name});
+        p_.python_functions.Add({s.ts_ns, s.dur_ns, s.track, name});
         continue;
       }
-      p_.python_functions.slice_before.push_back(static_cast<uint32_t>(p_.python_functions.rows.size()));
+      p_.python_functions.slice_before.push_back(static_cast<uint32_t>(p_.python_functions.size()));
     }
     // Only the args a comparison reads (a 5 M-task export has 22 M rows): the shapes, and the
     // connection id of a queue row (memory pairs enqueue and dequeue by it); an op's connection ids

@@ -98,8 +98,7 @@ void Profile::Clear() {
   processes.clear();
   tracks.clear();
   slices.clear();
-  python_functions.rows.clear();
-  python_functions.slice_before.clear();
+  python_functions.Clear();
   args.clear();
   flows.clear();
   counters.clear();
@@ -162,15 +161,54 @@ uint16_t Profile::CatIndex(StringId cat) {
   return it->second;
 }
 
+namespace {
+size_t PutUleb(uint8_t* out, uint64_t v) {
+  size_t n = 0;
+  for (; v >= 0x80; v >>= 7) out[n++] = static_cast<uint8_t>(v | 0x80);
+  out[n++] = static_cast<uint8_t>(v);
+  return n;
+}
+}  // namespace
+
+void PythonFunctionTable::Add(const PythonFunction& f) {
+  if (blocks_.empty() || kBlockBytes - blocks_.back().size() < kMaxRowBytes) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(kBlockBytes);
+  }
+  uint8_t row[kMaxRowBytes];
+  const auto delta = static_cast<uint64_t>(f.ts_ns) - static_cast<uint64_t>(last_ts_ns_);  // wraps
+  const auto sdelta = static_cast<int64_t>(delta);
+  size_t n = PutUleb(row, (delta << 1) ^ static_cast<uint64_t>(sdelta >> 63));
+  n += PutUleb(row + n, static_cast<uint64_t>(f.dur_ns));
+  n += PutUleb(row + n, f.track);
+  n += PutUleb(row + n, f.name);
+  blocks_.back().insert(blocks_.back().end(), row, row + n);
+  last_ts_ns_ = f.ts_ns;
+  ++rows_;
+}
+
+size_t PythonFunctionTable::encoded_bytes() const {
+  size_t n = 0;
+  for (const std::vector<uint8_t>& b : blocks_) n += b.size();
+  return n;
+}
+
+void PythonFunctionTable::Clear() {
+  blocks_.clear();
+  slice_before.clear();
+  rows_ = 0;
+  last_ts_ns_ = 0;
+}
+
 std::vector<uint64_t> Profile::CountByKind() const {
   std::vector<uint64_t> counts(static_cast<size_t>(SliceKind::kCount), 0);
   for (const Slice& s : slices) ++counts[static_cast<size_t>(s.kind)];
-  counts[static_cast<size_t>(SliceKind::kPythonFunction)] += python_functions.rows.size();
+  counts[static_cast<size_t>(SliceKind::kPythonFunction)] += python_functions.size();
   return counts;
 }
 
 bool Profile::HasPythonFunctions() const {
-  if (!python_functions.rows.empty()) return true;
+  if (!python_functions.empty()) return true;
   for (const Slice& s : slices)
     if (s.kind == SliceKind::kPythonFunction) return true;
   return false;

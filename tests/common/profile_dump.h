@@ -23,11 +23,9 @@ inline std::string DumpProfile(const Profile& p) {
                      uint32_t{s.track}, s.args_begin, s.args_count, static_cast<int>(s.kind), s.phase,
                      int64_t{s.dur_sub_e5});
   }
-  for (const PythonFunction& f : p.python_functions.rows) {
-    const int64_t ts_ns = f.ts_ns;  // copied: a packed row's field is not bound to a reference
-    const StringId name = f.name;
-    o += fmt::format("PF {} {} {} {}\n", ts_ns, uint64_t{f.dur_ns}, name, uint64_t{f.track});
-  }
+  p.python_functions.ForEach([&](const PythonFunction& f) {
+    o += fmt::format("PF {} {} {} {}\n", f.ts_ns, f.dur_ns, f.name, uint32_t{f.track});
+  });
   o += fmt::format("PB {}\n", fmt::join(p.python_functions.slice_before, " "));
   for (const Arg& a : p.args) {
     o += fmt::format("A {} {} {} {}\n", static_cast<int>(a.key), static_cast<int>(a.type), a.text(), a.i());

@@ -242,7 +242,7 @@ TEST(AscendDb, PythonFunctionsOnlyWhenAsked) {
       EXPECT_EQ(s.kind, rest[i].kind) << f;
       ++i;
     }
-    EXPECT_TRUE(some.python_functions.rows.empty()) << f;
+    EXPECT_TRUE(some.python_functions.empty()) << f;
     EXPECT_EQ(some.flows.size(), all.flows.size()) << f;
     EXPECT_EQ(some.npu.kernel_details.rows.size(), all.npu.kernel_details.rows.size()) << f;
     for (size_t t = 0; t < all.npu.db.tables.size(); ++t)
@@ -271,15 +271,17 @@ TEST(AscendDb, PythonFunctionsKeptCompactlyUnlessTheyAreMore) {
   Profile p;
   ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + rows), p, LoadOptions{}).ok());
   std::vector<std::string> compact, kept;
-  for (const PythonFunction& f : p.python_functions.rows) compact.emplace_back(p.str(f.name));
+  std::vector<PythonFunction> compact_rows;
+  p.python_functions.ForEach([&](const PythonFunction& f) { compact_rows.push_back(f); });
+  for (const PythonFunction& f : compact_rows) compact.emplace_back(p.str(f.name));
   for (const Slice& s : p.slices)
     if (s.kind == SliceKind::kPythonFunction) kept.emplace_back(p.str(s.name));
   // The fixture's "train.py: step", then the rows above: a duration of 2^40 - 1 ns fits, 2^40 does not.
   EXPECT_EQ(compact, (std::vector<std::string>{"train.py: step", "nn.Module: Net_0", "f_last"}));
   EXPECT_EQ(kept, (std::vector<std::string>{"f_linked", "f_shapes", "f_long"}));
   EXPECT_EQ(p.python_functions.slice_before, (std::vector<uint32_t>{1, 1, 1}));
-  EXPECT_EQ(p.python_functions.rows[1].end_ns(), 1099511628775);
-  EXPECT_EQ(p.str(p.tracks[p.python_functions.rows[2].track].name), "Thread 10");
+  EXPECT_EQ(compact_rows[1].end_ns(), 1099511628775);
+  EXPECT_EQ(p.str(p.tracks[compact_rows[2].track].name), "Thread 10");
   EXPECT_EQ(CountKind(p, SliceKind::kPythonFunction), 6u);
   EXPECT_TRUE(p.HasPythonFunctions());
   std::vector<std::string> all;
@@ -551,7 +553,7 @@ TEST(AscendDb, ResolutionPrefersTheDbUnlessTextIsAsked) {
   EXPECT_EQ((*loaded)->meta.path_level, "db");
   // 4 API rows (the python function kept compactly), 4 tasks, 1 HCCL op, 1 HCCL task
   EXPECT_EQ((*loaded)->slices.size(), 9u);
-  EXPECT_EQ((*loaded)->python_functions.rows.size(), 1u);
+  EXPECT_EQ((*loaded)->python_functions.size(), 1u);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
 
 #include "profdiff/model/profile.h"
 
@@ -59,7 +60,7 @@ TEST(Slice, CategoriesAreIndexedAndLimited) {
 TEST(PythonFunction, ReadInTheirOrderWithTheSlices) {
   Profile p;
   auto name = [&](const char* n) { return p.strings.Intern(n); };
-  for (const char* n : {"a", "b", "c"}) p.python_functions.rows.push_back({10, 5, 0, name(n)});
+  for (const char* n : {"a", "b", "c"}) p.python_functions.Add({10, 5, 0, name(n)});
   for (auto [n, kind] : {std::pair{"X", SliceKind::kPythonFunction}, std::pair{"op", SliceKind::kCpuOp},
                          std::pair{"Z", SliceKind::kPythonFunction}}) {
     Slice s;
@@ -74,17 +75,44 @@ TEST(PythonFunction, ReadInTheirOrderWithTheSlices) {
       [&](const PythonFunctionView& f) { order += std::string(p.str(f.name)) + (f.complete ? "" : "'"); });
   EXPECT_EQ(order, "XabZ'c");
   EXPECT_EQ(p.CountByKind()[static_cast<size_t>(SliceKind::kPythonFunction)], 5u);
-  p.python_functions = {};
+  p.python_functions.Clear();
   order.clear();
   p.ForEachPythonFunction([&](const PythonFunctionView& f) { order += p.str(f.name); });
   EXPECT_EQ(order, "XZ");
   EXPECT_TRUE(p.HasPythonFunctions());
   p.slices.clear();
   EXPECT_FALSE(p.HasPythonFunctions());
-  // Every duration below 2^40 ns and every track of a profile fit.
-  PythonFunction f{0, PythonFunction::kMaxDurNs, kMaxTracks - 1, 0};
-  EXPECT_EQ(f.end_ns(), (int64_t{1} << 40) - 1);
-  EXPECT_EQ(f.track, kMaxTracks - 1);
+}
+
+// The compact rows are written as numbers of a few bytes each: every row reads back, whatever its
+// start (either end of int64, backwards), duration (0 to 2^40 - 1), track or name, across blocks.
+TEST(PythonFunction, EveryRowReadsBackFromItsEncoding) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+  std::vector<PythonFunction> rows = {{kMin, 0, 0, 0},
+                                      {kMax, PythonFunction::kMaxDurNs, kMaxTracks - 1, UINT32_MAX},
+                                      {kMin, 1, 1, 1},
+                                      {-5, 127, 127, 128},
+                                      {-6, 128, 128, 127}};
+  std::mt19937_64 rng(7);
+  int64_t ts_ns = 1'700'000'000'000'000'000;
+  for (int i = 0; i < 300'000; ++i) {  // past a 1 MiB block
+    ts_ns += static_cast<int64_t>(rng() % 2'000'000) - 1000;
+    rows.push_back({ts_ns, static_cast<int64_t>(rng() % (uint64_t{1} << (rng() % 41))),
+                    static_cast<TrackId>(rng() % kMaxTracks), static_cast<StringId>(rng() >> 32)});
+  }
+  PythonFunctionTable t;
+  for (const PythonFunction& f : rows) t.Add(f);
+  ASSERT_EQ(t.size(), rows.size());
+  std::vector<PythonFunction> back;
+  t.ForEach([&](const PythonFunction& f) { back.push_back(f); });
+  ASSERT_EQ(back.size(), rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) ASSERT_EQ(back[i], rows[i]) << i;
+  EXPECT_GT(t.encoded_bytes(), PythonFunctionTable::kBlockBytes);
+  EXPECT_LT(t.encoded_bytes(), rows.size() * 20);
+  t.Clear();
+  EXPECT_TRUE(t.empty());
+  EXPECT_EQ(t.encoded_bytes(), 0u);
+  t.ForEach([&](const PythonFunction&) { ADD_FAILURE(); });
 }
 
 // A DB export's op launches and compute tasks are kept small (12 and 24 bytes); every connection id

@@ -135,30 +135,82 @@ static_assert(sizeof(Slice) == 32, "Slice is kept at 32 bytes: the model's large
 // a dozen.
 inline constexpr size_t kMaxSliceCats = size_t{1} << 16;
 
-// A python function (a PyTorch `python_function` event) kept in 20 bytes rather than as a 32-byte
+// A python function (a PyTorch `python_function` event) kept compactly rather than as a 32-byte
 // slice: a DB export's `trace` rows are half the rows of a big export (11.6 M at 5 M tasks), and
 // what is read of them is their start, end, name and thread (the module comparison, inspect). A
 // python function that is more than that stays a slice of kind kPythonFunction: one with a
 // connection id (a kernel launch's start), args, a duration of 2^40 ns (18 minutes) or more, or a
 // phase other than 'X'. Profile::ForEachPythonFunction reads both kinds in their order.
-#pragma pack(push, 4)
 struct PythonFunction {
   static constexpr int64_t kMaxDurNs = (int64_t{1} << 40) - 1;
   int64_t ts_ns = 0;
-  uint64_t dur_ns : 40 = 0;
-  uint64_t track : 24 = 0;
+  int64_t dur_ns = 0;  // [0, kMaxDurNs]
+  TrackId track = 0;
   StringId name = kEmptyString;
-  int64_t end_ns() const { return ts_ns + static_cast<int64_t>(dur_ns); }
+  int64_t end_ns() const { return ts_ns + dur_ns; }
+  bool operator==(const PythonFunction&) const = default;
 };
-#pragma pack(pop)
-static_assert(sizeof(PythonFunction) == 20, "PythonFunction is kept at 20 bytes");
 
 // The compact python functions, in the order they were read, and where the python functions kept as
 // slices fall among them: slice_before[i] is the number of rows read before the i-th slice of kind
 // kPythonFunction (empty when there are no rows).
-struct PythonFunctionTable {
-  std::vector<PythonFunction> rows;
+// The rows are read in order only, so each is written as four LEB128 numbers: its start's distance
+// from the previous row's (zigzag), its duration, track and name. About 9 bytes a row on a DB export
+// (its rows come by start) instead of 20, in blocks of 1 MiB (no copy of the whole as it grows).
+class PythonFunctionTable {
+ public:
+  static constexpr size_t kBlockBytes = size_t{1} << 20;
+  static constexpr size_t kMaxRowBytes = 10 + 6 + 4 + 5;  // the four numbers' longest encodings
+
+  // Appends a row; dur_ns in [0, PythonFunction::kMaxDurNs].
+  void Add(const PythonFunction& f);
+  size_t size() const { return rows_; }
+  bool empty() const { return rows_ == 0; }
+  // The bytes the rows take (their blocks' written bytes).
+  size_t encoded_bytes() const;
+  void Clear();
+
+  // Reads the rows in order: while (r.Next(f)) ...
+  class Reader {
+   public:
+    explicit Reader(const PythonFunctionTable& t) : t_(&t) {}
+    bool Next(PythonFunction& f) {
+      if (left_ == 0) return false;
+      while (pos_ == t_->blocks_[block_].size()) ++block_, pos_ = 0;
+      const uint8_t* const data = t_->blocks_[block_].data();
+      const uint64_t zigzag = Uleb(data), dur = Uleb(data), track = Uleb(data), name = Uleb(data);
+      ts_ns_ += static_cast<int64_t>(zigzag >> 1) ^ -static_cast<int64_t>(zigzag & 1);
+      f = {ts_ns_, static_cast<int64_t>(dur), static_cast<TrackId>(track), static_cast<StringId>(name)};
+      --left_;
+      return true;
+    }
+
+   private:
+    uint64_t Uleb(const uint8_t* data) {
+      uint64_t v = 0;
+      for (int shift = 0;; shift += 7) {
+        const uint8_t b = data[pos_++];
+        v |= static_cast<uint64_t>(b & 0x7F) << shift;
+        if (b < 0x80) return v;
+      }
+    }
+    const PythonFunctionTable* t_;
+    size_t left_ = t_->rows_, block_ = 0, pos_ = 0;
+    int64_t ts_ns_ = 0;
+  };
+  // fn(const PythonFunction&) for each row, in order.
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    Reader r(*this);
+    for (PythonFunction f; r.Next(f);) fn(f);
+  }
+
   std::vector<uint32_t> slice_before;
+
+ private:
+  std::vector<std::vector<uint8_t>> blocks_;  // each reserved kBlockBytes; a row never straddles two
+  size_t rows_ = 0;
+  int64_t last_ts_ns_ = 0;
 };
 
 // What a reader of every python function sees of one (Profile::ForEachPythonFunction).
@@ -472,22 +524,20 @@ struct Profile {
   // loader read them: fn(const PythonFunctionView&).
   template <typename Fn>
   void ForEachPythonFunction(Fn&& fn) const {
-    const std::vector<PythonFunction>& rows = python_functions.rows;
+    PythonFunctionTable::Reader reader(python_functions);
     size_t row = 0, nth_slice = 0;
     auto rows_until = [&](size_t end) {
-      for (; row < end && row < rows.size(); ++row) {
-        const PythonFunction& f = rows[row];
-        fn(PythonFunctionView{f.ts_ns, f.end_ns(), f.name, static_cast<TrackId>(f.track), true});
-      }
+      for (PythonFunction f; row < end && reader.Next(f); ++row)
+        fn(PythonFunctionView{f.ts_ns, f.end_ns(), f.name, f.track, true});
     };
+    const std::vector<uint32_t>& before = python_functions.slice_before;
     for (const Slice& s : slices) {
       if (s.kind != SliceKind::kPythonFunction) continue;
-      const std::vector<uint32_t>& before = python_functions.slice_before;
-      rows_until(nth_slice < before.size() ? before[nth_slice] : rows.size());
+      rows_until(nth_slice < before.size() ? before[nth_slice] : python_functions.size());
       ++nth_slice;
       fn(PythonFunctionView{s.ts_ns, s.end_ns(), s.name, s.track, s.phase == 'X'});
     }
-    rows_until(rows.size());
+    rows_until(python_functions.size());
   }
   bool HasPythonFunctions() const;
 
