@@ -173,11 +173,12 @@ Status LoadKernelDetails(CsvReader& r, Cells& cells, Profile& profile) {
     row.name = cells.Str(rec, c_name);
     row.input_shapes = cells.Str(rec, c_shapes);
     row.accelerator_core = cells.Str(rec, c_core);
-    row.wait_ns = cells.MetricNs(rec, c_wait);
+    (void)cells.MetricNs(rec, c_wait);  // checked, not kept (KernelDetailRow)
     row.step_id = cells.Int(rec, c_step);
-    row.aicore_time_ns = cells.MetricNs(rec, c_aicore);
-    row.mac_time_ns = cells.MetricNs(rec, c_mac);
-    row.aiv_vec_time_ns = cells.MetricNs(rec, c_aiv_vec);
+    const int64_t aicore_ns = cells.MetricNs(rec, c_aicore), mac_ns = cells.MetricNs(rec, c_mac),
+                  aiv_vec_ns = cells.MetricNs(rec, c_aiv_vec);
+    row.has_mac_or_vec_time = mac_ns != kAbsentNs || aiv_vec_ns != kAbsentNs;
+    row.mac_or_aicore_positive = mac_ns > 0 || aicore_ns > 0;  // kAbsentNs is negative
     row.aic_mac_time_ns = cells.MetricNs(rec, c_aic_mac);
     row.aic_mte2_time_ns = cells.MetricNs(rec, c_aic_mte2);
     row.aiv_time_ns = cells.MetricNs(rec, c_aiv);

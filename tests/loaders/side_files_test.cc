@@ -68,28 +68,28 @@ TEST_F(SideFiles, KernelDetailsInlineValuesAndAbsentCells) {
   const KernelDetailRow& a = t.rows[0];
   EXPECT_EQ(a.start_ns, 1736408883704643212);
   EXPECT_EQ(a.dur_ns, 53741);
-  EXPECT_EQ(a.wait_ns, 0);
   EXPECT_EQ(a.step_id, 7);
   EXPECT_EQ(p.str(a.name), "conv");
   EXPECT_EQ(p.str(a.type), "Conv2D");
   EXPECT_EQ(p.str(a.accelerator_core), "AI_CORE");
   EXPECT_EQ(p.str(a.input_shapes), "\"32,3,224,224\"");
-  EXPECT_EQ(a.aicore_time_ns, 1500);
-  EXPECT_EQ(a.mac_time_ns, kAbsentNs);
-  EXPECT_EQ(a.aiv_vec_time_ns, kAbsentNs);
+  EXPECT_FALSE(a.has_mac_or_vec_time);   // mac_time N/A, aiv_vec_time empty
+  EXPECT_TRUE(a.mac_or_aicore_positive);  // aicore_time 1.5 us
   EXPECT_EQ(a.aic_mac_time_ns, kAbsentNs);  // no such column
   EXPECT_EQ(a.line, 2u);
 
   const KernelDetailRow& b = t.rows[1];
   EXPECT_EQ(b.start_ns, 1736408883704700000);
   EXPECT_EQ(b.dur_ns, 10000);
-  EXPECT_EQ(b.wait_ns, kAbsentNs);
+  EXPECT_FALSE(b.has_mac_or_vec_time);
+  EXPECT_FALSE(b.mac_or_aicore_positive);
   EXPECT_EQ(p.str(b.input_shapes), "N/A");
 
   const KernelDetailRow& c = t.rows[2];
   EXPECT_EQ(c.step_id, kNoNumber);  // empty step id
   EXPECT_EQ(c.dur_ns, 0);           // 0.0005 us = 0.5 ns, rounded half-even to 0
-  EXPECT_EQ(c.aicore_time_ns, 0);
+  EXPECT_TRUE(c.has_mac_or_vec_time);      // mac_time and aiv_vec_time 0
+  EXPECT_FALSE(c.mac_or_aicore_positive);  // none above 0
   EXPECT_EQ(p.diagnostics.count(DiagId::sub_ns_rounded), 1u);
   EXPECT_EQ(p.diagnostics.total(DiagSeverity::kWarning), 0u);
 }
@@ -107,7 +107,7 @@ TEST_F(SideFiles, KernelDetailsBadCellsAreDiagnosedWithLine) {
   const auto& rows = p.npu.kernel_details.rows;
   ASSERT_EQ(rows.size(), 2u);  // b: bad start, c: wrong width, e: empty start
   EXPECT_EQ(p.str(rows[0].name), "a");
-  EXPECT_EQ(rows[0].aicore_time_ns, kAbsentNs);
+  EXPECT_FALSE(rows[0].mac_or_aicore_positive);  // aicore_time "abc": no value
   EXPECT_EQ(p.str(rows[1].name), "d");
   EXPECT_EQ(rows[1].step_id, kNoNumber);
   EXPECT_EQ(rows[1].start_ns, 300000);
@@ -140,7 +140,7 @@ TEST_F(SideFiles, KernelDetailsTimesOutOfRangeSkipTheRow) {
   const auto& rows = p.npu.kernel_details.rows;
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(p.str(rows[0].name), "a");
-  EXPECT_EQ(rows[0].aicore_time_ns, kAbsentNs);
+  EXPECT_FALSE(rows[0].mac_or_aicore_positive);  // aicore_time "abc": no value
   EXPECT_EQ(p.str(rows[1].name), "e");
   EXPECT_EQ(rows[1].start_ns + rows[1].dur_ns, kMaxTimeNs);
   const Diagnostics& d = p.diagnostics;
@@ -190,16 +190,15 @@ TEST_F(SideFiles, KernelDetailsCorpusLevel1) {
   EXPECT_EQ(first.dur_ns, 53741);
   EXPECT_EQ(first.step_id, 50);
   EXPECT_EQ(p.str(first.input_shapes), "\"32,3,224,224\"");
-  EXPECT_EQ(first.aicore_time_ns, 0);
+  EXPECT_FALSE(first.mac_or_aicore_positive);  // aicore_time 0
   EXPECT_EQ(first.aic_mac_time_ns, 0);
   EXPECT_EQ(first.aiv_time_ns, 50522);
-  EXPECT_EQ(first.aiv_vec_time_ns, 9406);
+  EXPECT_TRUE(first.has_mac_or_vec_time);  // aiv_vec_time 9.406 us
   EXPECT_EQ(first.line, 2u);
   const KernelDetailRow& last = t.rows.back();
   EXPECT_EQ(p.str(last.type), "ForeachAddList");
   EXPECT_EQ(last.start_ns, 1736408883840600069);
   EXPECT_EQ(last.dur_ns, 624152);
-  EXPECT_EQ(last.wait_ns, 95682);
   EXPECT_EQ(last.line, 192u);
   EXPECT_EQ(p.diagnostics.total(DiagSeverity::kInfo), 0u) << p.diagnostics.Summary();
 }
@@ -220,8 +219,8 @@ TEST_F(SideFiles, KernelDetailsCorpusLevel0AndLevel2) {
   EXPECT_EQ(p0.str(r0.type), "N/A");
   EXPECT_EQ(r0.start_ns, 1736405443897935347);
   EXPECT_EQ(r0.dur_ns, 22360);
-  EXPECT_EQ(r0.wait_ns, 94402);
-  EXPECT_EQ(r0.aicore_time_ns, kAbsentNs);
+  EXPECT_FALSE(r0.has_mac_or_vec_time);
+  EXPECT_FALSE(r0.mac_or_aicore_positive);
   EXPECT_EQ(r0.input_shapes, kEmptyString);
 
   Profile p2;
@@ -231,7 +230,7 @@ TEST_F(SideFiles, KernelDetailsCorpusLevel0AndLevel2) {
   ASSERT_EQ(p2.npu.kernel_details.rows.size(), 191u);
   const KernelDetailRow& r2 = p2.npu.kernel_details.rows[5];
   EXPECT_EQ(r2.start_ns, 1736412474732040737);
-  EXPECT_EQ(r2.aiv_vec_time_ns, 1893);
+  EXPECT_TRUE(r2.has_mac_or_vec_time);
   EXPECT_EQ(p2.str(r2.input_shapes), "\"32,64,55,55\"");
 }
 
@@ -251,12 +250,12 @@ TEST_F(SideFiles, KernelDetailsCorpusGpt3TrimmedAndAdvisorSets) {
   EXPECT_EQ(g.str(z.name), "ZerosLike");
   EXPECT_EQ(z.start_ns, 1695115378713661000);
   EXPECT_EQ(z.dur_ns, 496851);  // 496.8508 us: sub-ns digits rounded
-  EXPECT_EQ(z.aicore_time_ns, 982720);
+  EXPECT_TRUE(z.mac_or_aicore_positive);  // aicore_time 982.72 us
   EXPECT_EQ(z.step_id, 2);
   const KernelDetailRow& h = g.npu.kernel_details.rows[1];
   EXPECT_EQ(g.str(h.accelerator_core), "HCCL");
   EXPECT_EQ(h.start_ns, 1695115378715400200);
-  EXPECT_EQ(h.aicore_time_ns, kAbsentNs);
+  EXPECT_FALSE(h.mac_or_aicore_positive);
   EXPECT_GE(g.diagnostics.count(DiagId::sub_ns_rounded), 1u);
   EXPECT_EQ(g.diagnostics.total(DiagSeverity::kWarning), 1u) << g.diagnostics.Summary();  // line 17
 

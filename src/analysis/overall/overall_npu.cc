@@ -145,7 +145,7 @@ std::vector<FlowedRow> RowsByFlowStart(const Timeline& timeline, const Reference
   const LaunchFlowIndex flows(timeline, /*by_ts_only=*/true, policy.zero_flow_start_is_no_flow);
   std::vector<FlowedRow> rows;
   for (const KernelDetailRow& r : timeline.p().npu.kernel_details.rows) {
-    if (r.aiv_vec_time_ns == kAbsentNs && r.mac_time_ns == kAbsentNs) continue;  // invalid row
+    if (!r.has_mac_or_vec_time) continue;  // invalid row
     const std::optional<int64_t> f = flows.Find(r.start_ns, 0);
     rows.push_back({&r, f.has_value(), f.value_or(0)});
   }
@@ -220,8 +220,7 @@ void CategorizeKernelDetails(const Timeline& timeline, const KernelMasks& masks,
     k.dur_ns = r.dur_ns;
     k.lower_name = lower_name;
     k.lower_op_type = lower_type;
-    k.cube = (r.mac_time_ns != kAbsentNs && r.mac_time_ns > 0) ||
-             (r.aicore_time_ns != kAbsentNs && r.aicore_time_ns > 0);
+    k.cube = r.mac_or_aicore_positive;
     const KernelCategory c = categorizer.Classify(k);
     m.categories.Add(c, r.dur_ns);
     if (c == KernelCategory::kMc2) mc2.Add(r);

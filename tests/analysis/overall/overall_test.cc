@@ -242,8 +242,8 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
     r.name = b.p.strings.Intern(name);
     r.start_ns = us(start);
     r.dur_ns = us(dur);
-    r.aicore_time_ns = aicore;
-    r.aiv_vec_time_ns = 0;
+    r.mac_or_aicore_positive = aicore != kAbsentNs && aicore > 0;
+    r.has_mac_or_vec_time = true;  // aiv_vec_time 0
     kd.rows.push_back(r);
     return &kd.rows.back();
   };
@@ -255,7 +255,7 @@ Profile MakeNpuProfile(int64_t extra_free_us = 0, bool with_pg = true) {
   mc2->aic_mte2_time_ns = us(20);
   mc2->aiv_time_ns = us(5);
   KernelDetailRow* invalid = row("Add", "Add_invalid", 30, 1, kAbsentNs);
-  invalid->aiv_vec_time_ns = kAbsentNs;  // neither aiv_vec_time nor mac_time: skipped
+  invalid->has_mac_or_vec_time = false;  // neither aiv_vec_time nor mac_time: skipped
   return std::move(b.p);
 }
 
@@ -386,8 +386,8 @@ TEST(OverallFlows, FlowStartingAtZeroLinksByDefaultOnly) {
   r.name = nb.p.strings.Intern("Cast_at_500");
   r.start_ns = us(500);
   r.dur_ns = us(2);
-  r.aicore_time_ns = us(1);
-  r.aiv_vec_time_ns = 0;
+  r.mac_or_aicore_positive = true;  // aicore_time 1 us
+  r.has_mac_or_vec_time = true;     // aiv_vec_time 0
   nb.p.npu.kernel_details.rows.push_back(r);
   SideMetrics exact = NpuSide(nb.p, Exact());
   SideMetrics compat = NpuSide(nb.p, Compat());
@@ -406,8 +406,8 @@ TEST(OverallNpu, FusedInferAttentionCountsAsFlashAttentionExceptOnThe8Point2Line
   r.name = p.strings.Intern("FusedInferAttentionScore_1");
   r.start_ns = us(600);
   r.dur_ns = us(7);
-  r.aicore_time_ns = us(6);
-  r.aiv_vec_time_ns = 0;
+  r.mac_or_aicore_positive = true;  // aicore_time 6 us
+  r.has_mac_or_vec_time = true;     // aiv_vec_time 0
   p.npu.kernel_details.rows.push_back(r);
   for (const ReferencePolicy& policy :
        {Exact(), MakeReferencePolicy(ReferenceLine::k26_1), MakeReferencePolicy(ReferenceLine::k8_2)}) {
