@@ -101,7 +101,12 @@ void TraceParser::AbsorbEvents(const Profile& fragment, const std::vector<String
     s.name = strings[s.name];
     s.cat_index = cats[s.cat_index];
     s.track = tracks[s.track];
-    s.args_begin += args_base;
+    if (s.arg_inline == 0) {
+      s.args_begin += args_base;
+    } else if (Arg a = s.InlineArg(); a.has_text()) {
+      a.set_text(strings[a.text()]);
+      s.SetInlineArg(a);
+    }
     p_.slices.push_back(s);
   }
   for (FlowEvent f : fragment.flows) {

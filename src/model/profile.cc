@@ -33,11 +33,15 @@ Arg Arg::Int(ArgKey k, int64_t v, StringPool& strings) {
   return Arg(k, ArgType::kIntText, strings.Intern(std::to_string(v)));
 }
 
-const Arg* Profile::FindArg(const Slice& s, ArgKey key) const {
-  for (uint32_t i = s.args_begin; i < s.args_begin + s.args_count; ++i) {
-    if (args[i].key == key) return &args[i];
+std::optional<Arg> Profile::FindArg(const Slice& s, ArgKey key) const {
+  if (s.arg_inline != 0) {
+    const Arg a = s.InlineArg();
+    return a.key == key ? std::optional<Arg>(a) : std::nullopt;
   }
-  return nullptr;
+  for (uint32_t i = s.args_begin; i < s.args_begin + s.args_count; ++i) {
+    if (args[i].key == key) return args[i];
+  }
+  return std::nullopt;
 }
 
 int64_t Profile::TaskStream(const Slice& s) const {
@@ -69,8 +73,8 @@ double Profile::WrittenDurUs(SliceId id) const {
 }
 
 int64_t Profile::ArgInt(const Slice& s, ArgKey key, int64_t fallback) const {
-  const Arg* a = FindArg(s, key);
-  if (a == nullptr) return fallback;
+  const std::optional<Arg> a = FindArg(s, key);
+  if (!a) return fallback;
   switch (a->type) {
     case ArgType::kInt:
     case ArgType::kBool:
@@ -87,8 +91,8 @@ int64_t Profile::ArgInt(const Slice& s, ArgKey key, int64_t fallback) const {
 }
 
 std::string_view Profile::ArgText(const Slice& s, ArgKey key) const {
-  const Arg* a = FindArg(s, key);
-  if (a == nullptr || a->type == ArgType::kIntText) return {};  // an integer arg has no text
+  const std::optional<Arg> a = FindArg(s, key);
+  if (!a || a->type == ArgType::kIntText) return {};  // an integer arg has no text
   return str(a->text());
 }
 

@@ -19,9 +19,9 @@ inline std::string DumpProfile(const Profile& p) {
   for (const Track& t : p.tracks) o += fmt::format("T {} {} {} {} {}\n", t.process, t.tid_text, t.tid, t.name, t.sort_index);
   for (StringId c : p.slice_cats) o += fmt::format("C {}\n", c);
   for (const Slice& s : p.slices) {
-    o += fmt::format("X {} {} {} {}:{} {} {} {} {} {} {}\n", s.ts_ns, int64_t{s.dur_ns}, s.name, s.cat_index, p.Cat(s),
-                     uint32_t{s.track}, s.args_begin, s.args_count, static_cast<int>(s.kind), s.phase,
-                     int64_t{s.dur_sub_e5});
+    o += fmt::format("X {} {} {} {}:{} {} {} {} {} {} {} {}\n", s.ts_ns, int64_t{s.dur_ns}, s.name, s.cat_index,
+                     p.Cat(s), uint32_t{s.track}, s.args_begin, unsigned{s.args_count}, unsigned{s.arg_inline},
+                     static_cast<int>(s.kind), s.phase, int64_t{s.dur_sub_e5});
   }
   p.python_functions.ForEach([&](const PythonFunction& f) {
     o += fmt::format("PF {} {} {} {}\n", f.ts_ns, f.dur_ns, f.name, uint32_t{f.track});

@@ -61,8 +61,8 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   EXPECT_EQ(add->dur_ns, 300);
   EXPECT_EQ(p.ArgText(*add, ArgKey::kInputDims), "float;float");
   // Only the args a comparison reads: no sequence number (12 in the row) or connection id on an op.
-  EXPECT_EQ(p.FindArg(*add, ArgKey::kSequenceNumber), nullptr);
-  EXPECT_EQ(p.FindArg(*add, ArgKey::kConnectionId), nullptr);
+  EXPECT_FALSE(p.FindArg(*add, ArgKey::kSequenceNumber).has_value());
+  EXPECT_FALSE(p.FindArg(*add, ArgKey::kConnectionId).has_value());
   EXPECT_EQ(p.str(p.process(*add).name), "Python");
   EXPECT_EQ(p.process(*add).pid, 3136493);
   EXPECT_EQ(p.track(*add).tid, 7);
@@ -78,7 +78,7 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   EXPECT_EQ(p.npu.db.compute_tasks[*p.DbComputeRow(kernel_id)].slice, kernel_id);
   EXPECT_EQ(p.str(p.npu.db.compute_tasks[*p.DbComputeRow(kernel_id)].rts_type), "KERNEL_AICORE");
   for (ArgKey key : {ArgKey::kTaskType, ArgKey::kStreamId, ArgKey::kGlobalTaskId, ArgKey::kConnectionId})
-    EXPECT_EQ(p.FindArg(*kernel, key), nullptr) << kArgKeyNames[static_cast<size_t>(key)];
+    EXPECT_FALSE(p.FindArg(*kernel, key).has_value()) << kArgKeyNames[static_cast<size_t>(key)];
   EXPECT_EQ(p.str(p.process(*kernel).name), "Ascend Hardware");
   // A task without COMPUTE_TASK_INFO is named by its task type, which is its type.
   const Slice* event = FindSlice(p, "EVENT_WAIT_SQE");
@@ -95,7 +95,7 @@ TEST(AscendDb, LoadsTheTimelineModel) {
   ASSERT_NE(wait, nullptr);
   EXPECT_EQ(p.str(p.track(*wait).name), "Plane 0");
   // A communication task's group is its plane's, not an arg.
-  EXPECT_EQ(p.FindArg(*wait, ArgKey::kGroupName), nullptr);
+  EXPECT_FALSE(p.FindArg(*wait, ArgKey::kGroupName).has_value());
   ASSERT_EQ(p.npu.db.plane_groups.size(), 1u);
   EXPECT_EQ(p.npu.db.plane_groups[0].first, wait->track);
   EXPECT_EQ(p.str(p.npu.db.plane_groups[0].second), "group_a");

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "profdiff/model/profile.h"
 
@@ -65,6 +66,47 @@ TEST(Arg, OtherTypesKeepTheirValue) {
   Arg t = Arg::Text(ArgKey::kTaskType, ArgType::kString, str);
   t.set_text(json);
   EXPECT_EQ(t.text(), json);
+}
+
+// A slice's one arg may be kept in the slice itself: an integer in [0, 2^32) or a kString text, of
+// any key; Profile::FindArg, ArgInt and ArgText read it as one in Profile::args.
+TEST(Arg, OneArgKeptInTheSliceReadsBack) {
+  Profile p;
+  const StringId text = p.strings.Intern("[1,2]");
+  const Arg last_key_text = Arg::Text(static_cast<ArgKey>(static_cast<size_t>(ArgKey::kCount) - 1),
+                                      ArgType::kString, text);
+  for (const Arg& a : {Arg::SmallInt(ArgKey::kTaskId, 0), Arg::SmallInt(ArgKey::kTaskId, UINT32_MAX),
+                       Arg::SmallInt(ArgKey::kConnectionId, 7), Arg::Text(ArgKey::kInputDims, ArgType::kString, text),
+                       Arg::Text(ArgKey::kInputDims, ArgType::kString, UINT32_MAX), last_key_text}) {
+    ASSERT_TRUE(Slice::Inlinable(a));
+    Slice s;
+    s.SetInlineArg(a);
+    EXPECT_EQ(s.arg_count(), 1u);
+    const std::optional<Arg> back = p.FindArg(s, a.key);
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(back->key, a.key);
+    EXPECT_EQ(back->type, a.type);
+    EXPECT_EQ(back->i(), a.i());
+    EXPECT_EQ(back->text(), a.text());
+    const ArgKey other = a.key == ArgKey::kTaskId ? ArgKey::kInputDims : ArgKey::kTaskId;
+    EXPECT_FALSE(p.FindArg(s, other).has_value());
+  }
+  Slice s;
+  s.SetInlineArg(Arg::SmallInt(ArgKey::kTaskId, 4000000000));
+  EXPECT_EQ(p.ArgInt(s, ArgKey::kTaskId), 4000000000);
+  s.SetInlineArg(Arg::Text(ArgKey::kInputDims, ArgType::kString, text));
+  EXPECT_EQ(p.ArgText(s, ArgKey::kInputDims), "[1,2]");
+  EXPECT_EQ(p.ArgInt(s, ArgKey::kTaskId, -1), -1);
+  // Not kept in a slice: what does not fit in 32 bits, or other types (their type would be lost).
+  for (const Arg& a : {Arg::SmallInt(ArgKey::kTaskId, -1), Arg::SmallInt(ArgKey::kTaskId, int64_t{UINT32_MAX} + 1),
+                       Arg::Int(ArgKey::kTaskId, INT64_MAX, p.strings), Arg::Bool(ArgKey::kDevice, true),
+                       Arg::Null(ArgKey::kGrid), Arg::Text(ArgKey::kInputDims, ArgType::kJson, text),
+                       Arg::Text(ArgKey::kStream, ArgType::kDouble, text)})
+    EXPECT_FALSE(Slice::Inlinable(a)) << static_cast<int>(a.type);
+  // A slice of args in Profile::args counts them there.
+  Slice many;
+  many.args_count = Slice::kMaxArgs;
+  EXPECT_EQ(many.arg_count(), Slice::kMaxArgs);
 }
 
 }  // namespace

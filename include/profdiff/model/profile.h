@@ -75,6 +75,8 @@ class Arg {
   static Arg Null(ArgKey k) { return Arg(k, ArgType::kNull, 0); }
   static Arg Bool(ArgKey k, bool b) { return Arg(k, ArgType::kBool, b ? 1 : 0); }
   static Arg Int(ArgKey k, int64_t v, StringPool& strings);
+  // An integer in [kInlineMin, kInlineMax] (no pool needed).
+  static Arg SmallInt(ArgKey k, int64_t v) { return Arg(k, ArgType::kInt, v); }
   // kString, kJson, kDouble (its raw number text) or kIntText.
   static Arg Text(ArgKey k, ArgType t, StringId text) { return Arg(k, t, text); }
 
@@ -107,6 +109,11 @@ static_assert(sizeof(Arg) == 8, "Arg is kept at 8 bytes: one of the model's larg
 // A slice: 32 bytes (30 M of them on a 5 M-task DB export). Its duration in 47 bits (up to
 // kMaxDurNs, 19.5 hours: a loader refuses a longer one with a duration_too_long error), its track
 // in 24 bits, its category as an index into Profile::slice_cats (Profile::Cat reads it).
+// Its args are Profile::args[args_begin, args_begin + args_count), or, when arg_inline, one arg kept
+// in the slice itself (SetInlineArg: an integer in [0, 2^32) or a kString text; its value in
+// args_begin, its key and type in args_count): a DB export's slices mostly have one such arg (a
+// task's id, an op's shapes, a queue row's connection id), 13 M at 5 M tasks. Profile::FindArg
+// reads both.
 struct Slice {
   static constexpr int64_t kMaxDurNs = (int64_t{1} << 46) - 1;
   int64_t ts_ns = 0;
@@ -116,19 +123,40 @@ struct Slice {
   // "53.84109375" µs, multiples of 1/32 ns).
   int64_t dur_sub_e5 : 17 = 0;
   StringId name = kEmptyString;
-  uint32_t args_begin = 0;
+  uint32_t args_begin = 0;  // or, with arg_inline, the arg's value
   TrackId track : 24 = 0;
   SliceKind kind : 8 = SliceKind::kOther;
   uint16_t cat_index = 0;  // Profile::slice_cats[cat_index]; 0 is the empty category
-  uint8_t args_count = 0;
+  uint8_t args_count : 7 = 0;  // or, with arg_inline, the arg's key and whether it is a text
+  uint8_t arg_inline : 1 = 0;
   char phase = 'X';  // 'X' complete, 'i'/'I' instant, 'B'/'E' resolved into X by the loader
   static constexpr int64_t kE5PerNs = 100000;  // dur_sub_e5 units per ns
   static constexpr int kE5Digits = 5;          // decimal digits they add below the ns
-  static constexpr size_t kMaxArgs = UINT8_MAX;  // args a slice keeps (a loader keeps the first)
+  static constexpr size_t kMaxArgs = 127;      // args a slice keeps (a loader keeps the first)
   int64_t end_ns() const { return ts_ns + dur_ns; }
   // The duration in units of 1e-5 ns (exact for up to 8 decimals of µs).
   int64_t dur_e5() const { return dur_ns * kE5PerNs + dur_sub_e5; }
+
+  // Whether `a` can be kept in the slice: an integer in [0, 2^32) or a kString text.
+  static bool Inlinable(const Arg& a) {
+    return (a.type == ArgType::kInt && a.i() >= 0 && a.i() <= int64_t{UINT32_MAX}) || a.type == ArgType::kString;
+  }
+  // Makes `a` (Inlinable) the slice's one arg.
+  void SetInlineArg(const Arg& a) {
+    const bool text = a.type == ArgType::kString;
+    args_begin = text ? a.text() : static_cast<uint32_t>(a.i());
+    args_count = static_cast<uint8_t>((static_cast<unsigned>(a.key) << 1) | (text ? 1u : 0u));
+    arg_inline = 1;
+  }
+  // The arg kept in the slice (arg_inline).
+  Arg InlineArg() const {
+    const auto key = static_cast<ArgKey>(args_count >> 1);
+    return (args_count & 1) != 0 ? Arg::Text(key, ArgType::kString, args_begin) : Arg::SmallInt(key, args_begin);
+  }
+  // The number of args, kept in the slice or in Profile::args.
+  size_t arg_count() const { return arg_inline != 0 ? 1 : args_count; }
 };
+static_assert(static_cast<size_t>(ArgKey::kCount) <= 64, "an inline arg's key is kept in 6 bits");
 static_assert(sizeof(Slice) == 32, "Slice is kept at 32 bytes: the model's largest array");
 // The most distinct slice categories a profile holds (Slice::cat_index is 16 bits): Profile::CatIndex
 // gives the last one for any category beyond, with a category_limit diagnostic. Real profiles have
@@ -482,8 +510,8 @@ struct Profile {
   StringId Cat(const Slice& s) const { return slice_cats[s.cat_index]; }
   const Track& track(const Slice& s) const { return tracks[s.track]; }
   const Process& process(const Slice& s) const { return processes[tracks[s.track].process]; }
-  // The arg with `key`, or nullptr.
-  const Arg* FindArg(const Slice& s, ArgKey key) const;
+  // The arg with `key` (in Profile::args or kept in the slice), or nullopt.
+  std::optional<Arg> FindArg(const Slice& s, ArgKey key) const;
   // Integer value of an arg (kInt, kBool, or an integer-valued string); `fallback` otherwise.
   int64_t ArgInt(const Slice& s, ArgKey key, int64_t fallback = kNoNumber) const;
   // Text of an arg (string, raw JSON or raw number); empty when absent.

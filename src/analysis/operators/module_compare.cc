@@ -460,7 +460,7 @@ std::vector<ModuleOpSide> TopOpSides(const SideModules& s, ModRef r) {
         o.kernels.push_back(k);
         o.device.AddE5(p.slices[k].dur_e5());
       }
-    const Arg* cs = p.FindArg(sl, ArgKey::kCallStack);
+    const std::optional<Arg> cs = p.FindArg(sl, ArgKey::kCallStack);
     o.call_stack = cs ? p.ArgText(sl, ArgKey::kCallStack) : std::string_view("N/A");
     out.push_back(std::move(o));
   }

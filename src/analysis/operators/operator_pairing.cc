@@ -13,7 +13,7 @@ namespace {
 // The shape string of docs/reference/operators.md#matching-keys: a list of lists -> items joined by
 // ",", elements joined by ";\r\n".
 std::string ShapeKeyText(const Profile& p, const Slice& s) {
-  const Arg* a = p.FindArg(s, ArgKey::kInputDims);
+  const std::optional<Arg> a = p.FindArg(s, ArgKey::kInputDims);
   if (!a) return "N/A";
   if (a->type == ArgType::kJson) {
     std::string_view raw = p.str(a->text());

@@ -38,7 +38,7 @@ std::string SizeText(const Profile& p, double size_kb, const analysis::Reference
 std::string InputShapeText(const Profile& p, SliceId slice, const analysis::ReferencePolicy& policy,
                            OpArgTextCache& args) {
   if (p.meta.format == SourceFormat::kAscendDb && policy.memory_db_null_shape_none &&
-      p.FindArg(p.slices[slice], ArgKey::kInputDims) == nullptr)
+      !p.FindArg(p.slices[slice], ArgKey::kInputDims))
     return "None";
   return args.Get(slice, ArgKey::kInputDims);
 }

@@ -19,8 +19,8 @@ Cell Num(double v) { return Cell::Number(v); }
 Cell Int(int64_t v) { return Cell::Number(static_cast<double>(v)); }
 
 std::string ArgIdText(const Profile& p, const Slice& s, ArgKey key) {
-  const Arg* a = p.FindArg(s, key);
-  if (a == nullptr || a->type == ArgType::kNull) return "None";
+  const std::optional<Arg> a = p.FindArg(s, key);
+  if (!a || a->type == ArgType::kNull) return "None";
   if (a->type == ArgType::kInt) return std::to_string(a->i());
   if (a->type == ArgType::kBool) return a->i() ? "True" : "False";
   return std::string(p.str(a->text()));
@@ -34,7 +34,7 @@ std::string TaskIdText(const Profile& p, SliceId kernel, ArgKey key) {
     if (const std::optional<size_t> row = p.DbComputeRow(kernel))
       return std::to_string(p.npu.db.compute_tasks[*row].global_task_id);
   }
-  return ArgIdText(p, k, p.FindArg(k, key) == nullptr ? ArgKey::kTaskId : key);
+  return ArgIdText(p, k, !p.FindArg(k, key) ? ArgKey::kTaskId : key);
 }
 
 std::string KernelsText(const Profile& p, const std::vector<SliceId>& kernels,
@@ -361,8 +361,8 @@ std::string KernelLine(const Profile& p, SliceId kernel, const std::unordered_ma
 
 std::string OpArgText(const Profile& p, SliceId op, ArgKey key) {
   const Slice& s = p.slices[op];
-  const Arg* a = p.FindArg(s, key);
-  if (a == nullptr) return "N/A";
+  const std::optional<Arg> a = p.FindArg(s, key);
+  if (!a) return "N/A";
   switch (a->type) {
     case ArgType::kNull: return "None";
     case ArgType::kBool: return a->i() ? "True" : "False";
@@ -376,8 +376,8 @@ std::string OpArgText(const Profile& p, SliceId op, ArgKey key) {
 }
 
 std::string OpArgTextCache::Get(SliceId op, ArgKey key) {
-  const Arg* a = p_.FindArg(p_.slices[op], key);
-  if (a == nullptr || a->type != ArgType::kJson) return OpArgText(p_, op, key);
+  const std::optional<Arg> a = p_.FindArg(p_.slices[op], key);
+  if (!a || a->type != ArgType::kJson) return OpArgText(p_, op, key);
   auto [it, fresh] = json_.try_emplace(a->text());
   if (fresh) it->second = analysis::PythonStrOfJson(p_.str(a->text()));
   return it->second;
