@@ -254,10 +254,16 @@ class DbLoader {
   }
   void AddArgInt(ArgKey key, int64_t v) { p_.args.push_back(Arg::Int(key, v, p_.strings)); }
   void AddArgText(ArgKey key, StringId text) { p_.args.push_back(Arg::Text(key, ArgType::kString, text)); }
-  // Appends a slice whose args were pushed since `args_begin`.
+  // Appends a slice whose args were pushed since `args_begin`; one arg that fits is kept in the slice
+  // (Slice::SetInlineArg: most slices of a DB export have one, a task's id or an op's shapes).
   SliceId AddSlice(Slice s, uint32_t args_begin) {
-    s.args_begin = args_begin;
-    s.args_count = static_cast<uint8_t>(std::min<size_t>(p_.args.size() - args_begin, Slice::kMaxArgs));
+    if (p_.args.size() - args_begin == 1 && Slice::Inlinable(p_.args.back())) {
+      s.SetInlineArg(p_.args.back());
+      p_.args.pop_back();
+    } else {
+      s.args_begin = args_begin;
+      s.args_count = static_cast<uint8_t>(std::min<size_t>(p_.args.size() - args_begin, Slice::kMaxArgs));
+    }
     const auto id = static_cast<SliceId>(p_.slices.size());
     p_.slices.push_back(s);
     return id;
