@@ -59,8 +59,8 @@ enum class ArgType : uint8_t { kNull, kBool, kInt, kDouble, kString, kJson, kInt
 // number text interned: nothing is lost to binary rounding, and no comparison does arithmetic on an
 // arg's fraction. An integer is held in the arg's 48 payload bits; one beyond them (rare: ids and
 // counters are smaller) as its decimal text (kIntText), which Profile::ArgInt reads back.
-// 8 bytes: args are one of the model's largest arrays (about 10 per event on real traces; 27 M on a
-// 5 M-task DB export).
+// 8 bytes: args are one of the model's largest arrays (about 10 per event on real traces; a DB
+// export keeps a slice's one arg in the slice itself, Slice::SetInlineArg).
 class Arg {
  public:
   static constexpr int64_t kInlineMin = -(int64_t{1} << 47);
@@ -106,7 +106,7 @@ class Arg {
 };
 static_assert(sizeof(Arg) == 8, "Arg is kept at 8 bytes: one of the model's largest arrays");
 
-// A slice: 32 bytes (30 M of them on a 5 M-task DB export). Its duration in 47 bits (up to
+// A slice: 32 bytes (18 M of them on a 5 M-task DB export). Its duration in 47 bits (up to
 // kMaxDurNs, 19.5 hours: a loader refuses a longer one with a duration_too_long error), its track
 // in 24 bits, its category as an index into Profile::slice_cats (Profile::Cat reads it).
 // Its args are Profile::args[args_begin, args_begin + args_count), or, when arg_inline, one arg kept
