@@ -207,7 +207,8 @@ class PythonFunctionTable {
       while (pos_ == t_->blocks_[block_].size()) ++block_, pos_ = 0;
       const uint8_t* const data = t_->blocks_[block_].data();
       const uint64_t zigzag = Uleb(data), dur = Uleb(data), track = Uleb(data), name = Uleb(data);
-      ts_ns_ += static_cast<int64_t>(zigzag >> 1) ^ -static_cast<int64_t>(zigzag & 1);
+      const uint64_t delta = (zigzag >> 1) ^ (uint64_t{0} - (zigzag & 1));  // wraps, as Add wrote it
+      ts_ns_ = static_cast<int64_t>(static_cast<uint64_t>(ts_ns_) + delta);
       f = {ts_ns_, static_cast<int64_t>(dur), static_cast<TrackId>(track), static_cast<StringId>(name)};
       --left_;
       return true;
