@@ -942,9 +942,17 @@ Status DbLoader::LoadCommunicationOps() {
 
 // Gives the heap's free pages back to the system: the join's arrays freed above may sit below
 // later allocations (glibc then keeps their pages), and the memory tables read next would add to
-// them at the load's peak.
+// them at the load's peak. Not under AddressSanitizer: its allocator is not glibc's, whose arena
+// malloc_trim would then set up lazily, raced by the two sides' loaders (a crash in mtrim).
+#if defined(__SANITIZE_ADDRESS__)
+#define PROFDIFF_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROFDIFF_ASAN 1
+#endif
+#endif
 void ReleaseFreedMemory() {
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && !defined(PROFDIFF_ASAN)
   malloc_trim(0);
 #endif
 }
