@@ -410,6 +410,40 @@ TEST(AscendDb, ATaskWithoutAStreamIsOnATrackOfItsOwn) {
   EXPECT_EQ(p.ArgInt(*tasks[2], ArgKey::kTaskId), 10);
 }
 
+// A DB slice's one arg is kept in the slice when it fits (Slice::SetInlineArg: a task id in
+// [0, 2^32), an op's shapes), in Profile::args otherwise; either way it reads back.
+TEST(AscendDb, ASlicesOneArgIsKeptInItWhenItFits) {
+  TempDir d;
+  const std::string extra =
+      "INSERT INTO TASK VALUES (1800,1810,0,NULL,20,1,7,0,2,4294967295,0,0),"
+      "  (1820,1830,0,NULL,21,1,7,0,2,4294967296,0,0), (1840,1850,0,NULL,22,1,7,0,2,-1,0,0),"
+      "  (1860,1870,0,NULL,23,1,7,0,2,NULL,0,0);";
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
+  std::vector<const Slice*> tasks;
+  for (const Slice& s : p.slices)
+    if (s.kind == SliceKind::kNpuTask && s.ts_ns >= 1800) tasks.push_back(&s);
+  ASSERT_EQ(tasks.size(), 4u);
+  EXPECT_EQ(p.ArgInt(*tasks[0], ArgKey::kTaskId), 4294967295);
+  EXPECT_EQ(tasks[0]->arg_inline, 1u);
+  EXPECT_EQ(p.ArgInt(*tasks[1], ArgKey::kTaskId), 4294967296);
+  EXPECT_EQ(tasks[1]->arg_inline, 0u);
+  EXPECT_EQ(tasks[1]->args_count, 1u);
+  EXPECT_EQ(p.ArgInt(*tasks[2], ArgKey::kTaskId), -1);
+  EXPECT_EQ(tasks[2]->arg_inline, 0u);
+  EXPECT_FALSE(p.FindArg(*tasks[3], ArgKey::kTaskId).has_value());
+  EXPECT_EQ(tasks[3]->arg_count(), 0u);
+  const Slice* add = FindSlice(p, "aten::add");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->arg_inline, 1u);
+  EXPECT_EQ(p.ArgText(*add, ArgKey::kInputDims), "float;float");
+  // A communication op keeps its three args in Profile::args.
+  const Slice* op = FindSlice(p, "hcom_allReduce_1");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->arg_inline, 0u);
+  EXPECT_EQ(p.ArgText(*op, ArgKey::kGroupName), "group_a");
+}
+
 // A NULL PYTORCH_API name is an op named "", as the 26.1 reference reads it (8.2 failed on it): the
 // row loads, without a diagnostic (NULL is a legal value there).
 TEST(AscendDb, NullApiNameIsAnEmptyName) {
