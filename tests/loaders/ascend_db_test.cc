@@ -385,6 +385,22 @@ TEST(AscendDb, MalformedRowsAreDiagnosedAndSkipped) {
   EXPECT_NE(p.diagnostics.Summary().find("PYTORCH_API"), std::string::npos) << p.diagnostics.Summary();
 }
 
+// The fixture with `extra` rows, loaded (a load that fails is a test failure).
+Profile LoadFixtureWith(TempDir& d, const std::string& extra) {
+  Profile p;
+  const Status st = LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{});
+  EXPECT_TRUE(st.ok()) << st.message();
+  return p;
+}
+
+// The NPU tasks starting at or after `ts_ns`, in slice order (a test's own TASK rows).
+std::vector<const Slice*> TasksFrom(const Profile& p, int64_t ts_ns) {
+  std::vector<const Slice*> tasks;
+  for (const Slice& s : p.slices)
+    if (s.kind == SliceKind::kNpuTask && s.ts_ns >= ts_ns) tasks.push_back(&s);
+  return tasks;
+}
+
 // A task's stream is its track: a TASK row without a stream id (NULL, or not an integer) is on a
 // track of its own, whose stream is no number, apart from a stream -1 (which a real export's
 // streamId never is, but a row may hold); the SDMA and compute-stream sums read no stream for it.
@@ -395,9 +411,7 @@ TEST(AscendDb, ATaskWithoutAStreamIsOnATrackOfItsOwn) {
       "  (1840,1850,0,NULL,22,1,7,0,-1,10,0,0);";
   Profile p;
   ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
-  std::vector<const Slice*> tasks;
-  for (const Slice& s : p.slices)
-    if (s.kind == SliceKind::kNpuTask && s.ts_ns >= 1800) tasks.push_back(&s);
+  const std::vector<const Slice*> tasks = TasksFrom(p, 1800);
   ASSERT_EQ(tasks.size(), 3u);
   EXPECT_EQ(tasks[0]->track, tasks[1]->track);
   EXPECT_NE(tasks[0]->track, tasks[2]->track);
@@ -414,15 +428,11 @@ TEST(AscendDb, ATaskWithoutAStreamIsOnATrackOfItsOwn) {
 // [0, 2^32), an op's shapes), in Profile::args otherwise; either way it reads back.
 TEST(AscendDb, ASlicesOneArgIsKeptInItWhenItFits) {
   TempDir d;
-  const std::string extra =
-      "INSERT INTO TASK VALUES (1800,1810,0,NULL,20,1,7,0,2,4294967295,0,0),"
-      "  (1820,1830,0,NULL,21,1,7,0,2,4294967296,0,0), (1840,1850,0,NULL,22,1,7,0,2,-1,0,0),"
-      "  (1860,1870,0,NULL,23,1,7,0,2,NULL,0,0);";
-  Profile p;
-  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows + extra), p, LoadOptions{}).ok());
-  std::vector<const Slice*> tasks;
-  for (const Slice& s : p.slices)
-    if (s.kind == SliceKind::kNpuTask && s.ts_ns >= 1800) tasks.push_back(&s);
+  const Profile p = LoadFixtureWith(d, "INSERT INTO TASK VALUES (1800,1810,0,NULL,20,1,7,0,2,4294967295,0,0),"
+                                       "  (1820,1830,0,NULL,21,1,7,0,2,4294967296,0,0),"
+                                       "  (1840,1850,0,NULL,22,1,7,0,2,-1,0,0),"
+                                       "  (1860,1870,0,NULL,23,1,7,0,2,NULL,0,0);");
+  const std::vector<const Slice*> tasks = TasksFrom(p, 1800);
   ASSERT_EQ(tasks.size(), 4u);
   EXPECT_EQ(p.ArgInt(*tasks[0], ArgKey::kTaskId), 4294967295);
   EXPECT_EQ(tasks[0]->arg_inline, 1u);
