@@ -940,10 +940,7 @@ Status DbLoader::LoadCommunicationOps() {
   return Status::Ok();
 }
 
-// Gives the heap's free pages back to the system: the join's arrays freed above may sit below
-// later allocations (glibc then keeps their pages), and the memory tables read next would add to
-// them at the load's peak. Not under AddressSanitizer: its allocator is not glibc's, whose arena
-// malloc_trim would then set up lazily, raced by the two sides' loaders (a crash in mtrim).
+// Built with AddressSanitizer (GCC says so with __SANITIZE_ADDRESS__, clang with __has_feature).
 #if defined(__SANITIZE_ADDRESS__)
 #define PROFDIFF_ASAN 1
 #elif defined(__has_feature)
@@ -951,6 +948,11 @@ Status DbLoader::LoadCommunicationOps() {
 #define PROFDIFF_ASAN 1
 #endif
 #endif
+
+// Gives the heap's free pages back to the system: the join's arrays freed above may sit below
+// later allocations (glibc then keeps their pages), and the memory tables read next would add to
+// them at the load's peak. Not under AddressSanitizer: its allocator is not glibc's, whose arena
+// malloc_trim would then set up lazily, raced by the two sides' loaders (a crash in mtrim).
 void ReleaseFreedMemory() {
 #if defined(__GLIBC__) && !defined(PROFDIFF_ASAN)
   malloc_trim(0);
