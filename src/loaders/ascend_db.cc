@@ -100,6 +100,57 @@ class StepPeaks {
   std::vector<double> slot_peak_;  // the largest value of each slot (0 when none)
 };
 
+// The checks of a row's cells, each failure a diagnostic naming the file, the table, the row and the
+// column, added to `diags`: the profile's, or a table's own while it is read on another thread.
+class RowChecks {
+ public:
+  RowChecks(const std::string& file, Diagnostics& diags) : file_(file), diags_(diags) {}
+  // A required integer cell; false (and a diagnostic naming table and row) when it is NULL or bad.
+  bool Need(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
+    if (c.ok()) return true;
+    const DiagId id = c.state == IntCell::State::kNull ? DiagId::db_null_value : DiagId::db_bad_value;
+    diags_.Add(id, {file_, 0, -1}, fmt::format("table {} row {}: column {}", table, row, column));
+    return false;
+  }
+  // A time cell: Need() and within [kMinTimeNs, kMaxTimeNs], so that end - start cannot overflow.
+  bool NeedTime(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
+    if (c.ok() && TimeInRange(c.value)) [[likely]] return true;
+    return NeedTimeSlow(c, table, column, row);
+  }
+  // endNs - startNs of a row (both in range): 0 when negative; 0 with a duration_too_long diagnostic
+  // beyond the longest a slice holds.
+  int64_t Duration(int64_t start, int64_t end, std::string_view table, int64_t row) {
+    const int64_t d = end - start;
+    if (d <= Slice::kMaxDurNs) [[likely]] return std::max<int64_t>(0, d);
+    diags_.Add(DiagId::duration_too_long, {file_, 0, -1},
+               fmt::format("table {} row {}: endNs - startNs = {}", table, row, d));
+    return 0;
+  }
+  // An optional time cell: its value when present and in range.
+  std::optional<int64_t> OptionalTime(const IntCell& c, std::string_view table, std::string_view column,
+                                      int64_t row) {
+    if (!c.ok()) return std::nullopt;
+    if (TimeInRange(c.value)) return c.value;
+    OutOfRange(c, table, column, row);
+    return std::nullopt;
+  }
+
+ private:
+  bool NeedTimeSlow(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
+    if (!Need(c, table, column, row)) return false;
+    if (TimeInRange(c.value)) return true;
+    OutOfRange(c, table, column, row);
+    return false;
+  }
+  void OutOfRange(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
+    diags_.Add(DiagId::time_out_of_range, {file_, 0, -1},
+               fmt::format("table {} row {}: column {} = {}", table, row, column, c.value));
+  }
+
+  const std::string& file_;
+  Diagnostics& diags_;
+};
+
 class DbLoader {
  public:
   DbLoader(const Database& db, Profile& p, bool python_functions)
@@ -199,44 +250,19 @@ class DbLoader {
     p_.diagnostics.Add(DiagId::db_table_missing, {db_.file(), 0, -1}, std::string(table));
     return false;
   }
-  // A required integer cell; false (and a diagnostic naming table and row) when it is NULL or bad.
+  // The checks of a cell (RowChecks), their diagnostics the profile's.
   bool Need(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
-    if (c.ok()) return true;
-    const DiagId id = c.state == IntCell::State::kNull ? DiagId::db_null_value : DiagId::db_bad_value;
-    p_.diagnostics.Add(id, {db_.file(), 0, -1}, fmt::format("table {} row {}: column {}", table, row, column));
-    return false;
+    return checks_.Need(c, table, column, row);
   }
-  // A time cell: Need() and within [kMinTimeNs, kMaxTimeNs], so that end - start cannot overflow.
   bool NeedTime(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
-    if (c.ok() && TimeInRange(c.value)) [[likely]] return true;
-    return NeedTimeSlow(c, table, column, row);
+    return checks_.NeedTime(c, table, column, row);
   }
-  bool NeedTimeSlow(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
-    if (!Need(c, table, column, row)) return false;
-    if (TimeInRange(c.value)) return true;
-    OutOfRange(c, table, column, row);
-    return false;
-  }
-  // endNs - startNs of a row (both in range): 0 when negative; 0 with a duration_too_long diagnostic
-  // beyond the longest a slice holds.
   int64_t Duration(int64_t start, int64_t end, std::string_view table, int64_t row) {
-    const int64_t d = end - start;
-    if (d <= Slice::kMaxDurNs) [[likely]] return std::max<int64_t>(0, d);
-    p_.diagnostics.Add(DiagId::duration_too_long, {db_.file(), 0, -1},
-                       fmt::format("table {} row {}: endNs - startNs = {}", table, row, d));
-    return 0;
+    return checks_.Duration(start, end, table, row);
   }
-  // An optional time cell: its value when present and in range.
   std::optional<int64_t> OptionalTime(const IntCell& c, std::string_view table, std::string_view column,
                                       int64_t row) {
-    if (!c.ok()) return std::nullopt;
-    if (TimeInRange(c.value)) return c.value;
-    OutOfRange(c, table, column, row);
-    return std::nullopt;
-  }
-  void OutOfRange(const IntCell& c, std::string_view table, std::string_view column, int64_t row) {
-    p_.diagnostics.Add(DiagId::time_out_of_range, {db_.file(), 0, -1},
-                       fmt::format("table {} row {}: column {} = {}", table, row, column, c.value));
+    return checks_.OptionalTime(c, table, column, row);
   }
   // The string behind a STRING_IDS id ("" for NULL; "" and a diagnostic for an unknown id).
   StringId Str(const IntCell& c, std::string_view table) {
@@ -460,6 +486,7 @@ class DbLoader {
 
   const Database& db_;
   Profile& p_;
+  RowChecks checks_{db_.file(), p_.diagnostics};
   bool python_functions_ = true;  // LoadOptions::python_functions
   // STRING_IDS (ascend_db_string_ids.h).
   db::StringIds strings_;
