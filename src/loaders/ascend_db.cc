@@ -2,6 +2,7 @@
 #include "profdiff/loaders/ascend_db.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -17,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -39,6 +41,12 @@ constexpr std::string_view kTablesUsed[] = {
     "STRING_IDS",    "ENUM_API_TYPE",    "STEP_TIME",        "PYTORCH_API",
     "CONNECTION_IDS", "TASK",            "COMPUTE_TASK_INFO", "COMMUNICATION_OP",
     "COMMUNICATION_TASK_INFO", "OP_MEMORY", "MEMORY_RECORD", "META_DATA", "TASK_PMU_INFO"};
+
+// The columns of the tables that may be read ahead (DbLoader::StartAhead), in the order read.
+const std::vector<std::string_view> kComputeInfoColumns = {"globalTaskId", "name", "opType", "taskType",
+                                                           "inputShapes"};
+const std::vector<std::string_view> kCommTaskColumns = {"taskType", "planeId", "groupName", "globalTaskId"};
+const std::vector<std::string_view> kMemoryRecordColumns = {"timestamp", "totalReserved"};
 
 constexpr std::string_view kHardwarePid = "Ascend Hardware";
 constexpr std::string_view kCommPid = "Communication";
@@ -151,6 +159,28 @@ class RowChecks {
   Diagnostics& diags_;
 };
 
+// What a comparison reads of MEMORY_RECORD (MemoryRecordSummary): the largest reserved total, of
+// the whole table and of each STEP_TIME step holding the row's time (DbStep::peak_reserved_mb of
+// `steps`). On any thread: it touches only its arguments.
+Status ReadMemoryRecord(Statement& st, RowChecks& checks, MemoryRecordSummary& summary, std::vector<DbStep>& steps) {
+  constexpr double kBytesPerMb = 1024.0 * 1024.0;
+  StepPeaks peaks(steps);
+  for (int64_t n = 1;; ++n) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const IntCell ts = st.Int(0), reserved = st.Int(1);
+    if (!checks.NeedTime(ts, "MEMORY_RECORD", "timestamp", n) ||
+        !checks.Need(reserved, "MEMORY_RECORD", "totalReserved", n))
+      continue;
+    const double mb = static_cast<double>(reserved.value) / kBytesPerMb;
+    ++summary.rows;
+    summary.peak_reserved_mb = std::max(summary.peak_reserved_mb, mb);
+    peaks.Add(ts.value, mb);
+  }
+  peaks.Finish();
+  return Status::Ok();
+}
+
 class DbLoader {
  public:
   DbLoader(const Database& db, Profile& p, bool python_functions)
@@ -169,10 +199,12 @@ class DbLoader {
     done("STRING_IDS, ENUM_API_TYPE, STEP_TIME, META_DATA");
     PD_RETURN_IF_ERROR(LoadConnections());
     done("CONNECTION_IDS");
+    StartAhead();
     PD_RETURN_IF_ERROR(LoadTorchApi());
     connection_cursor_.reset();  // the connections are read by the API rows only
     Free(connections_);
-    done("PYTORCH_API");
+    done(AheadTables().empty() ? std::string("PYTORCH_API")
+                               : fmt::format("PYTORCH_API ({} read beside it)", fmt::join(AheadTables(), ", ")));
     PD_RETURN_IF_ERROR(LoadTasks());
     done("TASK, COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO");
     PD_RETURN_IF_ERROR(LoadPmu());
@@ -232,6 +264,7 @@ class DbLoader {
   IntCell TaskType(const ComputeInfo& c) const { return compute_cells_.Unpack(c.cells[2]); }
   IntCell InputShapes(const ComputeInfo& c) const { return compute_cells_.Unpack(c.cells[3]); }
   Status LoadComputeInfo(std::vector<ComputeInfo>& out);
+  Status ReadComputeInfo(Statement& st, std::vector<ComputeInfo>& out);
   Status LoadTasks();
   void AddTask(const Statement& st, int64_t n, const ComputeInfo* c);
   void BuildOpStatistic();
@@ -239,10 +272,23 @@ class DbLoader {
   enum class CommJoin { kSqlite, kTaskOuter, kCommOuter };
   StatusOr<CommJoin> CommJoinPlan();
   Status PrepareCommJoin();
+  void ReserveCommRows();
+  Status ReadCommRows(Statement& st);
   Status LoadCommunicationTasks();
   void AddCommTask(int64_t n, const Cells<3>& comm, const Cells<2>& task);
   Status LoadOperatorMemory();
   Status LoadMemoryRecord();
+  void StartAhead();
+  std::vector<std::string_view> AheadTables() const {
+    std::vector<std::string_view> t;
+    if (ahead_.compute) t.push_back("COMPUTE_TASK_INFO");
+    if (ahead_.comm) t.push_back("COMMUNICATION_TASK_INFO");
+    if (ahead_.memory) t.push_back("MEMORY_RECORD");
+    return t;
+  }
+  void JoinAhead() {
+    if (ahead_.thread.joinable()) ahead_.thread.join();
+  }
 
   // False (and a diagnostic) when the table is absent: its data stays empty.
   bool Has(std::string_view table) {
@@ -577,6 +623,22 @@ class DbLoader {
     Cells<2> times{{start.value, end.value}, {start.state, end.state}};
     AddCommTask(n, cells, times);
   }
+  // The tables read ahead (StartAhead): each scan started on this thread, read on `thread`, its
+  // outcome (rows, error, diagnostics) taken where the table is read in turn.
+  struct Ahead {
+    std::optional<Statement> compute, comm, memory;  // the scans read ahead (none: read in turn)
+    Status compute_status, comm_status, memory_status;
+    std::vector<ComputeInfo> compute_info;
+    CommJoin comm_plan = CommJoin::kSqlite;
+    MemoryRecordSummary memory_summary;
+    std::vector<DbStep> memory_steps;  // STEP_TIME's steps, their peaks set
+    Diagnostics memory_diagnostics;
+    std::thread thread;
+    ~Ahead() {
+      if (thread.joinable()) thread.join();
+    }
+  };
+  Ahead ahead_;  // the last member: its thread is joined before the arrays it fills are destroyed
 };
 
 Status DbLoader::ListTables() {
@@ -826,8 +888,22 @@ void AddKernelDetail(Profile& p, const Slice& s, StringId op_type, StringId shap
 // COMPUTE_TASK_INFO, as `TASK t LEFT JOIN COMPUTE_TASK_INFO c ON t.globalTaskId = c.globalTaskId`
 // meets it: sorted by globalTaskId, the rows of one id in table order.
 Status DbLoader::LoadComputeInfo(std::vector<ComputeInfo>& out) {
-  PD_ASSIGN_OR_RETURN(Statement st,
-                      db_.Scan("COMPUTE_TASK_INFO", {"globalTaskId", "name", "opType", "taskType", "inputShapes"}));
+  if (ahead_.compute) {
+    JoinAhead();
+    PD_RETURN_IF_ERROR(ahead_.compute_status);
+    out = std::move(ahead_.compute_info);
+    Counted("COMPUTE_TASK_INFO", *ahead_.compute);
+    return Status::Ok();
+  }
+  out.reserve(Rows("COMPUTE_TASK_INFO"));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("COMPUTE_TASK_INFO", kComputeInfoColumns));
+  PD_RETURN_IF_ERROR(ReadComputeInfo(st, out));
+  Counted("COMPUTE_TASK_INFO", st);
+  return Status::Ok();
+}
+
+// The scan's rows into `out`, sorted (on any thread: it touches `out` and compute_cells_ only).
+Status DbLoader::ReadComputeInfo(Statement& st, std::vector<ComputeInfo>& out) {
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -836,7 +912,6 @@ Status DbLoader::LoadComputeInfo(std::vector<ComputeInfo>& out) {
     ComputeInfo& c = out.emplace_back(ComputeInfo{gid.value, {}});
     for (int i = 0; i < 4; ++i) c.cells[i] = compute_cells_.Pack(st.Int(i + 1));
   }
-  Counted("COMPUTE_TASK_INFO", st);
   StableRadixSort(out, [](const ComputeInfo& c) { return c.global_task_id; });
   return Status::Ok();
 }
@@ -847,7 +922,6 @@ Status DbLoader::LoadTasks() {
   if (!Has("TASK")) return Status::Ok();
   const bool compute = Has("COMPUTE_TASK_INFO");
   std::vector<ComputeInfo> info;
-  info.reserve(Rows("COMPUTE_TASK_INFO"));
   if (compute) PD_RETURN_IF_ERROR(LoadComputeInfo(info));
   PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("TASK", {"startNs", "endNs", "connectionId", "globalTaskId", "taskType",
                                                       "streamId", "taskId"}));
@@ -1028,15 +1102,34 @@ StatusOr<DbLoader::CommJoin> DbLoader::CommJoinPlan() {
 // through SQLite's statement engine).
 Status DbLoader::PrepareCommJoin() {
   if (!db_.HasTable("COMMUNICATION_TASK_INFO") || !db_.HasTable("TASK")) return Status::Ok();
+  if (ahead_.comm) {
+    JoinAhead();
+    PD_RETURN_IF_ERROR(ahead_.comm_status);
+    Counted("COMMUNICATION_TASK_INFO", *ahead_.comm);
+    comm_join_ = ahead_.comm_plan;
+    return Status::Ok();
+  }
   PD_ASSIGN_OR_RETURN(CommJoin plan, CommJoinPlan());
   if (plan == CommJoin::kSqlite) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("COMMUNICATION_TASK_INFO",
-                                             {"taskType", "planeId", "groupName", "globalTaskId"}));
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("COMMUNICATION_TASK_INFO", kCommTaskColumns));
   if (!st.from_pages()) return Status::Ok();
-  // Sized once (no doubling copies left behind in the heap); at most one TASK row per communication
-  // task in real exports.
+  ReserveCommRows();
+  PD_RETURN_IF_ERROR(ReadCommRows(st));
+  Counted("COMMUNICATION_TASK_INFO", st);
+  comm_join_ = plan;
+  return Status::Ok();
+}
+
+// Sized once (no doubling copies left behind in the heap); at most one TASK row per communication
+// task in real exports.
+void DbLoader::ReserveCommRows() {
   comm_rows_.reserve(Rows("COMMUNICATION_TASK_INFO"));
   comm_task_times_.reserve(comm_rows_.capacity());
+}
+
+// The scan's rows with a globalTaskId into comm_rows_, their indexes by it into comm_by_gid_ (on any
+// thread: it touches those and comm_cells_ only).
+Status DbLoader::ReadCommRows(Statement& st) {
   for (;;) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -1045,11 +1138,9 @@ Status DbLoader::PrepareCommJoin() {
     comm_rows_.push_back({comm_cells_.Pack(gid), {comm_cells_.Pack(st.Int(0)), comm_cells_.Pack(st.Int(1)),
                                                   comm_cells_.Pack(st.Int(2))}});
   }
-  Counted("COMMUNICATION_TASK_INFO", st);
   comm_by_gid_.resize(comm_rows_.size());
   for (uint32_t i = 0; i < comm_by_gid_.size(); ++i) comm_by_gid_[i] = i;
   StableRadixSort(comm_by_gid_, [&](uint32_t i) { return Gid(comm_rows_[i]); });
-  comm_join_ = plan;
   return Status::Ok();
 }
 
@@ -1134,29 +1225,62 @@ Status DbLoader::LoadOperatorMemory() {
   return Status::Ok();
 }
 
-// What a comparison reads (MemoryRecordSummary): the largest reserved total, of the whole table and
-// of each STEP_TIME step holding the row's time.
 Status DbLoader::LoadMemoryRecord() {
   if (!Has("MEMORY_RECORD")) return Status::Ok();
-  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("MEMORY_RECORD", {"timestamp", "totalReserved"}));
   p_.npu.has_memory_record = true;
-  constexpr double kBytesPerMb = 1024.0 * 1024.0;
-  StepPeaks peaks(p_.npu.db.steps);
-  MemoryRecordSummary& summary = p_.npu.memory_record;
-  for (int64_t n = 1;; ++n) {
-    PD_ASSIGN_OR_RETURN(bool row, st.Step());
-    if (!row) break;
-    const IntCell ts = st.Int(0), reserved = st.Int(1);
-    if (!NeedTime(ts, "MEMORY_RECORD", "timestamp", n) || !Need(reserved, "MEMORY_RECORD", "totalReserved", n))
-      continue;
-    const double mb = static_cast<double>(reserved.value) / kBytesPerMb;
-    ++summary.rows;
-    summary.peak_reserved_mb = std::max(summary.peak_reserved_mb, mb);
-    peaks.Add(ts.value, mb);
+  if (ahead_.memory) {
+    JoinAhead();
+    p_.diagnostics.Merge(ahead_.memory_diagnostics);  // after those of the tables read before it
+    PD_RETURN_IF_ERROR(ahead_.memory_status);
+    p_.npu.memory_record = ahead_.memory_summary;
+    for (size_t i = 0; i < p_.npu.db.steps.size(); ++i)
+      p_.npu.db.steps[i].peak_reserved_mb = ahead_.memory_steps[i].peak_reserved_mb;
+    Counted("MEMORY_RECORD", *ahead_.memory);
+    return Status::Ok();
   }
-  peaks.Finish();
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Scan("MEMORY_RECORD", kMemoryRecordColumns));
+  PD_RETURN_IF_ERROR(ReadMemoryRecord(st, checks_, p_.npu.memory_record, p_.npu.db.steps));
   Counted("MEMORY_RECORD", st);
   return Status::Ok();
+}
+
+// Reads ahead, on a thread of its own, the tables no step before TASK needs and that need nothing of
+// the API rows: COMPUTE_TASK_INFO and COMMUNICATION_TASK_INFO, which the TASK scan joins, and
+// MEMORY_RECORD. While this thread builds the API rows (PYTORCH_API, half the load of a big export),
+// their readers leave the other core partly idle (about 1 core-second of 2.5 s on the 5 M-task
+// bench): these tables fill it, each decoded on that thread (no readers of its own). Only with
+// reader threads (not with --threads 1) and for scans from the pages (SQLite's own statements stay
+// on this thread); a table whose scan cannot start here is read in turn (where it fails, if it does).
+void DbLoader::StartAhead() {
+  if (db_.readers() == 0) return;
+  auto scan = [&](std::string_view table, const std::vector<std::string_view>& columns) -> std::optional<Statement> {
+    if (!db_.HasTable(table)) return std::nullopt;
+    StatusOr<Statement> st = db_.Scan(table, columns, {}, 0);
+    if (!st.ok() || !st->from_pages()) return std::nullopt;
+    return std::move(*st);
+  };
+  if (db_.HasTable("TASK")) {
+    ahead_.compute = scan("COMPUTE_TASK_INFO", kComputeInfoColumns);
+    if (ahead_.compute) ahead_.compute_info.reserve(Rows("COMPUTE_TASK_INFO"));
+    const StatusOr<CommJoin> plan =
+        db_.HasTable("COMMUNICATION_TASK_INFO") ? CommJoinPlan() : StatusOr<CommJoin>(CommJoin::kSqlite);
+    if (plan.ok() && *plan != CommJoin::kSqlite) {
+      ahead_.comm = scan("COMMUNICATION_TASK_INFO", kCommTaskColumns);
+      ahead_.comm_plan = *plan;
+      if (ahead_.comm) ReserveCommRows();
+    }
+  }
+  ahead_.memory = scan("MEMORY_RECORD", kMemoryRecordColumns);
+  ahead_.memory_steps = p_.npu.db.steps;
+  if (!ahead_.compute && !ahead_.comm && !ahead_.memory) return;
+  ahead_.thread = std::thread([this] {
+    if (ahead_.compute) ahead_.compute_status = ReadComputeInfo(*ahead_.compute, ahead_.compute_info);
+    if (ahead_.comm) ahead_.comm_status = ReadCommRows(*ahead_.comm);
+    if (ahead_.memory) {
+      RowChecks checks(db_.file(), ahead_.memory_diagnostics);
+      ahead_.memory_status = ReadMemoryRecord(*ahead_.memory, checks, ahead_.memory_summary, ahead_.memory_steps);
+    }
+  });
 }
 
 }  // namespace

@@ -246,7 +246,7 @@ StatusOr<int64_t> Database::EstimateRows(std::string_view table) const {
 }
 
 StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std::string_view>& columns,
-                                   OnlyRows only) const {
+                                   OnlyRows only, int readers) const {
   PD_ASSIGN_OR_RETURN(auto leaves, PageLeaves(table));
   if (leaves) {
     PD_ASSIGN_OR_RETURN(Columns cols, ColumnsOf(table));
@@ -270,7 +270,7 @@ StatusOr<Statement> Database::Scan(std::string_view table, const std::vector<std
       if (only.column >= 0) filter = {only.column, std::move(only.values)};
       return Statement(std::make_unique<io::SqliteTableScan>(pages_, std::string(table), std::move(*leaves),
                                                              std::move(index), std::move(real), cols.rowid_column,
-                                                             readers_, std::move(filter)));
+                                                             readers < 0 ? readers_ : readers, std::move(filter)));
     }
   }
   std::string sql = "SELECT ";

@@ -156,8 +156,11 @@ class Database {
   // order: from the pages for a rowid table of a UTF-8 file, else `SELECT columns FROM table`.
   // `only`: a hint that the caller skips the rows whose cell of requested column `only.column` is
   // not an integer in `only.values` (sorted); from the pages such rows are not handed out.
+  // `readers`: the scan's reader threads (-1: the database's; 0: decoded on the caller's thread).
   StatusOr<Statement> Scan(std::string_view table, const std::vector<std::string_view>& columns,
-                           OnlyRows only = {}) const;
+                           OnlyRows only = {}, int readers = -1) const;
+  // The reader threads of a whole-table scan from the pages (0: none).
+  int readers() const { return pages_ != nullptr ? readers_ : 0; }
   // SQLite's plan for `sql` (EXPLAIN QUERY PLAN): each step's detail, in order ("SCAN t",
   // "SEARCH c USING INDEX CommunicationTaskIndex (globalTaskId=?)").
   StatusOr<std::vector<std::string>> QueryPlan(std::string_view table, const std::string& sql) const;

@@ -320,7 +320,14 @@ TEST(AscendDb, PagesAndSqliteBuildTheSameModel) {
   files.push_back(MakeDb(d, std::string(kDbSchema) + kDbRows +
                                 "INSERT INTO PYTORCH_API VALUES ('x', '9', 1, NULL, 1, NULL, NULL, NULL, NULL, NULL, "
                                 "1, 0);"
-                                "INSERT INTO TASK VALUES (NULL, 5, 0, NULL, 99, 0, 1, 0, 1, 1, 0, 0);",
+                                "INSERT INTO TASK VALUES (NULL, 5, 0, NULL, 99, 0, 1, 0, 1, 1, 0, 0);"
+                                // Diagnostics of one kind from tables read in turn and read ahead:
+                                // in the order of the tables either way.
+                                "INSERT INTO OP_MEMORY VALUES (16,NULL,1100,1800,NULL,700,NULL,NULL,NULL,NULL,NULL,"
+                                "NULL,NULL,NULL,0);"
+                                "INSERT INTO MEMORY_RECORD VALUES (16,NULL,0,1,0,0,0),(16,1500,0,'x',0,0,0),"
+                                "(16,1600,0,NULL,0,0,0),(16,1500,0,9437184,0,0,0);"
+                                "INSERT INTO COMPUTE_TASK_INFO (globalTaskId, name) VALUES (77, 'n');",
                             "ascend_pytorch_profiler_1.db"));
   // Communication tasks sharing a globalTaskId, tasks sharing one, and the indexes that make SQLite
   // scan TASK first (an index on COMMUNICATION_TASK_INFO, as real exports have) or
@@ -674,20 +681,31 @@ TEST(AscendDb, PmuCubeFlag) {
 }
 
 // The load's steps, each with its cost, in order (`--verbose`).
+// With reader threads, the tables that need nothing of the API rows are read beside them (the
+// step says which); with one thread, in turn.
 TEST(AscendDb, LoadStepsAreTimed) {
   TempDir d;
-  Profile p;
-  ASSERT_TRUE(LoadAscendDb(MakeDb(d, std::string(kDbSchema) + kDbRows), p, LoadOptions{}).ok());
-  std::vector<std::string> names;
-  for (const PhaseTiming& lp : p.meta.load_phases) {
-    names.push_back(lp.name);
-    EXPECT_GE(lp.cost.wall_ms, 0.0) << lp.name;
-    EXPECT_GT(lp.cost.peak_rss_kib, 0) << lp.name;
+  const std::string file = MakeDb(d, std::string(kDbSchema) + kDbRows +
+                                         "CREATE INDEX CommunicationTaskIndex ON COMMUNICATION_TASK_INFO (globalTaskId);");
+  for (int threads : {1, 2}) {
+    LoadOptions o;
+    o.threads = threads;
+    Profile p;
+    ASSERT_TRUE(LoadAscendDb(file, p, o).ok());
+    std::vector<std::string> names;
+    for (const PhaseTiming& lp : p.meta.load_phases) {
+      names.push_back(lp.name);
+      EXPECT_GE(lp.cost.wall_ms, 0.0) << lp.name;
+      EXPECT_GT(lp.cost.peak_rss_kib, 0) << lp.name;
+    }
+    const std::string api = threads == 1 ? "PYTORCH_API"
+                                         : "PYTORCH_API (COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO, MEMORY_RECORD "
+                                           "read beside it)";
+    EXPECT_EQ(names, (std::vector<std::string>{"STRING_IDS, ENUM_API_TYPE, STEP_TIME, META_DATA", "CONNECTION_IDS",
+                                               api, "TASK, COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO",
+                                               "TASK_PMU_INFO", "COMMUNICATION_OP, launch links, communication tasks",
+                                               "OP_MEMORY, MEMORY_RECORD", "row counts"}));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"STRING_IDS, ENUM_API_TYPE, STEP_TIME, META_DATA", "CONNECTION_IDS",
-                                             "PYTORCH_API", "TASK, COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO",
-                                             "TASK_PMU_INFO", "COMMUNICATION_OP, launch links, communication tasks",
-                                             "OP_MEMORY, MEMORY_RECORD", "row counts"}));
 }
 
 // The kernel launches, as pairing trace_view's flow events by id gives them: each CANN id some API
