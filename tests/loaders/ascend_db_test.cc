@@ -685,8 +685,8 @@ TEST(AscendDb, PmuCubeFlag) {
 // step says which); with one thread, in turn.
 TEST(AscendDb, LoadStepsAreTimed) {
   TempDir d;
-  const std::string file = MakeDb(d, std::string(kDbSchema) + kDbRows +
-                                         "CREATE INDEX CommunicationTaskIndex ON COMMUNICATION_TASK_INFO (globalTaskId);");
+  const std::string index = "CREATE INDEX CommunicationTaskIndex ON COMMUNICATION_TASK_INFO (globalTaskId);";
+  const std::string file = MakeDb(d, std::string(kDbSchema) + kDbRows + index);
   for (int threads : {1, 2}) {
     LoadOptions o;
     o.threads = threads;
