@@ -112,8 +112,11 @@ int64_t GetInt(const unsigned char* p, int64_t n) {
   }
 }
 
-// A value of serial type `t` whose `size` bytes start at `body` (file format, "Record Format").
-void SetValue(SqlValue& v, uint64_t t, const unsigned char* body, int64_t size, bool real) {
+// A value of serial type `t` whose `size` bytes start at `body` (file format, "Record Format"); the
+// text of a decimal one kept in `decimal_texts`. A text or blob is less than 2^31 bytes: its record
+// is (DecodeCell, GatherOverflow).
+void SetValue(SqlValue& v, uint64_t t, const unsigned char* body, int64_t size, bool real,
+              std::vector<std::string_view>& decimal_texts) {
   if (t == 0) {
     v.type = SqlValue::Type::kNull;
   } else if (t <= 6 || t == 8 || t == 9) {
@@ -128,11 +131,17 @@ void SetValue(SqlValue& v, uint64_t t, const unsigned char* body, int64_t size, 
     v.d = std::bit_cast<double>(static_cast<uint64_t>(GetInt(body, 8)));
   } else {
     v.type = (t & 1) != 0 ? SqlValue::Type::kText : SqlValue::Type::kBlob;
-    v.bytes = std::string_view(reinterpret_cast<const char*>(body), static_cast<size_t>(size));
-    if (v.type == SqlValue::Type::kText) {
-      const std::optional<int64_t> n = ParseDecimalInt(v.bytes);
-      v.decimal = n.has_value();
-      v.i = n.value_or(0);
+    const std::string_view bytes(reinterpret_cast<const char*>(body), static_cast<size_t>(size));
+    const std::optional<int64_t> n =
+        v.type == SqlValue::Type::kText ? ParseDecimalInt(bytes) : std::optional<int64_t>();
+    v.decimal = n.has_value();
+    if (n) {
+      v.i = *n;
+      v.size = static_cast<uint32_t>(decimal_texts.size());
+      decimal_texts.push_back(bytes);
+    } else {
+      v.bytes = bytes.data();
+      v.size = static_cast<uint32_t>(size);
     }
   }
 }
@@ -484,6 +493,7 @@ void SqliteTableScan::Fill(Batch& b, const Run& run) {
   b.rows = 0;
   b.filtered = 0;
   b.spilled.clear();
+  b.decimal_texts.clear();
   b.error = Status::Ok();
   b.last = run.last;
   if (run.count == 0) return;
@@ -565,6 +575,9 @@ Status SqliteTableScan::GatherOverflow(Batch& b, std::vector<unsigned char>& out
                                        uint64_t payload_bytes, uint32_t next, uint32_t page_no) const {
   if (payload_bytes > uint64_t{pages_->page_count()} * pages_->usable_bytes())
     return Corrupt(page_no, "a record is larger than the file");
+  // SQLite writes no row of 2^31 bytes or more (SQLITE_MAX_LENGTH bounds a row too): a value's size
+  // fits SqlValue::size.
+  if (payload_bytes > uint64_t{INT32_MAX}) return Corrupt(page_no, "a record is larger than SQLite writes");
   out.assign(local, local + local_bytes);
   std::vector<char>& overflow_page = b.overflow_page;
   overflow_page.resize(pages_->page_bytes());
@@ -615,7 +628,8 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
     }
     // The reserved types (-1) compare as the largest unsigned size: one test for both.
     if (static_cast<uint64_t>(size) > body_bytes()) return Corrupt(page_no, "a record's value runs past its record");
-    if (const Slot slot = slots[col]; slot.index >= 0) SetValue(values[slot.index], t, body, size, slot.real);
+    if (const Slot slot = slots[col]; slot.index >= 0)
+      SetValue(values[slot.index], t, body, size, slot.real, b.decimal_texts);
     body += size;
     // The filter's column read: a row it refuses is not decoded further.
     if (col == filter_column_) {

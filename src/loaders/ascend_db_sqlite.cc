@@ -109,7 +109,7 @@ std::optional<double> Statement::Real(int col) const {
     switch (v.type) {
       case io::SqlValue::Type::kInt: return static_cast<double>(v.i);
       case io::SqlValue::Type::kReal: return v.d;
-      case io::SqlValue::Type::kText: return RealOfText(v.bytes);
+      case io::SqlValue::Type::kText: return RealOfText(scan_->bytes(static_cast<size_t>(col)));
       default: return std::nullopt;
     }
   }
@@ -130,7 +130,7 @@ std::optional<std::string_view> Statement::Text(int col) const {
   if (scan_ != nullptr) {
     const io::SqlValue& v = scan_->value(static_cast<size_t>(col));
     switch (v.type) {
-      case io::SqlValue::Type::kText: return v.bytes;
+      case io::SqlValue::Type::kText: return scan_->bytes(static_cast<size_t>(col));
       case io::SqlValue::Type::kInt: number_text_ = std::to_string(v.i); return std::string_view(number_text_);
       case io::SqlValue::Type::kReal: number_text_ = RealText(v.d); return std::string_view(number_text_);
       default: return std::nullopt;

@@ -52,6 +52,8 @@ std::string ValueRows(const std::string& table, int rows) {
                                   "-2.0",
                                   "1e300",
                                   "'1736410576395167660'",
+                                  "'+007'",  // decimal texts: their own bytes read back, not the number's
+                                  "'-00000000000000000000042'",
                                   "''",
                                   "'text'",
                                   "x''",
