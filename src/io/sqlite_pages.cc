@@ -117,6 +117,7 @@ int64_t GetInt(const unsigned char* p, int64_t n) {
 // is (DecodeCell, GatherOverflow).
 void SetValue(SqlValue& v, uint64_t t, const unsigned char* body, int64_t size, bool real,
               std::vector<std::string_view>& decimal_texts) {
+  v.decimal = false;  // the batch's values are written over row after row
   if (t == 0) {
     v.type = SqlValue::Type::kNull;
   } else if (t <= 6 || t == 8 || t == 9) {

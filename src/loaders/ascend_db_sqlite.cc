@@ -81,6 +81,7 @@ StatusOr<bool> Statement::Step() {
   if (scan_ != nullptr) {
     PD_ASSIGN_OR_RETURN(bool row, scan_->Next());
     rows_ += row ? 1 : 0;
+    row_ = row ? &scan_->value(0) : nullptr;
     return row;
   }
   const int rc = sqlite3_step(stmt_.get());
@@ -91,6 +92,11 @@ StatusOr<bool> Statement::Step() {
   if (rc == SQLITE_DONE) return false;
   sqlite3* db = sqlite3_db_handle(stmt_.get());
   return ParseError(fmt::format("{}: table {}: cannot read the rows: {}", file_, table_, sqlite3_errmsg(db)));
+}
+
+IntCell Statement::IntSlow(int col) const {
+  if (scan_ == nullptr) return SqliteInt(col);
+  return CellOf(scan_->value(static_cast<size_t>(col)));
 }
 
 IntCell Statement::SqliteInt(int col) const {

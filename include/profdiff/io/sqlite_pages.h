@@ -45,7 +45,7 @@ struct SqlValue {
   uint32_t size = 0;
   Type type = Type::kNull;
   // kText: the text is a decimal integer ([+-]digits, within int64), parsed into `i` by the reader
-  // (Ascend's PYTORCH_API stores its times as text).
+  // (Ascend's PYTORCH_API stores its times as text). False for every other type.
   bool decimal = false;
 };
 static_assert(sizeof(SqlValue) == 16);
