@@ -326,9 +326,12 @@ class DbLoader {
   }
   void AddArgInt(ArgKey key, int64_t v) { p_.args.push_back(Arg::Int(key, v, p_.strings)); }
   void AddArgText(ArgKey key, StringId text) { p_.args.push_back(Arg::Text(key, ArgType::kString, text)); }
-  // Appends a slice whose args were pushed since `args_begin`; one arg that fits is kept in the slice
-  // (Slice::SetInlineArg: most slices of a DB export have one, a task's id or an op's shapes).
-  SliceId AddSlice(Slice s, uint32_t args_begin) {
+  // A slice appended to the model, its fields then set in place (not built aside and copied: a
+  // slice's bit-fields written one by one then read whole stall the copy, 22 M times on a big export).
+  Slice& NewSlice() { return p_.slices.emplace_back(); }
+  // Ends the last slice `s`, whose args were pushed since `args_begin`: one arg that fits is kept in
+  // it (Slice::SetInlineArg: most slices of a DB export have one, a task's id or an op's shapes).
+  SliceId EndSlice(Slice& s, uint32_t args_begin) {
     if (p_.args.size() - args_begin == 1 && Slice::Inlinable(p_.args.back())) {
       s.SetInlineArg(p_.args.back());
       p_.args.pop_back();
@@ -336,9 +339,7 @@ class DbLoader {
       s.args_begin = args_begin;
       s.args_count = static_cast<uint8_t>(std::min<size_t>(p_.args.size() - args_begin, Slice::kMaxArgs));
     }
-    const auto id = static_cast<SliceId>(p_.slices.size());
-    p_.slices.push_back(s);
-    return id;
+    return static_cast<SliceId>(p_.slices.size() - 1);
   }
   // A CANN connection id held by exactly two PYTORCH_API rows, both torch ops, links a forward op to
   // its backward op (how the DB export records PyTorch's fwdbwd flows): one fwdbwd flow from the
@@ -831,21 +832,16 @@ Status DbLoader::LoadTorchApi() {
     if (api.kind == SliceKind::kPythonFunction && !python_functions_ && !conn.ok()) continue;
     const SliceKind kind = api.kind;
     const int64_t gtid = tid.ok() ? tid.value : 0;
-    Slice s;
-    s.ts_ns = start.value;
-    s.dur_ns = Duration(start.value, end.value, "PYTORCH_API", n);
-    s.name = name;
-    s.cat_index = api.cat_index;
-    s.kind = kind;
-    s.track = CachedTrack(thread_tracks_, gtid, [&] {
+    const int64_t dur_ns = Duration(start.value, end.value, "PYTORCH_API", n);
+    const TrackId track = CachedTrack(thread_tracks_, gtid, [&] {
       const std::string pid = std::to_string(gtid >> 32), thread = std::to_string(gtid & 0xFFFFFFFF);
       return NamedTrack(pid, "Python", thread, "Thread " + thread);
     });
     const IntCell shapes = st.Int(5);
     if (kind == SliceKind::kPythonFunction) {
       // Without a connection id or shapes, kept compactly (Profile::python_functions).
-      if (!conn.ok() && !shapes.ok() && s.dur_ns <= PythonFunction::kMaxDurNs) {
-        p_.python_functions.Add({s.ts_ns, s.dur_ns, s.track, name});
+      if (!conn.ok() && !shapes.ok() && dur_ns <= PythonFunction::kMaxDurNs) {
+        p_.python_functions.Add({start.value, dur_ns, track, name});
         continue;
       }
       p_.python_functions.slice_before.push_back(static_cast<uint32_t>(p_.python_functions.size()));
@@ -856,9 +852,15 @@ Status DbLoader::LoadTorchApi() {
     const auto args_begin = static_cast<uint32_t>(p_.args.size());
     if (shapes.ok()) AddArgText(ArgKey::kInputDims, Str(shapes, "PYTORCH_API"));
     if (conn.ok() && api.queue) AddArgInt(ArgKey::kConnectionId, conn.value);  // the queue pairs
-    AddSlice(s, args_begin);
+    Slice& s = NewSlice();
+    s.ts_ns = start.value;
+    s.dur_ns = dur_ns;
+    s.name = name;
+    s.cat_index = api.cat_index;
+    s.kind = kind;
+    s.track = track;
+    const SliceId op = EndSlice(s, args_begin);
     if (!conn.ok()) continue;
-    const auto op = static_cast<SliceId>(p_.slices.size() - 1);
     for (const Connection& c : ConnectionsOf(conn.value)) {
       const int64_t cann = c.cann;
       cann_rows_.push_back({cann, op, static_cast<uint32_t>(cann_rows_.size())});
@@ -955,7 +957,7 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) return;
   const bool is_compute = c != nullptr;
   const StringId rts_type = Str(st.Int(4), "TASK");  // TASK.taskType: a compute task's RTS type, else its name
-  Slice s;
+  Slice& s = NewSlice();
   s.ts_ns = start.value;
   s.dur_ns = Duration(start.value, end.value, "TASK", n);
   s.name = is_compute ? Str(Name(*c), "COMPUTE_TASK_INFO") : rts_type;
@@ -972,7 +974,7 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   // row's, or its name (Profile::TaskType), 10 M args fewer at 5 M tasks.
   const auto args_begin = static_cast<uint32_t>(p_.args.size());
   if (const IntCell task_id = st.Int(6); task_id.ok()) AddArgInt(ArgKey::kTaskId, task_id.value);
-  const SliceId id = AddSlice(s, args_begin);
+  const SliceId id = EndSlice(s, args_begin);
   if (conn.ok()) EndLaunch(conn.value, id);
   if (is_compute) {
     const int64_t global_id = gid.ok() ? gid.value : kNoNumber;
@@ -1022,7 +1024,7 @@ Status DbLoader::LoadCommunicationOps() {
     if (!NeedTime(start, "COMMUNICATION_OP", "startNs", n) || !NeedTime(end, "COMMUNICATION_OP", "endNs", n))
       continue;
     const StringId group = Str(st.Int(4), "COMMUNICATION_OP");
-    Slice s;
+    Slice& s = NewSlice();
     s.ts_ns = start.value;
     s.dur_ns = Duration(start.value, end.value, "COMMUNICATION_OP", n);
     s.name = Str(st.Int(0), "COMMUNICATION_OP");
@@ -1034,7 +1036,7 @@ Status DbLoader::LoadCommunicationOps() {
     AddArgText(ArgKey::kGroupName, group);
     AddArgText(ArgKey::kCollectiveName, Str(st.Int(5), "COMMUNICATION_OP"));
     if (conn.ok()) AddArgInt(ArgKey::kConnectionId, conn.value);
-    const SliceId id = AddSlice(s, args_begin);
+    const SliceId id = EndSlice(s, args_begin);
     if (conn.ok()) EndLaunch(conn.value, id);
   }
   Counted("COMMUNICATION_OP", st);
@@ -1183,7 +1185,7 @@ void DbLoader::AddCommTask(int64_t n, const Cells<3>& comm, const Cells<2>& task
   if (!NeedTime(start, "TASK", "startNs", n) || !NeedTime(end, "TASK", "endNs", n)) return;
   const StringId group = Str(comm[2], "COMMUNICATION_TASK_INFO");
   const int64_t plane_id = plane.ok() ? plane.value : -1;
-  Slice s;
+  Slice& s = NewSlice();
   s.ts_ns = start.value;
   s.dur_ns = Duration(start.value, end.value, "TASK", n);
   // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
@@ -1198,7 +1200,7 @@ void DbLoader::AddCommTask(int64_t n, const Cells<3>& comm, const Cells<2>& task
   });
   // No args: its group is its plane's (DbInfo::plane_groups), its type is its name; the op name,
   // stream and task id are not read (2.7 M rows at 5 M tasks).
-  AddSlice(s, static_cast<uint32_t>(p_.args.size()));
+  EndSlice(s, static_cast<uint32_t>(p_.args.size()));
 }
 
 Status DbLoader::LoadOperatorMemory() {
