@@ -523,6 +523,11 @@ class DbLoader {
     if (fresh) it->second = p_.CatIndex(p_.strings.Intern(literal));
     return it->second;
   }
+  // The same for a literal of every row of a table, kept in `index` once met (a lookup per row).
+  uint16_t Cat(std::optional<uint16_t>& index, std::string_view literal) {
+    if (!index) [[unlikely]] index = Cat(literal);
+    return *index;
+  }
   TrackId NamedTrack(std::string_view pid, std::string_view process_name, std::string_view tid,
                      std::string_view track_name) {
     const TrackId t = p_.GetOrCreateTrack(pid, tid);
@@ -586,6 +591,7 @@ class DbLoader {
   TrackCache<std::map<std::pair<StringId, int64_t>, TrackId>> plane_tracks_;  // (group, plane id)
   std::unordered_map<int64_t, StringId> device_names_;
   std::unordered_map<const char*, uint16_t> cats_;
+  std::optional<uint16_t> task_cat_, hccl_cat_;  // "HostToDevice", "hccl" (Cat)
   std::set<std::string, std::less<>> counted_;  // tables whose rows a whole-table scan counted
   // The communication tasks' join read from the pages (PrepareCommJoin): COMMUNICATION_TASK_INFO's
   // rows with a globalTaskId (taskType, planeId, groupName: what AddCommTask reads) in table order,
@@ -961,7 +967,7 @@ void DbLoader::AddTask(const Statement& st, int64_t n, const ComputeInfo* c) {
   s.ts_ns = start.value;
   s.dur_ns = Duration(start.value, end.value, "TASK", n);
   s.name = is_compute ? Str(Name(*c), "COMPUTE_TASK_INFO") : rts_type;
-  s.cat_index = Cat("HostToDevice");
+  s.cat_index = Cat(task_cat_, "HostToDevice");
   s.kind = SliceKind::kNpuTask;
   // The task's stream is its track (Profile::TaskStream): a row without one (NULL, not an integer)
   // is on a track of its own, whose tid is no number.
@@ -1028,7 +1034,7 @@ Status DbLoader::LoadCommunicationOps() {
     s.ts_ns = start.value;
     s.dur_ns = Duration(start.value, end.value, "COMMUNICATION_OP", n);
     s.name = Str(st.Int(0), "COMMUNICATION_OP");
-    s.cat_index = Cat("hccl");
+    s.cat_index = Cat(hccl_cat_, "hccl");
     s.kind = SliceKind::kHcclOp;
     s.track = CachedTrack(group_tracks_, group,
                           [&] { return NamedTrack(kCommPid, kCommPid, p_.str(group), p_.str(group)); });
@@ -1190,7 +1196,7 @@ void DbLoader::AddCommTask(int64_t n, const Cells<3>& comm, const Cells<2>& task
   s.dur_ns = Duration(start.value, end.value, "TASK", n);
   // As on trace_view's plane lanes, a task is named by its type ("Notify_Wait", "Memcpy").
   s.name = Str(comm[0], "COMMUNICATION_TASK_INFO");
-  s.cat_index = Cat("hccl");
+  s.cat_index = Cat(hccl_cat_, "hccl");
   s.kind = SliceKind::kHcclTask;
   s.track = CachedTrack(plane_tracks_, std::pair{group, plane_id}, [&] {
     const TrackId t = NamedTrack(kCommPid, kCommPid, fmt::format("{}/Plane {}", p_.str(group), plane_id),

@@ -105,6 +105,7 @@ class Statement {
       const io::SqlValue& v = row_[col];
       // `decimal`: a kText holding a decimal integer, in `i`.
       if (v.type == io::SqlValue::Type::kInt || v.decimal) [[likely]] return {IntCell::State::kValue, v.i};
+      if (v.type == io::SqlValue::Type::kNull) return {IntCell::State::kNull, 0};
     }
     return IntSlow(col);
   }
