@@ -25,6 +25,7 @@
 
 #include "ascend_db_sqlite.h"
 #include "ascend_db_string_ids.h"
+#include "profdiff/base/page_warmer.h"
 #include "profdiff/base/radix_sort.h"
 #include "profdiff/base/sorted_cursor.h"
 #include "profdiff/base/time.h"
@@ -200,12 +201,14 @@ class DbLoader {
     PD_RETURN_IF_ERROR(LoadConnections());
     done("CONNECTION_IDS");
     StartAhead();
+    if (db_.readers() > 0) warmer_.emplace(kWarmArrays, kWarmAheadBytes);
     PD_RETURN_IF_ERROR(LoadTorchApi());
     connection_cursor_.reset();  // the connections are read by the API rows only
     Free(connections_);
     done(AheadTables().empty() ? std::string("PYTORCH_API")
                                : fmt::format("PYTORCH_API ({} read beside it)", fmt::join(AheadTables(), ", ")));
     PD_RETURN_IF_ERROR(LoadTasks());
+    warmer_.reset();
     done("TASK, COMPUTE_TASK_INFO, COMMUNICATION_TASK_INFO");
     PD_RETURN_IF_ERROR(LoadPmu());
     BuildOpStatistic();
@@ -645,6 +648,24 @@ class DbLoader {
       if (thread.joinable()) thread.join();
     }
   };
+  // The model's arrays written row by row while PYTORCH_API and TASK are read: their next pages
+  // are mapped on another core (PageWarmer) while the loader's thread writes them, with reader
+  // threads only (`--threads 1` is one thread). Told where the writer is every kWarmEvery rows.
+  enum WarmArray : size_t {
+    kWarmSlices, kWarmArgs, kWarmCannRows, kWarmOpLaunches, kWarmKernelDetails, kWarmComputeTasks, kWarmArrays
+  };
+  static constexpr size_t kWarmAheadBytes = size_t{1} << 20;
+  static constexpr int64_t kWarmEvery = 256;
+  std::optional<PageWarmer> warmer_;
+  void Warm(int64_t row) {
+    if (!warmer_ || row % kWarmEvery != 0) return;
+    warmer_->Used(kWarmSlices, p_.slices);
+    warmer_->Used(kWarmArgs, p_.args);
+    warmer_->Used(kWarmCannRows, cann_rows_);
+    warmer_->Used(kWarmOpLaunches, p_.npu.db.op_launches);
+    warmer_->Used(kWarmKernelDetails, p_.npu.kernel_details.rows);
+    warmer_->Used(kWarmComputeTasks, p_.npu.db.compute_tasks);
+  }
   Ahead ahead_;  // the last member: its thread is joined before the arrays it fills are destroyed
 };
 
@@ -830,6 +851,7 @@ Status DbLoader::LoadTorchApi() {
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
+    Warm(n);
     const IntCell start = st.Int(0), end = st.Int(1), tid = st.Int(2), conn = st.Int(3);
     if (!NeedTime(start, "PYTORCH_API", "startNs", n) || !NeedTime(end, "PYTORCH_API", "endNs", n)) continue;
     const StringId name = Str(st.Int(4), "PYTORCH_API");
@@ -944,6 +966,7 @@ Status DbLoader::LoadTasks() {
   for (int64_t n = 1;; ++n) {
     PD_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
+    Warm(n);
     const IntCell gid = st.Int(3);
     const std::span<const ComputeInfo> joined =
         gid.ok() ? info_cursor.EqualRange(gid.value) : std::span<const ComputeInfo>();
