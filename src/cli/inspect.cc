@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "profdiff/analysis/timeline/timeline.h"
@@ -27,34 +28,55 @@ struct SpanInfo {
   int64_t end_ns = 0;
 };
 
-// What inspect shows of the slices, in one pass over them (30 M slices, 1.2 GB, on a 5 M-task DB
-// export: each pass is a read of all of it).
+// What inspect shows of the slices and the steps they mark. On a 5 M-task DB export the slices are
+// 30 M (1.2 GB, a read of all of it for each pass) and the python functions 12 M more: the slices
+// are summed on this thread while the python functions and the steps are on another.
 struct SliceSummary {
   std::vector<uint64_t> per_track;
   std::vector<uint64_t> by_kind = std::vector<uint64_t>(static_cast<size_t>(SliceKind::kCount), 0);
   SpanInfo span;
+  std::vector<analysis::Step> steps;
+
+  void Add(int64_t ts_ns, int64_t end_ns, TrackId track, SliceKind kind) {
+    if (track < per_track.size()) ++per_track[track];
+    ++by_kind[static_cast<size_t>(kind)];
+    Extend(ts_ns, ts_ns, end_ns);
+  }
+  void Extend(int64_t first_ts_ns, int64_t last_ts_ns, int64_t end_ns) {
+    if (!span.any) {
+      span = {true, first_ts_ns, last_ts_ns, end_ns};
+      return;
+    }
+    span.first_ts_ns = std::min(span.first_ts_ns, first_ts_ns);
+    span.last_ts_ns = std::max(span.last_ts_ns, last_ts_ns);
+    span.end_ns = std::max(span.end_ns, end_ns);
+  }
+  void Merge(const SliceSummary& o) {
+    for (size_t t = 0; t < per_track.size() && t < o.per_track.size(); ++t) per_track[t] += o.per_track[t];
+    for (size_t k = 0; k < by_kind.size(); ++k) by_kind[k] += o.by_kind[k];
+    if (o.span.any) Extend(o.span.first_ts_ns, o.span.last_ts_ns, o.span.end_ns);
+  }
 };
 
-SliceSummary Summarize(const Profile& p) {
-  SliceSummary sum;
+// Slices this many or more are summed beside the python functions (fewer: one thread, no start).
+constexpr size_t kSummaryThreadSlices = size_t{1} << 20;
+
+SliceSummary Summarize(const Profile& p, int threads) {
+  SliceSummary sum, functions;
   sum.per_track.assign(p.tracks.size(), 0);
-  SpanInfo& span = sum.span;
-  auto add = [&](int64_t ts_ns, int64_t end_ns, TrackId track, SliceKind kind) {
-    if (track < sum.per_track.size()) ++sum.per_track[track];
-    ++sum.by_kind[static_cast<size_t>(kind)];
-    if (!span.any) {
-      span.any = true;
-      span.first_ts_ns = span.last_ts_ns = ts_ns;
-      span.end_ns = end_ns;
-    }
-    span.first_ts_ns = std::min(span.first_ts_ns, ts_ns);
-    span.last_ts_ns = std::max(span.last_ts_ns, ts_ns);
-    span.end_ns = std::max(span.end_ns, end_ns);
-  };
-  for (const Slice& s : p.slices) add(s.ts_ns, s.end_ns(), s.track, s.kind);
+  functions.per_track.assign(p.tracks.size(), 0);
   // The python functions kept compactly are slices to a reader of inspect.
-  p.python_functions.ForEach(
-      [&](const PythonFunction& f) { add(f.ts_ns, f.end_ns(), f.track, SliceKind::kPythonFunction); });
+  auto other = [&] {
+    p.python_functions.ForEach(
+        [&](const PythonFunction& f) { functions.Add(f.ts_ns, f.end_ns(), f.track, SliceKind::kPythonFunction); });
+    sum.steps = analysis::FindSteps(p);
+  };
+  std::thread beside;
+  if (threads != 1 && p.slices.size() >= kSummaryThreadSlices) beside = std::thread(other);
+  for (const Slice& s : p.slices) sum.Add(s.ts_ns, s.end_ns(), s.track, s.kind);
+  if (beside.joinable()) beside.join();
+  else other();
+  sum.Merge(functions);
   return sum;
 }
 
@@ -112,7 +134,7 @@ ordered_json DbJson(const DbInfo& db) {
 
 }  // namespace
 
-std::string InspectText(const Profile& p) {
+std::string InspectText(const Profile& p, int threads) {
   std::string o;
   const ProfileMeta& m = p.meta;
   o += fmt::format("input:          {}\n", m.input_path);
@@ -132,7 +154,7 @@ std::string InspectText(const Profile& p) {
   o += fmt::format("files read ({}):\n", m.files.size());
   for (const auto& f : m.files) o += fmt::format("  {}\n", f);
 
-  const SliceSummary sum = Summarize(p);
+  const SliceSummary sum = Summarize(p, threads);
   const std::vector<uint64_t>& per_track = sum.per_track;
   o += fmt::format("processes: {}, tracks: {}\n", p.processes.size(), p.tracks.size());
   for (uint32_t pi = 0; pi < p.processes.size(); ++pi) {
@@ -160,9 +182,8 @@ std::string InspectText(const Profile& p) {
   o += fmt::format("counter events: {}\n", p.counters.size());
   o += fmt::format("memory events:  {}\n", p.memory_events.size());
 
-  std::vector<analysis::Step> steps = analysis::FindSteps(p);
-  o += fmt::format("steps: {}\n", steps.size());
-  for (const analysis::Step& s : steps)
+  o += fmt::format("steps: {}\n", sum.steps.size());
+  for (const analysis::Step& s : sum.steps)
     o += fmt::format("  {:<20} ts_ns {}  dur_ns {}  ({} ms)\n", p.str(p.slices[s.slice].name), s.start_ns,
                      s.end_ns - s.start_ns, Ms(s.end_ns - s.start_ns));
 
@@ -207,7 +228,7 @@ std::string InspectText(const Profile& p) {
   return o;
 }
 
-std::string InspectJson(const Profile& p) {
+std::string InspectJson(const Profile& p, int threads) {
   const ProfileMeta& m = p.meta;
   ordered_json j;
   j["schema"] = "profdiff.inspect/1";
@@ -224,7 +245,7 @@ std::string InspectJson(const Profile& p) {
   j["device_names"] = m.device_names;
   j["profiler_level"] = m.profiler_level.empty() ? ordered_json(nullptr) : ordered_json(m.profiler_level);
 
-  const SliceSummary sum = Summarize(p);
+  const SliceSummary sum = Summarize(p, threads);
   const std::vector<uint64_t>& per_track = sum.per_track;
   ordered_json procs = ordered_json::array();
   for (uint32_t pi = 0; pi < p.processes.size(); ++pi) {
@@ -264,7 +285,7 @@ std::string InspectJson(const Profile& p) {
   j["memory_events"] = p.memory_events.size();
 
   ordered_json steps = ordered_json::array();
-  for (const analysis::Step& s : analysis::FindSteps(p))
+  for (const analysis::Step& s : sum.steps)
     steps.push_back({{"name", std::string(p.str(p.slices[s.slice].name))},
                      {"step", s.id},
                      {"ts_ns", s.start_ns},
@@ -341,7 +362,7 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
     for (const PhaseTiming& step : p.meta.load_phases)
       err << "profdiff: load " << step.name << ": " << FormatCost(step.cost) << "\n";
   }
-  out << (options.json ? InspectJson(p) : InspectText(p));
+  out << (options.json ? InspectJson(p, options.threads) : InspectText(p, options.threads));
   out.flush();
   return kExitOk;
 }

@@ -23,8 +23,9 @@ std::string VersionText();
 
 // What `inspect` prints for a loaded profile: human text, or the versioned JSON object
 // ({"schema": "profdiff.inspect/1", ...}, serialized with a 2-space indent and a final newline).
-std::string InspectText(const Profile& profile);
-std::string InspectJson(const Profile& profile);
+// `threads` as --threads: 1 keeps the summing of a big profile's slices on the calling thread.
+std::string InspectText(const Profile& profile, int threads = 0);
+std::string InspectJson(const Profile& profile, int threads = 0);
 
 // `profdiff inspect`: loads with LoadProfile and prints InspectText/InspectJson to `out`.
 // Errors go to `err` as "profdiff: error: <message naming the file and line/offset>"; returns the exit code.
