@@ -79,6 +79,8 @@ void PageWarmer::Ask(size_t id, uintptr_t data, size_t used_bytes, size_t capaci
   work_.notify_one();
 }
 
+// At the writer's priority (not RunAsHelperThread): a page mapped after the writer reached it is
+// no help.
 void PageWarmer::Run() {
   std::vector<Region> todo;
   for (;;) {
