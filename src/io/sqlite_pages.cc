@@ -13,6 +13,8 @@
 #include <cstring>
 #include <utility>
 
+#include "profdiff/base/helper_thread.h"
+
 namespace profdiff::io {
 namespace {
 
@@ -418,6 +420,7 @@ SqliteTableScan::~SqliteTableScan() {
 // A reader: claims the next run with a free batch, fills it, hands it over; until the last run is
 // claimed (a run that failed counts as the last: the caller stops at its error).
 void SqliteTableScan::ReadAhead() {
+  RunAsHelperThread();  // the caller's thread turns the rows into a model: it goes first
   for (;;) {
     Batch* b = nullptr;
     Run run;
