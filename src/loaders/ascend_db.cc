@@ -25,6 +25,7 @@
 
 #include "ascend_db_sqlite.h"
 #include "ascend_db_string_ids.h"
+#include "profdiff/base/helper_thread.h"
 #include "profdiff/base/page_warmer.h"
 #include "profdiff/base/radix_sort.h"
 #include "profdiff/base/sorted_cursor.h"
@@ -1305,6 +1306,7 @@ void DbLoader::StartAhead() {
   ahead_.memory_steps = p_.npu.db.steps;
   if (!ahead_.compute && !ahead_.comm && !ahead_.memory) return;
   ahead_.thread = std::thread([this] {
+    RunAsHelperThread();  // the API rows on the loader's thread go first
     if (ahead_.compute) ahead_.compute_status = ReadComputeInfo(*ahead_.compute, ahead_.compute_info);
     if (ahead_.comm) ahead_.comm_status = ReadCommRows(*ahead_.comm);
     if (ahead_.memory) {
