@@ -385,6 +385,7 @@ SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::
                                  std::vector<bool> real, int rowid_column, int readers,
                                  RowFilter filter)
     : pages_(std::move(pages)),
+      usable_bytes_(pages_->usable_bytes()),
       table_(std::move(table)),
       leaves_(std::move(leaves)),
       columns_(std::move(columns)),
@@ -398,6 +399,18 @@ SqliteTableScan::SqliteTableScan(std::shared_ptr<const SqlitePages> pages, std::
     if (columns_[r] >= 0) slot_[static_cast<size_t>(columns_[r])] = {static_cast<int>(r), real_[r]};
   if (filter_.requested >= 0 && static_cast<size_t>(filter_.requested) < columns_.size())
     filter_column_ = columns_[static_cast<size_t>(filter_.requested)];
+  if (!filter_.ints.empty()) {
+    const auto [lo, hi] = std::minmax_element(filter_.ints.begin(), filter_.ints.end());
+    constexpr uint64_t kMaxBits = uint64_t{1} << 16;
+    if (static_cast<uint64_t>(*hi) - static_cast<uint64_t>(*lo) < kMaxBits) {
+      filter_lo_ = *lo;
+      filter_bits_.assign((static_cast<uint64_t>(*hi) - static_cast<uint64_t>(*lo)) / 64 + 1, 0);
+      for (int64_t v : filter_.ints) {
+        const uint64_t at = static_cast<uint64_t>(v) - static_cast<uint64_t>(*lo);
+        filter_bits_[at / 64] |= uint64_t{1} << (at % 64);
+      }
+    }
+  }
   // With readers: one batch the caller reads, and two per reader (one being filled, one ready).
   const size_t threads = readers > 0 && leaves_.size() >= kReadAheadLeaves ? static_cast<size_t>(readers) : 0;
   const size_t batches = threads > 0 ? 2 * threads + 1 : 1;
@@ -502,16 +515,14 @@ void SqliteTableScan::Fill(Batch& b, const Run& run) {
   b.last = run.last;
   if (run.count == 0) return;
   b.pages.resize(size_t{run.count} * pages_->page_bytes());
-  Status st = pages_->ReadPages(run.first, run.count, b.pages.data(), table_);
-  for (uint32_t i = 0; st.ok() && i < run.count; ++i) {
+  b.error = pages_->ReadPages(run.first, run.count, b.pages.data(), table_);
+  bool ok = b.error.ok();
+  for (uint32_t i = 0; ok && i < run.count; ++i) {
     const auto* page =
         reinterpret_cast<const unsigned char*>(b.pages.data()) + size_t{i} * pages_->page_bytes();
-    st = DecodePage(b, page, run.first + i);
+    ok = DecodePage(b, page, run.first + i);
   }
-  if (!st.ok()) {
-    b.error = st;
-    b.last = true;
-  }
+  if (!ok) b.last = true;
 }
 
 // The next leaves that follow each other in the file (a table written in one go is mostly one
@@ -531,43 +542,52 @@ SqliteTableScan::Run SqliteTableScan::ClaimRun() {
   return run;
 }
 
-Status SqliteTableScan::DecodePage(Batch& b, const unsigned char* page, uint32_t page_no) {
-  PD_ASSIGN_OR_RETURN(PageHeader h, ReadHeader(*pages_, page, page_no, table_));
-  if (h.type != kLeafTable) return Corrupt(page_no, "an interior page where a leaf was read");
-  for (uint32_t cell = 0; cell < h.cells; ++cell) {
-    PD_RETURN_IF_ERROR(DecodeCell(b, page, page_no, Get16(page + h.pointers_at + 2 * cell)));
-  }
-  return Status::Ok();
+bool SqliteTableScan::Fail(Batch& b, uint32_t page_no, std::string_view what) const {
+  b.error = Corrupt(page_no, what);
+  return false;
 }
 
-Status SqliteTableScan::DecodeCell(Batch& b, const unsigned char* page, uint32_t page_no,
-                                   uint32_t at) {
-  const uint32_t usable = pages_->usable_bytes();
+bool SqliteTableScan::DecodePage(Batch& b, const unsigned char* page, uint32_t page_no) {
+  StatusOr<PageHeader> header = ReadHeader(*pages_, page, page_no, table_);
+  if (!header.ok()) {
+    b.error = header.status();
+    return false;
+  }
+  const PageHeader& h = *header;
+  if (h.type != kLeafTable) return Fail(b, page_no, "an interior page where a leaf was read");
+  for (uint32_t cell = 0; cell < h.cells; ++cell) {
+    if (!DecodeCell(b, page, page_no, Get16(page + h.pointers_at + 2 * cell))) return false;
+  }
+  return true;
+}
+
+bool SqliteTableScan::DecodeCell(Batch& b, const unsigned char* page, uint32_t page_no, uint32_t at) {
+  const uint32_t usable = usable_bytes_;
   const unsigned char* end = page + usable;
   if (at < 8 || at >= usable)
-    return Corrupt(page_no, fmt::format("cell offset {} is outside the page", at));
+    return Fail(b, page_no, fmt::format("cell offset {} is outside the page", at));
   const unsigned char* p = page + at;
   uint64_t payload = 0, key = 0;
   size_t n = GetVarint(p, end, payload);
-  if (n == 0) return Corrupt(page_no, "a cell runs past the page");
+  if (n == 0) return Fail(b, page_no, "a cell runs past the page");
   p += n;
   n = GetVarint(p, end, key);
-  if (n == 0) return Corrupt(page_no, "a cell runs past the page");
+  if (n == 0) return Fail(b, page_no, "a cell runs past the page");
   p += n;
   const auto rowid = static_cast<int64_t>(key);
   // The part of the payload kept on the page (file format, "Cell Payload Overflow Pages").
   const uint64_t max_local = usable - 35;
   if (payload <= max_local) {
-    if (p + payload > end) return Corrupt(page_no, "a record runs past the page");
+    if (p + payload > end) return Fail(b, page_no, "a record runs past the page");
     return DecodeRecord(b, p, static_cast<size_t>(payload), page_no, rowid);
   }
   const uint64_t min_local = (uint64_t{usable - 12} * 32 / 255) - 23;
   const uint64_t k = min_local + (payload - min_local) % (usable - 4);
   const uint64_t local = k <= max_local ? k : min_local;
-  if (p + local + 4 > end) return Corrupt(page_no, "a record runs past the page");
+  if (p + local + 4 > end) return Fail(b, page_no, "a record runs past the page");
   std::vector<unsigned char> whole;
-  PD_RETURN_IF_ERROR(
-      GatherOverflow(b, whole, p, static_cast<size_t>(local), payload, Get32(p + local), page_no));
+  b.error = GatherOverflow(b, whole, p, static_cast<size_t>(local), payload, Get32(p + local), page_no);
+  if (!b.error.ok()) return false;
   b.spilled.push_back(std::move(whole));  // the buffer moves, its bytes stay where they are
   return DecodeRecord(b, b.spilled.back().data(), b.spilled.back().size(), page_no, rowid);
 }
@@ -599,13 +619,13 @@ Status SqliteTableScan::GatherOverflow(Batch& b, std::vector<unsigned char>& out
 }
 
 // Appends the row's requested values to the batch (nothing when the record is corrupt).
-Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t bytes,
-                                     uint32_t page_no, int64_t rowid) {
+bool SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t bytes, uint32_t page_no,
+                                   int64_t rowid) {
   const unsigned char* end = rec + bytes;
   uint64_t header_bytes = 0;
   size_t n = GetVarint(rec, end, header_bytes);
   if (n == 0 || header_bytes > bytes || header_bytes < n)
-    return Corrupt(page_no, "a record header runs past its record");
+    return Fail(b, page_no, "a record header runs past its record");
   // Serial types up to the last requested column; each column's value starts where the last ended.
   const unsigned char* type_at = rec + n;
   const unsigned char* header_end = rec + header_bytes;
@@ -626,21 +646,21 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
       size = kOneByteSerialBytes[t];
     } else {
       n = GetVarintSlow(type_at, header_end, t);
-      if (n == 0) return Corrupt(page_no, "a record header runs past its record");
+      if (n == 0) return Fail(b, page_no, "a record header runs past its record");
       type_at += n;
       size = SerialBytes(t);
     }
     // The reserved types (-1) compare as the largest unsigned size: one test for both.
-    if (static_cast<uint64_t>(size) > body_bytes()) return Corrupt(page_no, "a record's value runs past its record");
+    if (static_cast<uint64_t>(size) > body_bytes()) return Fail(b, page_no, "a record's value runs past its record");
     if (const Slot slot = slots[col]; slot.index >= 0)
       SetValue(values[slot.index], t, body, size, slot.real, b.decimal_texts);
     body += size;
     // The filter's column read: a row it refuses is not decoded further.
     if (col == filter_column_) {
       if (col == rowid_column_ && t == 0) values[filter_.requested] = RowidValue(rowid);
-      if (!filter_.Keeps(values[filter_.requested])) {
+      if (!Keeps(values[filter_.requested])) {
         ++b.filtered;  // written over by the next row
-        return Status::Ok();
+        return true;
       }
     }
   }
@@ -656,12 +676,12 @@ Status SqliteTableScan::DecodeRecord(Batch& b, const unsigned char* rec, size_t 
     }
   }
   // A record that ends before the filter's column: NULL there (the rowid for an INTEGER PRIMARY KEY).
-  if (filter_column_ >= walked && !filter_.Keeps(values[filter_.requested])) {
+  if (filter_column_ >= walked && !Keeps(values[filter_.requested])) {
     ++b.filtered;
-    return Status::Ok();
+    return true;
   }
   ++b.rows;
-  return Status::Ok();
+  return true;
 }
 
 }  // namespace profdiff::io

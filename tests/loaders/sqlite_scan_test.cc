@@ -179,7 +179,11 @@ TEST(SqliteScan, OnlyTheRowsTheCallerReads) {
   auto sqlite_db = db::Database::Open(path, false);
   ASSERT_TRUE(sqlite_db.ok());
   // Column b holds each kind of value: integers of every size, reals (3.0 reads as 3), decimal text.
-  const std::vector<int64_t> keep = {-1, 0, 3, 127, 2147483647, 1736410576395167660};
+  // Integers far apart are searched for; a few close together are tested as bits (an integer
+  // cell), or searched for (a real, a decimal text): both lists read as SQLite's scan.
+  const std::vector<int64_t> wide = {-1, 0, 3, 127, 2147483647, 1736410576395167660};
+  const std::vector<int64_t> narrow = {-1, 0, 3, 64, 127};
+  for (const std::vector<int64_t>& keep : {wide, narrow})
   for (const int readers : {0, 1, 2}) {
     auto pages_db = db::Database::Open(path, true, readers);
     ASSERT_TRUE(pages_db.ok());
