@@ -93,25 +93,18 @@ constexpr std::array<int64_t, 128> kOneByteSerialBytes = [] {
   return bytes;
 }();
 
-// A big-endian two's-complement integer of `n` bytes (1, 2, 3, 4, 6 or 8: serial types 1-7).
+// The bytes a record's buffer has readable past its end (a batch's pages, a record gathered from
+// overflow pages): an integer is read with one 8-byte load whatever its size.
+constexpr size_t kRecordPadding = 8;
+
+// A big-endian two's-complement integer of `n` bytes (1, 2, 3, 4, 6 or 8: serial types 1-7), read
+// as the top bytes of an 8-byte big-endian load (kRecordPadding) and shifted down with its sign:
+// no branch on the size, which varies from column to column.
 int64_t GetInt(const unsigned char* p, int64_t n) {
-  auto sign_extended = [](uint64_t v, int bits) {
-    return static_cast<int64_t>(v << (64 - bits)) >> (64 - bits);  // arithmetic shift (C++20)
-  };
-  switch (n) {
-    case 1:
-      return static_cast<int8_t>(p[0]);
-    case 2:
-      return static_cast<int16_t>((p[0] << 8) | p[1]);
-    case 4:
-      return static_cast<int32_t>(Get32(p));
-    case 8:
-      return static_cast<int64_t>((uint64_t{Get32(p)} << 32) | Get32(p + 4));
-    case 3:
-      return sign_extended((uint64_t{p[0]} << 16) | (uint64_t{p[1]} << 8) | p[2], 24);
-    default:  // 6
-      return sign_extended((uint64_t{Get16(p)} << 32) | Get32(p + 2), 48);
-  }
+  uint64_t w = 0;
+  std::memcpy(&w, p, 8);
+  if constexpr (std::endian::native == std::endian::little) w = __builtin_bswap64(w);
+  return static_cast<int64_t>(w) >> (64 - 8 * n);  // arithmetic shift (C++20)
 }
 
 // A value of serial type `t` whose `size` bytes start at `body` (file format, "Record Format"); the
@@ -514,7 +507,7 @@ void SqliteTableScan::Fill(Batch& b, const Run& run) {
   b.error = Status::Ok();
   b.last = run.last;
   if (run.count == 0) return;
-  b.pages.resize(size_t{run.count} * pages_->page_bytes());
+  b.pages.resize(size_t{run.count} * pages_->page_bytes() + kRecordPadding);
   b.error = pages_->ReadPages(run.first, run.count, b.pages.data(), table_);
   bool ok = b.error.ok();
   for (uint32_t i = 0; ok && i < run.count; ++i) {
@@ -588,8 +581,9 @@ bool SqliteTableScan::DecodeCell(Batch& b, const unsigned char* page, uint32_t p
   std::vector<unsigned char> whole;
   b.error = GatherOverflow(b, whole, p, static_cast<size_t>(local), payload, Get32(p + local), page_no);
   if (!b.error.ok()) return false;
+  whole.resize(whole.size() + kRecordPadding);
   b.spilled.push_back(std::move(whole));  // the buffer moves, its bytes stay where they are
-  return DecodeRecord(b, b.spilled.back().data(), b.spilled.back().size(), page_no, rowid);
+  return DecodeRecord(b, b.spilled.back().data(), b.spilled.back().size() - kRecordPadding, page_no, rowid);
 }
 
 // A payload bigger than a page: its local part, then each overflow page's content (a 4-byte next
