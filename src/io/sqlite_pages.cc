@@ -43,6 +43,23 @@ inline size_t GetVarint(const unsigned char* p, const unsigned char* end, uint64
   return GetVarintSlow(p, end, v);
 }
 
+// A cell's payload size and rowid (mostly 2-4 bytes: a table of millions of rows), inline up to 4
+// bytes.
+[[gnu::always_inline]] inline size_t GetCellVarint(const unsigned char* p, const unsigned char* end,
+                                                   uint64_t& v) {
+  if (end - p >= 4) {
+    uint64_t r = p[0] & 0x7F;
+    for (size_t i = 0; i < 4; ++i) {  // unrolled by the compiler
+      if (i > 0) r = (r << 7) | (p[i] & 0x7F);
+      if (p[i] < 0x80) {
+        v = r;
+        return i + 1;
+      }
+    }
+  }
+  return GetVarintSlow(p, end, v);
+}
+
 size_t GetVarintSlow(const unsigned char* p, const unsigned char* end, uint64_t& v) {
   v = 0;
   if (end - p >= 9) {  // the longest varint fits: no bound check per byte (cells, rowids, sizes)
@@ -561,10 +578,10 @@ bool SqliteTableScan::DecodeCell(Batch& b, const unsigned char* page, uint32_t p
     return Fail(b, page_no, fmt::format("cell offset {} is outside the page", at));
   const unsigned char* p = page + at;
   uint64_t payload = 0, key = 0;
-  size_t n = GetVarint(p, end, payload);
+  size_t n = GetCellVarint(p, end, payload);
   if (n == 0) return Fail(b, page_no, "a cell runs past the page");
   p += n;
-  n = GetVarint(p, end, key);
+  n = GetCellVarint(p, end, key);
   if (n == 0) return Fail(b, page_no, "a cell runs past the page");
   p += n;
   const auto rowid = static_cast<int64_t>(key);
