@@ -161,8 +161,9 @@ class SqliteTableScan {
  private:
   // One run of leaf pages and its rows: the values (rows x columns, at the front of `values`, which
   // keeps the size of the biggest batch yet) view the batch's pages or its payloads gathered from
-  // overflow pages, so a batch lives until the caller has passed its rows.
-  struct Batch {
+  // overflow pages, so a batch lives until the caller has passed its rows. Cache-line aligned: the
+  // caller reads its batch's members every row while a reader writes another's every record.
+  struct alignas(64) Batch {
     std::vector<char> pages;
     std::vector<SqlValue> values;
     std::vector<std::string_view> decimal_texts;  // the texts of the decimal kText values
@@ -217,7 +218,6 @@ class SqliteTableScan {
     }
     return filter_.Keeps(v);
   }
-  int64_t filtered_rows_ = 0;  // the caller's side
   int max_column_ = -1;
   // Per table column up to max_column_: its requested index (-1: not requested) and REAL affinity.
   struct Slot {
@@ -226,13 +226,16 @@ class SqliteTableScan {
   };
   std::vector<Slot> slot_;
   size_t next_leaf_ = 0;   // the first leaf not yet claimed
-  // The caller's side: the batch being read and the row in it.
-  Batch* cur_ = nullptr;
+  // The caller's side: the batch being read and the row in it, written every row, on a cache line
+  // of its own (the members above are read by the reader threads every record: sharing a line with
+  // these, each of those reads would wait for the line to come back from the caller's core).
+  alignas(64) Batch* cur_ = nullptr;
   size_t row_ = 0;
   const SqlValue* row_values_ = nullptr;
+  int64_t filtered_rows_ = 0;
   // Batches and their hand-over between the reader threads and the caller: free batches, filled
   // ones by run (the caller takes them in run order), the next run to claim and to hand out.
-  std::vector<std::unique_ptr<Batch>> batches_;
+  alignas(64) std::vector<std::unique_ptr<Batch>> batches_;
   std::deque<Batch*> free_;
   std::map<uint64_t, Batch*> ready_;
   uint64_t next_seq_ = 0, want_seq_ = 0;
