@@ -6,8 +6,15 @@
 namespace profdiff::analysis {
 
 std::vector<Step> FindSteps(const Profile& profile) {
+  std::vector<SliceId> markers;
+  for (SliceId s = 0; s < profile.slices.size(); ++s)
+    if (profile.slices[s].kind == SliceKind::kStepMarker) markers.push_back(s);
+  return StepsOfMarkers(profile, markers);
+}
+
+std::vector<Step> StepsOfMarkers(const Profile& profile, const std::vector<SliceId>& markers) {
   std::vector<Step> steps;
-  for (SliceId s = 0; s < profile.slices.size(); ++s) {
+  for (SliceId s : markers) {
     const Slice& sl = profile.slices[s];
     if (sl.kind != SliceKind::kStepMarker) continue;
     int64_t id = StepIdFromName(profile.str(sl.name));

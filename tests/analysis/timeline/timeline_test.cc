@@ -129,6 +129,29 @@ TEST(Timeline, StepsSortedByStartIdsInFileOrderBackwardThreadFirstOnGpuLastOnNpu
   }
 }
 
+// The steps of the markers a caller collected are FindSteps' (a slice of another kind among them is
+// no step; a marker left out is none).
+TEST(Timeline, StepsOfMarkersAreFindStepsOfThoseMarkers) {
+  ProfileBuilder b(DeviceKind::kNpu);
+  TrackId host = b.Track("1", "10");
+  b.Add(host, SliceKind::kStepMarker, "ProfilerStep#8", "user_annotation", 500, 100);  // slice 0
+  b.Add(host, SliceKind::kCpuOp, "aten::mm", "cpu_op", 120, 10);                       // slice 1
+  b.Add(host, SliceKind::kStepMarker, "ProfilerStep#7", "user_annotation", 100, 100);  // slice 2
+  b.Add(host, SliceKind::kStepMarker, "ProfilerStep#9", "user_annotation", 100, 50);   // slice 3
+  const std::vector<Step> all = FindSteps(b.p), some = StepsOfMarkers(b.p, {0, 1, 3});
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].id, 7);  // by start, ties in slice order
+  EXPECT_EQ(all[1].id, 9);
+  EXPECT_EQ(all[2].id, 8);
+  const std::vector<Step> same = StepsOfMarkers(b.p, {0, 2, 3});
+  ASSERT_EQ(same.size(), all.size());
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(same[i].slice, all[i].slice) << i;
+  ASSERT_EQ(some.size(), 2u);
+  EXPECT_EQ(some[0].id, 9);
+  EXPECT_EQ(some[1].id, 8);
+  EXPECT_EQ(some[1].end_ns, 600);
+}
+
 TEST(Timeline, TextTidsKeepTheirBackwardTrackNoFwdBwdMeansNone) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId host = b.Track("1", "10"), bwd = b.Track("1", "autograd thread");

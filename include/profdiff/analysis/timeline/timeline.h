@@ -24,6 +24,9 @@ struct Step {
 
 // The step markers of a profile, stably sorted by start.
 std::vector<Step> FindSteps(const Profile& profile);
+// The same from the ids of the profile's kStepMarker slices, ascending (a caller that passes over
+// the slices anyway collects them on its way: on a big profile a pass is a read of a GiB).
+std::vector<Step> StepsOfMarkers(const Profile& profile, const std::vector<SliceId>& markers);
 
 struct TimelineOptions {
   std::optional<std::string> gpu_flow_cat;  // --gpu_flow_cat, lower-case as given
