@@ -30,7 +30,8 @@ struct SpanInfo {
 
 // What inspect shows of the slices and the steps they mark. On a 5 M-task DB export the slices are
 // 30 M (1.2 GB, a read of all of it for each pass) and the python functions 12 M more: the slices
-// are summed on this thread while the python functions and the steps are on another.
+// are summed, and their step markers collected, in one pass on this thread while the python
+// functions are summed on another.
 struct SliceSummary {
   std::vector<uint64_t> per_track;
   std::vector<uint64_t> by_kind = std::vector<uint64_t>(static_cast<size_t>(SliceKind::kCount), 0);
@@ -69,11 +70,16 @@ SliceSummary Summarize(const Profile& p, int threads) {
   auto other = [&] {
     p.python_functions.ForEach(
         [&](const PythonFunction& f) { functions.Add(f.ts_ns, f.end_ns(), f.track, SliceKind::kPythonFunction); });
-    sum.steps = analysis::FindSteps(p);
   };
   std::thread beside;
   if (threads != 1 && p.slices.size() >= kSummaryThreadSlices) beside = std::thread(other);
-  for (const Slice& s : p.slices) sum.Add(s.ts_ns, s.end_ns(), s.track, s.kind);
+  std::vector<SliceId> markers;
+  for (SliceId i = 0; i < p.slices.size(); ++i) {
+    const Slice& s = p.slices[i];
+    sum.Add(s.ts_ns, s.end_ns(), s.track, s.kind);
+    if (s.kind == SliceKind::kStepMarker) markers.push_back(i);
+  }
+  sum.steps = analysis::StepsOfMarkers(p, markers);
   if (beside.joinable()) beside.join();
   else other();
   sum.Merge(functions);
