@@ -19,10 +19,10 @@ struct Row {
   bool operator==(const Row&) const = default;
 };
 
-void ExpectAsStableSort(std::vector<Row> v) {
+void ExpectAsStableSort(std::vector<Row> v, int threads = 1) {
   std::vector<Row> expect = v;
   std::stable_sort(expect.begin(), expect.end(), [](const Row& a, const Row& b) { return a.key < b.key; });
-  StableRadixSort(v, [](const Row& r) { return r.key; });
+  StableRadixSort(v, [](const Row& r) { return r.key; }, threads);
   ASSERT_EQ(v, expect);
 }
 
@@ -57,6 +57,24 @@ TEST(StableRadixSort, AgreesWithStableSort) {
   std::vector<int64_t> keys;
   for (int64_t i = 0; i < 20000; ++i) keys.push_back(i % 10 == 3 ? i - 500 : i);
   ExpectAsStableSort(Rows(keys));
+}
+
+// On two threads (an array big enough to be split): the same order, equal keys on both sides of the
+// split kept in order, for narrow and wide key ranges, an odd size and a nearly sorted array.
+TEST(StableRadixSort, TwoThreadsAgreeWithStableSort) {
+  std::mt19937_64 rng(5);
+  for (const uint64_t range : {uint64_t{3}, uint64_t{1} << 27, uint64_t{0}}) {
+    std::vector<int64_t> keys;
+    for (size_t i = 0; i < kRadixSortTwoThreadsMin + 1001; ++i) {
+      const uint64_t r = rng();
+      keys.push_back(range == 0 ? static_cast<int64_t>(r) : static_cast<int64_t>(r % range) - 1);
+    }
+    ExpectAsStableSort(Rows(keys), 2);
+  }
+  std::vector<int64_t> keys;
+  for (int64_t i = 0; i < static_cast<int64_t>(kRadixSortTwoThreadsMin) + 7; ++i)
+    keys.push_back(i % 10 == 3 ? i - 500 : i);
+  ExpectAsStableSort(Rows(keys), 2);
 }
 
 }  // namespace

@@ -9,13 +9,19 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 namespace profdiff {
 
-// Sorts `v` by `key(element)` (an int64_t), keeping the order of elements with equal keys.
+// Sorts `v` by `key(element)` (an int64_t), keeping the order of elements with equal keys. With
+// `threads` 2 and an array of kRadixSortTwoThreadsMin elements or more, each pass's counting and
+// moving is split between this thread and one more (the first half's elements of a digit go before
+// the second half's: the same order).
+inline constexpr size_t kRadixSortTwoThreadsMin = size_t{1} << 20;
+
 template <typename T, typename Key>
-void StableRadixSort(std::vector<T>& v, Key key) {
+void StableRadixSort(std::vector<T>& v, Key key, int threads = 1) {
   if (v.size() < 2) return;
   // Keys as unsigned, order kept (the sign bit flipped), less the smallest: only the bits that vary.
   auto unsigned_key = [&](const T& e) {
@@ -34,21 +40,45 @@ void StableRadixSort(std::vector<T>& v, Key key) {
   if (sorted) return;
   constexpr int kBits = 11;
   constexpr size_t kBuckets = size_t{1} << kBits;
+  using Counts = std::array<size_t, kBuckets>;
   const int width = std::bit_width(hi - lo);
+  // The parts moved on their own (the second on a thread of its own when there are two).
+  const size_t parts = threads >= 2 && v.size() >= kRadixSortTwoThreadsMin ? 2 : 1;
+  const size_t mid = parts == 2 ? v.size() / 2 : v.size();
+  auto in_parts = [&](auto&& work) {
+    if (parts == 1) {
+      work(size_t{0}, size_t{0}, v.size());
+      return;
+    }
+    std::thread second([&] { work(size_t{1}, mid, v.size()); });
+    work(size_t{0}, size_t{0}, mid);
+    second.join();
+  };
   std::vector<T> other(v.size());
   std::vector<T>* from = &v;
   std::vector<T>* to = &other;
   for (int shift = 0; shift < width; shift += kBits) {
-    std::array<size_t, kBuckets> count{};
+    std::array<Counts, 2> count{};
     auto digit = [&](const T& e) { return static_cast<size_t>(((unsigned_key(e) - lo) >> shift) & (kBuckets - 1)); };
-    for (const T& e : *from) ++count[digit(e)];
+    in_parts([&](size_t part, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) ++count[part][digit((*from)[i])];
+    });
+    // Where each part's elements of each digit go: digit by digit, the first part's before the second's.
     size_t at = 0;
-    for (size_t& c : count) {
-      const size_t n = c;
-      c = at;
-      at += n;
+    for (size_t d = 0; d < kBuckets; ++d) {
+      for (size_t part = 0; part < parts; ++part) {
+        const size_t n = count[part][d];
+        count[part][d] = at;
+        at += n;
+      }
     }
-    for (const T& e : *from) (*to)[count[digit(e)]++] = e;
+    in_parts([&](size_t part, size_t begin, size_t end) {
+      Counts& next = count[part];
+      for (size_t i = begin; i < end; ++i) {
+        const T& e = (*from)[i];
+        (*to)[next[digit(e)]++] = e;
+      }
+    });
     std::swap(from, to);
   }
   if (from != &v) v.swap(other);
