@@ -345,6 +345,9 @@ class DbLoader {
     }
     return static_cast<SliceId>(p_.slices.size() - 1);
   }
+  // The loader's thread sorts its big arrays on two threads when it has reader threads (the other
+  // core is idle between tables; `--threads 1` is one thread).
+  int SortThreads() const { return db_.readers() > 0 ? 2 : 1; }
   // A CANN connection id held by exactly two PYTORCH_API rows, both torch ops, links a forward op to
   // its backward op (how the DB export records PyTorch's fwdbwd flows): one fwdbwd flow from the
   // earlier start to the later, in connection-id order. Every id held by API rows may start a
@@ -353,7 +356,7 @@ class DbLoader {
     // (CANN id, row) in id order, rows of one id in table order: a flat array, not a map of lists
     // (a 5 M-task export holds 5 M ids), sorted in a few linear passes.
     links_read_ = cann_rows_.size();
-    StableRadixSort(cann_rows_, [](const CannRow& r) { return r.cann; });
+    StableRadixSort(cann_rows_, [](const CannRow& r) { return r.cann; }, SortThreads());
     launched_.reserve(cann_rows_.size());
     launches_.reserve(cann_rows_.size());
     const StringId cat = p_.strings.Intern("fwdbwd");
@@ -753,7 +756,7 @@ Status DbLoader::LoadConnections() {
     connections_.push_back({id.value, cid.value});
   }
   Counted("CONNECTION_IDS", st);
-  StableRadixSort(connections_, [](const Connection& c) { return c.id; });
+  StableRadixSort(connections_, [](const Connection& c) { return c.id; }, SortThreads());
   return Status::Ok();
 }
 
@@ -770,7 +773,8 @@ Status DbLoader::LoadPmu() {
   by_id.reserve(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i)
     if (tasks[i].global_task_id != kNoNumber) by_id.emplace_back(tasks[i].global_task_id, i);
-  StableRadixSort(by_id, [](const std::pair<int64_t, size_t>& e) { return e.first; });  // ties: task order
+  // Ties: task order.
+  StableRadixSort(by_id, [](const std::pair<int64_t, size_t>& e) { return e.first; }, SortThreads());
   auto first = [](const std::pair<int64_t, size_t>& e) { return e.first; };
   SortedCursor<std::pair<int64_t, size_t>, decltype(first)> task_cursor(by_id, first);
   // The counters' STRING_IDS ids, looked up once: the table is then read without a join (a 5 M-task
@@ -1172,7 +1176,7 @@ Status DbLoader::ReadCommRows(Statement& st) {
   }
   comm_by_gid_.resize(comm_rows_.size());
   for (uint32_t i = 0; i < comm_by_gid_.size(); ++i) comm_by_gid_[i] = i;
-  StableRadixSort(comm_by_gid_, [&](uint32_t i) { return Gid(comm_rows_[i]); });
+  StableRadixSort(comm_by_gid_, [&](uint32_t i) { return Gid(comm_rows_[i]); }, SortThreads());
   return Status::Ok();
 }
 
@@ -1194,7 +1198,7 @@ Status DbLoader::LoadCommunicationTasks() {
     for (const CommTaskTimes& t : comm_task_times_)
       for (uint32_t i : rows.EqualRange(Gid(t))) AddCommTask(++n, comm_rows_[i], t);
   } else {
-    StableRadixSort(comm_task_times_, gid_of_times);
+    StableRadixSort(comm_task_times_, gid_of_times, SortThreads());
     SortedCursor<CommTaskTimes, decltype(gid_of_times)> tasks(comm_task_times_, gid_of_times);
     for (const CommRow& c : comm_rows_)
       for (const CommTaskTimes& t : tasks.EqualRange(Gid(c))) AddCommTask(++n, c, t);
