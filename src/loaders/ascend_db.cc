@@ -345,8 +345,8 @@ class DbLoader {
     }
     return static_cast<SliceId>(p_.slices.size() - 1);
   }
-  // The loader's thread sorts its big arrays on two threads when it has reader threads (the other
-  // core is idle between tables; `--threads 1` is one thread).
+  // A big array is sorted on two threads when the load has reader threads (the sorts between
+  // tables leave the other core idle; `--threads 1` is one thread). The order is the same.
   int SortThreads() const { return db_.readers() > 0 ? 2 : 1; }
   // A CANN connection id held by exactly two PYTORCH_API rows, both torch ops, links a forward op to
   // its backward op (how the DB export records PyTorch's fwdbwd flows): one fwdbwd flow from the
