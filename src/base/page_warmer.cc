@@ -108,6 +108,19 @@ void PageWarmer::Run() {
   }
 }
 
+bool PageWarmer::Supported() {
+#if defined(__linux__)
+  const uintptr_t page = PageBytes();
+  void* p = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return false;
+  const bool ok = Populate(reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + page) == Populated::kYes;
+  ::munmap(p, page);
+  return ok;
+#else
+  return false;
+#endif
+}
+
 size_t PageWarmer::populated_bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return populated_;

@@ -16,10 +16,6 @@ namespace profdiff {
 namespace {
 
 #if defined(__linux__)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 constexpr size_t kMiB = size_t{1} << 20;
 
 // An anonymous mapping of its own (nothing else of the process shares its pages).
@@ -44,10 +40,7 @@ struct Mapping {
   size_t bytes = 0;
 };
 
-bool KernelPopulates() {
-  Mapping m(size_t{64} << 10);
-  return m.data != nullptr && ::madvise(m.data, m.bytes, MADV_POPULATE_WRITE) == 0;
-}
+bool KernelPopulates() { return PageWarmer::Supported(); }
 
 size_t WaitForPopulated(const PageWarmer& w, size_t at_least) {
   for (int i = 0; i < 500 && w.populated_bytes() < at_least; ++i)

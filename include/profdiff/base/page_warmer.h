@@ -46,6 +46,9 @@ class PageWarmer {
 
   // Bytes mapped ahead so far (tests).
   size_t populated_bytes() const;
+  // Whether this kernel maps pages on request (MADV_POPULATE_WRITE, Linux 5.14): without it a
+  // warmer does nothing.
+  static bool Supported();
 
  private:
   struct Asked {  // the writer's last request per array (read by the writer only)
