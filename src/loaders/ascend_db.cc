@@ -235,6 +235,7 @@ class DbLoader {
   Status LoadApiTypes();
   Status LoadSteps();
   Status LoadMetaData();
+  Status LoadDeviceNames();  // NPU_INFO's chip names (e.g. "Ascend910B") into meta.device_names
   Status LoadConnections();
   Status LoadPmu();
   Status LoadTorchApi();
@@ -741,6 +742,18 @@ Status DbLoader::LoadMetaData() {
                       db_.Prepare("META_DATA", "SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'"));
   PD_ASSIGN_OR_RETURN(bool row, st.Step());
   if (row) p_.npu.db.schema_version = std::string(st.Text(0).value_or(std::string_view()));
+  return LoadDeviceNames();
+}
+
+Status DbLoader::LoadDeviceNames() {
+  if (!db_.HasTable("NPU_INFO")) return Status::Ok();  // optional: the chip is then unknown
+  PD_ASSIGN_OR_RETURN(Statement st, db_.Prepare("NPU_INFO", "SELECT name FROM NPU_INFO ORDER BY id"));
+  for (;;) {
+    PD_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    const std::string_view name = st.Text(0).value_or(std::string_view());
+    if (!name.empty()) p_.meta.device_names.emplace_back(name);
+  }
   return Status::Ok();
 }
 

@@ -180,6 +180,10 @@ class ProfilerMetadataLoader final : public FileLoader {
       }
     }
     profile.npu.parallel_group_names = std::move(names);
+    if (const Json* args = FindObject(doc, "distributed_args")) {
+      auto it = args->find("world_size");
+      if (it != args->end() && it->is_number_integer()) profile.meta.world_size = it->get<int64_t>();
+    }
     return Status::Ok();
   }
 };

@@ -809,13 +809,14 @@ void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, Prof
       if (cur.Peek() != JsonType::kObject || !cur.BeginObject()) continue;
       std::string_view key;
       while (cur.NextMember(&key)) {
-        if (key == "rank") {
+        if (key == "rank" || key == "world_size") {
+          int64_t& field = key == "rank" ? meta.rank : meta.world_size;  // before `key` may be overwritten
           std::string_view raw;
           int64_t v;
           JsonType t = cur.Peek();
           bool got = t == JsonType::kNumber ? cur.ReadNumber(&raw)
                                             : (t == JsonType::kString ? cur.ReadString(&raw) : false);
-          if (got && ParseInt64(raw, &v)) meta.rank = v;
+          if (got && ParseInt64(raw, &v)) field = v;
           if (!got && !cur.SkipValue()) break;
         } else if (!cur.SkipValue()) {
           break;

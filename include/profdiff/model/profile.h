@@ -478,7 +478,8 @@ struct ProfileMeta {
   int64_t schema_version = kNoNumber; // Kineto schemaVersion
   int64_t base_time_ns = kNoNumber;   // Kineto baseTimeNanoseconds
   int64_t rank = kNoNumber;           // distributedInfo.rank / profiler_info rank_id
-  std::vector<std::string> device_names;  // deviceProperties[].name
+  int64_t world_size = kNoNumber;     // distributedInfo.world_size / profiler_metadata distributed_args
+  std::vector<std::string> device_names;  // deviceProperties[].name, an Ascend DB's NPU_INFO names
   std::string profiler_level;         // Ascend profiler_info config ("Level1")
   std::string profiler_info_json;     // profiler_info_*.json, verbatim (small)
   std::string path_level;             // Ascend: "trace" | "ascend_output" | "profiling"
