@@ -26,6 +26,8 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.gpu_e2e_ignores_stream0 = true;
   p.gpu_compute_stream_nonzero_only = true;
   p.gpu_ignores_step_selection = true;
+  p.gpu_comm_is_nccl_prefix_only = true;
+  p.gpu_cube_is_mask_only = true;
   p.npu_sdma_ignores_stream0 = true;
   p.gpu_flow_links_by_ts_only = true;
   p.zero_flow_start_is_no_flow = true;

@@ -54,8 +54,10 @@ StatusOr<KernelMasks> ParseKernelMasks(std::string_view text, std::string_view f
   static constexpr std::string_view kKeys[] = {"FA_MASK",   "CONV_MASK",  "MATMUL_MASK",
                                                "CUBE_MASK", "TRANS_MASK", "MC2_KERNEL"};
   std::map<std::string, std::string> values;  // key (upper-case) -> value, section OP_MASK only
+  std::map<std::string, std::string> device;  // section DEVICE_KERNELS
   bool has_section = false;
   bool in_section = false;
+  bool in_device = false;
   size_t line_no = 0;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -70,6 +72,7 @@ StatusOr<KernelMasks> ParseKernelMasks(std::string_view text, std::string_view f
       if (line.back() != ']') return ParseError(where() + "malformed section header '" + std::string(line) + "'");
       std::string_view name = Trim(line.substr(1, line.size() - 2));
       in_section = name == "OP_MASK";
+      in_device = name == "DEVICE_KERNELS";
       has_section = has_section || in_section;
       continue;
     }
@@ -77,12 +80,16 @@ StatusOr<KernelMasks> ParseKernelMasks(std::string_view text, std::string_view f
     if (eq == std::string_view::npos) {
       return ParseError(where() + "expected 'KEY = value', got '" + std::string(line) + "'");
     }
-    if (!in_section) continue;
+    if (!in_section && !in_device) continue;
     std::string key(Trim(line.substr(0, eq)));
     for (char& c : key) {
       if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');  // INI keys are case-insensitive
     }
-    values[key] = std::string(Trim(line.substr(eq + 1)));
+    if (in_device && key != "COMMUNICATION" && key != "STREAM_WORDS" && key != "GEMM") {
+      return ParseError(where() + "unknown key '" + key +
+                        "' in section [DEVICE_KERNELS] (COMMUNICATION, STREAM_WORDS or GEMM)");
+    }
+    (in_device ? device : values)[key] = std::string(Trim(line.substr(eq + 1)));
   }
   if (!has_section) return ParseError(std::string(file) + ": missing required section [OP_MASK]");
   for (auto key : kKeys) {
@@ -98,6 +105,9 @@ StatusOr<KernelMasks> ParseKernelMasks(std::string_view text, std::string_view f
   m.cube = SplitItems(values["CUBE_MASK"]);
   m.trans = SplitItems(values["TRANS_MASK"]);
   m.mc2 = SplitItems(values["MC2_KERNEL"]);
+  m.comm_kernels = SplitItems(device["COMMUNICATION"]);
+  m.comm_words = SplitItems(device["STREAM_WORDS"]);
+  m.gemm_kernels = SplitItems(device["GEMM"]);
   return m;
 }
 

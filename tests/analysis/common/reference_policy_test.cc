@@ -12,7 +12,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
   ReferencePolicy p = MakeReferencePolicy(std::nullopt);
   EXPECT_FALSE(p.reference_compat);
   EXPECT_FALSE(p.gpu_integer_us_grid || p.gpu_e2e_ignores_stream0 || p.gpu_compute_stream_nonzero_only ||
-               p.gpu_ignores_step_selection ||
+               p.gpu_ignores_step_selection || p.gpu_comm_is_nccl_prefix_only || p.gpu_cube_is_mask_only ||
                p.npu_sdma_ignores_stream0 ||
                p.gpu_flow_links_by_ts_only || p.zero_flow_start_is_no_flow ||
                p.single_cursor_overlap || p.comm_wait_least_wait_plane || p.float_us_sums || p.screen_quirks ||
@@ -57,7 +57,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_EQ(current.gap_order, GapOrder::kBaseFirst);
   for (const ReferencePolicy& p : {old_line, current}) {  // every other field: the reference on both lines
     EXPECT_TRUE(p.gpu_integer_us_grid && p.gpu_e2e_ignores_stream0 && p.gpu_compute_stream_nonzero_only &&
-                p.gpu_ignores_step_selection &&
+                p.gpu_ignores_step_selection && p.gpu_comm_is_nccl_prefix_only && p.gpu_cube_is_mask_only &&
                 p.npu_sdma_ignores_stream0 &&
                 p.gpu_flow_links_by_ts_only && p.zero_flow_start_is_no_flow && p.single_cursor_overlap &&
                 p.comm_wait_least_wait_plane &&

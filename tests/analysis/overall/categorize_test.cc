@@ -35,6 +35,21 @@ TEST(KernelMasks, ParsesTrimsLowercasesAndDropsEmptyItems) {
   EXPECT_TRUE(m->mc2.empty());
 }
 
+TEST(KernelMasks, DeviceKernelsSectionExtendsTheTable) {
+  const std::string op_mask = "[OP_MASK]\nFA_MASK=a\nCONV_MASK=b\nMATMUL_MASK=c\nCUBE_MASK=d\nTRANS_MASK=e\nMC2_KERNEL=f\n";
+  auto m = ParseKernelMasks(op_mask + "[DEVICE_KERNELS]\nCOMMUNICATION = My_EP_Dispatch, uccl\ngemm = MyGemm\n",
+                            "masks.ini");
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  EXPECT_EQ(m->comm_kernels, (std::vector<std::string>{"my_ep_dispatch", "uccl"}));
+  EXPECT_TRUE(m->comm_words.empty());
+  EXPECT_EQ(m->gemm_kernels, std::vector<std::string>{"mygemm"});
+  EXPECT_TRUE(KernelMasks::Defaults().comm_kernels.empty());
+  auto bad = ParseKernelMasks(op_mask + "[DEVICE_KERNELS]\nCOMUNICATION = x\n", "masks.ini");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("masks.ini:9"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("COMUNICATION"), std::string::npos);
+}
+
 TEST(KernelMasks, MissingSectionOrKeyIsAnErrorNamingTheFile) {
   auto a = ParseKernelMasks("[X]\nA=1\n", "cfg.ini");
   ASSERT_FALSE(a.ok());

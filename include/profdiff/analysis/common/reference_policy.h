@@ -40,6 +40,13 @@ struct ReferencePolicy {
   // is invalid in GPU data"). Default: the GPU side's overall comparison is restricted to that
   // ProfilerStep window (device events starting in it), as an Ascend DB side is to its STEP_TIME row.
   bool gpu_ignores_step_selection = false;
+  // A GPU kernel is communication only when its lower-cased name starts with "nccl" (the reference).
+  // Default: the device-kernel table (analysis/common/device_kernels.h): RCCL, MSCCL, NVSHMEM,
+  // DeepEP, and collective-named kernels on a stream of communication alone count too.
+  bool gpu_comm_is_nccl_prefix_only = false;
+  // A GPU kernel is cube only when its name contains a CUBE_MASK item (the reference). Default: also
+  // the table's GEMM libraries (AMD hipBLASLt/Tensile "Cijk_", rocBLAS).
+  bool gpu_cube_is_mask_only = false;
   // NPU SDMA-stream time skips tasks on stream 0 (deviation 3).
   bool npu_sdma_ignores_stream0 = false;
   // A GPU kernel is linked to any flow ending at its start timestamp, whatever the track (deviation 4).

@@ -6,6 +6,9 @@
 // CUBE_MASK, TRANS_MASK, MC2_KERNEL; each value is a comma-separated list. Items are trimmed and
 // lower-cased, empty items dropped, duplicates removed. Lines starting with '#' or ';' are
 // comments; other sections are ignored. A missing section or key is an error naming the file.
+// An optional section [DEVICE_KERNELS] (profdiff's own) extends the device-kernel name table
+// (analysis/common/device_kernels.h) with the keys COMMUNICATION, STREAM_WORDS and GEMM, each a
+// comma-separated list of name substrings; read in the default mode only.
 #pragma once
 
 #include <string>
@@ -23,6 +26,10 @@ struct KernelMasks {
   std::vector<std::string> cube;    // CUBE_MASK: GPU kernel-name substring -> cube kernel
   std::vector<std::string> trans;   // TRANS_MASK: NPU kernel-name substring -> "trans" vector kernel
   std::vector<std::string> mc2;     // MC2_KERNEL: NPU kernel name (lower-cased, exact) -> MC2 kernel
+  // [DEVICE_KERNELS] additions to the device-kernel name table (empty by default).
+  std::vector<std::string> comm_kernels;  // COMMUNICATION: a GPU kernel-name substring -> communication
+  std::vector<std::string> comm_words;    // STREAM_WORDS: communication on an all-communication stream
+  std::vector<std::string> gemm_kernels;  // GEMM: a GPU kernel-name substring -> cube
 
   // The reference's shipped defaults.
   static KernelMasks Defaults();
