@@ -53,6 +53,8 @@ Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {
     t.backward_tid = profile.tracks[*t.backward_track].tid;
   }
   t.hccl = FindHcclGroups(profile);
+  t.device = FindDeviceSteps(profile, t.flows, t.steps);
+  t.identity = IdentifyDevice(profile);
   return t;
 }
 

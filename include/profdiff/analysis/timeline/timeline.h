@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/timeline/device_identity.h"
+#include "profdiff/analysis/timeline/device_steps.h"
 #include "profdiff/analysis/timeline/flows.h"
 #include "profdiff/analysis/timeline/hccl_groups.h"
 #include "profdiff/model/profile.h"
@@ -44,6 +46,15 @@ struct Timeline {
   // Track::tid_text of this track. nullopt without fwdbwd flows.
   std::optional<TrackId> backward_track;
   HcclGroups hccl;  // NPU communication groups and planes (empty on a GPU side)
+  DeviceSteps device;  // each step as the device ran it (device_steps.h)
+  DeviceIdentity identity;  // vendor and model (device_identity.h)
+
+  // The step windows every per-step measure reads: the device windows where the side has any, else
+  // the host markers' (a side without device work). One Step per id for device windows.
+  const std::vector<Step>& MeasuredSteps() const { return device.steps.empty() ? steps : device.steps; }
+  StepWindowSource MeasuredSource() const {
+    return !device.steps.empty() ? device.source : steps.empty() ? StepWindowSource::kNone : StepWindowSource::kHostMarkers;
+  }
 
   const Profile& p() const { return *profile; }
   bool HasStep(int64_t id) const;
