@@ -133,6 +133,13 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_flag("--whole-capture", o.whole_capture,
              "Gate on the whole captures when a side has no ProfilerStep markers (else such a gate is "
              "incomparable, exit 4); with steps on both sides the gate compares per step (median step)");
+  c.add_flag("--allow-cross-device", o.allow_cross_device,
+             "Different device models, vendors or kinds (GPU vs NPU) are intended (a migration): gate them "
+             "(else such a gate is incomparable, exit 4)");
+  c.add_option("--min-match", o.min_match_pct,
+               "A gate is incomparable (exit 4) when fewer than PCT % of either side's top-level operators "
+               "matched: the runs are not the same workload (default 50; 0 turns the check off)")
+      ->type_name("PCT");
   c.add_option("--config", o.config_path,
                "Kernel-categorisation masks: an INI file with section [OP_MASK] and the keys FA_MASK, "
                "CONV_MASK, MATMUL_MASK, CUBE_MASK, TRANS_MASK, MC2_KERNEL (comma-separated lists), "

@@ -97,6 +97,12 @@ report::SummaryInput SummaryFor(const CompareOptions& options, const pipeline::C
   if (result.gate.base_steps && result.gate.comparison_steps) {
     in.base_median_step_ns = result.gate.base_steps->median_ns;
     in.comparison_median_step_ns = result.gate.comparison_steps->median_ns;
+    in.base_median_of = result.gate.base_steps->count;
+    in.comparison_median_of = result.gate.comparison_steps->count;
+  }
+  if (options.base_step != kVoidStep && options.comparison_step != kVoidStep) {
+    in.base_selected_step = options.base_step;
+    in.comparison_selected_step = options.comparison_step;
   }
   in.parts = result.summary_parts;
   in.warnings = warnings;

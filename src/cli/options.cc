@@ -381,6 +381,8 @@ Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step
   for (const auto& g : {opts.gate_e2e_pct, opts.gate_compute_pct, opts.gate_comm_pct, opts.gate_free_pct})
     if (g && !(*g >= 0)) return InvalidArgument("Invalid param, a --gate-* threshold must be a percentage >= 0");
   if (!(opts.noise_floor_ms >= 0)) return InvalidArgument("Invalid param, --noise-floor-ms must be >= 0");
+  if (!(opts.min_match_pct >= 0 && opts.min_match_pct <= 100))
+    return InvalidArgument("Invalid param, --min-match must be a percentage from 0 to 100");
   return Status::Ok();
 }
 

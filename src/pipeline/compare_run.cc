@@ -231,10 +231,35 @@ std::optional<int64_t> RestrictedStep(const analysis::Timeline& timeline, int64_
   return std::nullopt;
 }
 
-// The CI gate and the comparability warnings (shown whether or not a gate was asked for).
+// The step a side's per-step numbers (the gate's basis) read: the selected step of any side in the
+// default mode; under --reference-compat the sides the reference restricts (RestrictedStep).
+std::optional<int64_t> GateStep(const analysis::Timeline& timeline, int64_t step, const analysis::ReferencePolicy& policy) {
+  if (step == kVoidStep) return std::nullopt;
+  if (!policy.reference_compat) return step;
+  return RestrictedStep(timeline, step, policy);
+}
+
+// How many top-level operators of each side the pairing matched (nullopt without matching).
+std::optional<analysis::OperatorMatch> OperatorMatchOf(analysis::SharedOperatorPairing& pairing) {
+  if (pairing.options().disable_details) return std::nullopt;
+  const analysis::OperatorPairing& p = pairing.Get();
+  if (p.algorithm == analysis::MatchAlgorithm::kNone) return std::nullopt;
+  analysis::OperatorMatch m;
+  for (const analysis::NodePair& n : p.OperatorPairs()) {
+    m.base_items += n.base != analysis::kNoNode ? 1 : 0;
+    m.comparison_items += n.comparison != analysis::kNoNode ? 1 : 0;
+    m.matched += (n.base != analysis::kNoNode && n.comparison != analysis::kNoNode) ? 1 : 0;
+  }
+  return m;
+}
+
+// The CI gate and the comparability warnings (shown whether or not a gate was asked for). The
+// operator match is read from the run's pairing, built here when no comparison built it and a gate
+// was asked for.
 analysis::GateResult RunGate(const CompareRequest& request, const analysis::ReferencePolicy& policy,
                              const analysis::OverallComparison& overall, const analysis::Timeline& base,
-                             const analysis::Timeline& comparison, RunMessages& messages) {
+                             const analysis::Timeline& comparison, analysis::SharedOperatorPairing& pairing,
+                             RunMessages& messages) {
   analysis::GateOptions gate_options;
   gate_options.e2e_pct = request.gate_e2e_pct;
   gate_options.compute_pct = request.gate_compute_pct;
@@ -242,14 +267,24 @@ analysis::GateResult RunGate(const CompareRequest& request, const analysis::Refe
   gate_options.free_pct = request.gate_free_pct;
   gate_options.noise_floor_ms = request.noise_floor_ms;
   gate_options.whole_capture = request.whole_capture;
-  analysis::ComparabilityInputs comparability;
-  comparability.base_steps = analysis::CountProfilerSteps(base);
-  comparability.comparison_steps = analysis::CountProfilerSteps(comparison);
-  comparability.base_step_stats =
-      analysis::StepDurations(base, RestrictedStep(base, request.base_step, policy));
-  comparability.comparison_step_stats =
-      analysis::StepDurations(comparison, RestrictedStep(comparison, request.comparison_step, policy));
-  analysis::GateResult gate = analysis::EvaluateGate(overall, gate_options, comparability);
+  gate_options.allow_cross_device = request.allow_cross_device;
+  gate_options.min_match_pct = request.min_match_pct;
+  analysis::ComparabilityInputs in;
+  in.base_steps = analysis::CountProfilerSteps(base);
+  in.comparison_steps = analysis::CountProfilerSteps(comparison);
+  in.base_selected_step = GateStep(base, request.base_step, policy);
+  in.comparison_selected_step = GateStep(comparison, request.comparison_step, policy);
+  in.base_step_stats = analysis::StepDurations(base, in.base_selected_step);
+  in.comparison_step_stats = analysis::StepDurations(comparison, in.comparison_selected_step);
+  in.base_device = base.identity;
+  in.comparison_device = comparison.identity;
+  in.base_format = base.p().meta.format;
+  in.comparison_format = comparison.p().meta.format;
+  in.base_device_events = base.device.device_events;
+  in.comparison_device_events = comparison.device.device_events;
+  in.step_selected = request.base_step != kVoidStep;
+  if (pairing.built() || gate_options.any()) in.operator_match = OperatorMatchOf(pairing);
+  analysis::GateResult gate = analysis::EvaluateGate(overall, gate_options, in);
   for (const std::string& w : gate.warnings) messages.Warning(w);
   return gate;
 }
@@ -440,16 +475,17 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_RETURN_IF_ERROR(CheckStep(comparison, request.comparison_step, policy, "comparison", messages));
 
   CompareRunResult result;
-  phase.emplace(messages, "overall and gate");
+  phase.emplace(messages, "overall");
   auto step = [](int64_t id) { return id == kVoidStep ? std::nullopt : std::optional<int64_t>(id); };
   result.overall = RunOverallComparison(base, comparison, policy, masks, step(request.base_step),
                                         step(request.comparison_step));
-  result.gate = RunGate(request, policy, result.overall, base, comparison, messages);
   phase.reset();
   TableOutput table;
   {  // the shared operator pairing lives while the rows run, not while the outputs are written
     analysis::SharedOperatorPairing pairing(base, comparison, policy, OperatorOptionsFor(request));
     table = RunTable(ComparisonInputs{base, comparison, policy, request, result.overall, pairing}, messages);
+    PhaseScope gate_phase(messages, "gate");
+    result.gate = RunGate(request, policy, result.overall, base, comparison, pairing, messages);
   }
   result.summary_parts = std::move(table.summary);
   result.base_steps = analysis::CountProfilerSteps(base).value_or(0);

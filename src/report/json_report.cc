@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "profdiff/analysis/timeline/device_identity.h"
 #include "profdiff/base/time.h"
 #include "profdiff/report/output_file.h"
 
@@ -46,6 +47,8 @@ json Verdict(const analysis::GateResult& g) {
   }
   j["thresholds"] = std::move(thresholds);
   j["checks"] = std::move(checks);
+  j["incomparable_reasons"] = g.incomparable_reasons;
+  j["unsafe_reasons"] = g.unsafe_reasons;
   return j;
 }
 
@@ -70,7 +73,23 @@ json Diags(const Diagnostics* d) {
 }
 
 json Input(const JsonInput& in) {
-  return {{"path", in.path}, {"format", in.format}, {"device", in.device}};
+  auto text = [](const std::string& t) { return t.empty() ? json(nullptr) : json(t); };
+  auto number = [](int64_t v) { return v == kNoNumber ? json(nullptr) : json(v); };
+  return {{"path", in.path},           {"format", in.format},           {"device", in.device},
+          {"vendor", text(in.vendor)}, {"device_model", text(in.model)}, {"export", text(in.export_kind)},
+          {"rank", number(in.rank)},   {"world_size", number(in.world_size)}};
+}
+
+// "text" | "db" | "trace-only" (Ascend), "trace" (Kineto): which rows an input can have.
+std::string ExportKind(SourceFormat f) {
+  switch (f) {
+    case SourceFormat::kAscendDb: return "db";
+    case SourceFormat::kAscendProfileDir:
+    case SourceFormat::kAscendOutputDir: return "text";
+    case SourceFormat::kAscendTraceView: return "trace-only";
+    case SourceFormat::kKinetoJson: return "trace";
+    default: return "";
+  }
 }
 
 }  // namespace
@@ -80,6 +99,12 @@ JsonInput JsonInputFromProfile(const Profile& profile) {
   in.path = profile.meta.input_path;
   in.format = std::string(Name(profile.meta.format));
   in.device = std::string(Name(profile.meta.device));
+  const analysis::DeviceIdentity id = analysis::IdentifyDevice(profile);
+  in.vendor = id.vendor;
+  in.model = id.model;
+  in.export_kind = ExportKind(profile.meta.format);
+  in.rank = profile.meta.rank;
+  in.world_size = profile.meta.world_size;
   return in;
 }
 

@@ -1,6 +1,7 @@
 #include "profdiff/report/screen.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 namespace profdiff::report {
@@ -144,6 +145,14 @@ std::string RenderVerdict(const analysis::GateResult& gate, bool color) {
   out += word;
   if (color) out += kReset;
   out += '\n';
+  // Why the pair cannot be judged, then why it cannot pass, before the checks.
+  std::set<std::string_view> said;
+  for (const std::string& r : gate.incomparable_reasons) {
+    out += "  incomparable: " + r + "\n";
+    said.insert(r);
+  }
+  if (gate.basis == analysis::GateBasis::kPerStep)
+    for (const std::string& r : gate.unsafe_reasons) out += "  cannot pass: " + r + "\n";
   for (const analysis::GateCheck& g : gate.checks) {
     out += "  ";
     out += analysis::Name(g.verdict);
@@ -152,7 +161,10 @@ std::string RenderVerdict(const analysis::GateResult& gate, bool color) {
     out += '\n';
   }
   for (const std::string& w : gate.warnings) {
-    out += "  warning: " + w + "\n";
+    if (said.count(w) != 0) continue;
+    bool reason_prefix = false;  // an incomparable reason is the warning with advice after it
+    for (std::string_view r : said) reason_prefix = reason_prefix || r.starts_with(w);
+    if (!reason_prefix) out += "  warning: " + w + "\n";
   }
   return out;
 }

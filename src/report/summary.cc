@@ -63,10 +63,20 @@ std::vector<Category> Categories(const analysis::OverallComparison& o) {
           {"free", o.base.free_ns, o.comparison.free_ns}};
 }
 
-// The mean step window of each side, when both sides have step splits.
-std::optional<std::pair<analysis::StepMean, analysis::StepMean>> MeanSteps(const analysis::OverallComparison& o) {
-  const std::optional<analysis::StepMean> b = analysis::MeanStep(o.base.steps);
-  const std::optional<analysis::StepMean> c = analysis::MeanStep(o.comparison.steps);
+std::vector<analysis::StepSplit> Selected(const std::vector<analysis::StepSplit>& steps, std::optional<int64_t> id) {
+  std::vector<analysis::StepSplit> out;
+  for (const analysis::StepSplit& s : steps)
+    if (!id || s.id == *id) out.push_back(s);
+  return out;
+}
+
+// The mean step window of each side (of the selected step only, with one), when both sides have
+// step splits.
+std::optional<std::pair<analysis::StepMean, analysis::StepMean>> MeanSteps(const SummaryInput& in) {
+  const analysis::OverallComparison& o = *in.overall;
+  const std::optional<analysis::StepMean> b = analysis::MeanStep(Selected(o.base.steps, in.base_selected_step));
+  const std::optional<analysis::StepMean> c =
+      analysis::MeanStep(Selected(o.comparison.steps, in.comparison_selected_step));
   if (!b || !c) return std::nullopt;
   return std::make_pair(*b, *c);
 }
@@ -79,7 +89,29 @@ std::vector<Category> StepCategories(const analysis::StepMean& b, const analysis
 
 std::string StepsNote(const SummaryInput& in) {
   if (in.base_steps == 0 && in.comparison_steps == 0) return "whole captures, no step markers";
-  return fmt::format("captures of {} and {} step(s)", in.base_steps, in.comparison_steps);
+  std::string note = fmt::format("captures of {} and {} step(s)", in.base_steps, in.comparison_steps);
+  if (in.base_selected_step && in.comparison_selected_step)
+    note += fmt::format("; step {} vs step {} selected", *in.base_selected_step, *in.comparison_selected_step);
+  return note;
+}
+
+// "median of 6 vs 6 device steps" / "step 17 vs step 50 on the device": what a step line measures.
+std::string WindowsOf(const analysis::SideSummary& s) {
+  switch (s.step_source) {
+    case analysis::StepWindowSource::kHostMarkers: return "host";
+    case analysis::StepWindowSource::kNone: return "host";
+    default: return "device";
+  }
+}
+
+std::string MedianLabel(const SummaryInput& in) {
+  const analysis::OverallComparison& o = *in.overall;
+  std::string windows = WindowsOf(o.base) == WindowsOf(o.comparison)
+                            ? WindowsOf(o.base) + " windows"
+                            : fmt::format("{} vs {} windows", WindowsOf(o.base), WindowsOf(o.comparison));
+  if (in.base_selected_step && in.comparison_selected_step)
+    return fmt::format("step {} vs step {}, {}", *in.base_selected_step, *in.comparison_selected_step, windows);
+  return fmt::format("median of {} vs {}, {}", in.base_median_of, in.comparison_median_of, windows);
 }
 
 void ItemLines(const char* title, const std::vector<SummaryItem>& items, std::string& out) {
@@ -128,10 +160,10 @@ std::string RenderSummaryText(const SummaryInput& in) {
   }
   if (in.base_median_step_ns && in.comparison_median_step_ns) {
     const int64_t b = *in.base_median_step_ns, c = *in.comparison_median_step_ns;
-    out += fmt::format("  step (median of {} vs {}): {} -> {}: {} ({})\n", in.base_steps, in.comparison_steps,
-                       Ms(b), Ms(c), SignedMs(c - b), Pct(c - b, b));
+    out += fmt::format("  step ({}): {} -> {}: {} ({})\n", MedianLabel(in), Ms(b), Ms(c), SignedMs(c - b),
+                       Pct(c - b, b));
   }
-  if (const auto means = MeanSteps(o)) {
+  if (const auto means = MeanSteps(in)) {
     const auto& [b, c] = *means;
     out += fmt::format("  step (mean of {} vs {}): {} -> {}: {} ({})\n", b.count, c.count, Ms(b.e2e_ns),
                        Ms(c.e2e_ns), SignedMs(c.e2e_ns - b.e2e_ns), Pct(c.e2e_ns - b.e2e_ns, b.e2e_ns));
@@ -166,10 +198,10 @@ std::string RenderSummaryMarkdown(const SummaryInput& in) {
     out += fmt::format("| **E2E** | {} | {} | {} |\n", Ms(o.base.e2e_ns), Ms(o.comparison.e2e_ns), SignedMs(d));
     if (in.base_median_step_ns && in.comparison_median_step_ns) {
       const int64_t b = *in.base_median_step_ns, c = *in.comparison_median_step_ns;
-      out += fmt::format("| step (median of {} vs {}) | {} | {} | {} ({}) |\n", in.base_steps, in.comparison_steps,
-                         Ms(b), Ms(c), SignedMs(c - b), Pct(c - b, b));
+      out += fmt::format("| step ({}) | {} | {} | {} ({}) |\n", MedianLabel(in), Ms(b), Ms(c), SignedMs(c - b),
+                         Pct(c - b, b));
     }
-    if (const auto means = MeanSteps(o)) {
+    if (const auto means = MeanSteps(in)) {
       const auto& [b, c] = *means;
       for (const Category& k : StepCategories(b, c))
         out += fmt::format("| {} per step (mean) | {} | {} | {} |\n", k.name, Ms(k.base_ns), Ms(k.comparison_ns),

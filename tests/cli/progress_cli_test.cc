@@ -23,7 +23,7 @@ TEST(ProgressCli, VerboseListsEveryPhaseWithItsCost) {
   const testing::Result r =
       testing::RunCli({"compare", "-bp", kBase, "-d", kComp, "--no-xlsx", "--verbose", "-q"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  for (const char* phase : {"check inputs and outputs", "load inputs", "build timelines", "overall and gate",
+  for (const char* phase : {"check inputs and outputs", "load inputs", "build timelines", "overall", "gate",
                             "operators", "write outputs"})
     EXPECT_NE(r.err.find(std::string("profdiff: phase ") + phase + ": "), std::string::npos) << phase << "\n" << r.err;
   EXPECT_NE(r.err.find(" ms CPU, peak RSS "), std::string::npos) << r.err;

@@ -19,8 +19,12 @@ JsonReportContext Context() {
   JsonReportContext ctx;
   ctx.tool_version = "0.1.0";
   ctx.mode = "exact";
-  ctx.base = {"a \"quoted\" path", "kineto-json", "GPU"};
-  ctx.comparison = {"b\tpath/\xc3\xa9", "ascend-text", "NPU"};
+  ctx.base.path = "a \"quoted\" path";
+  ctx.base.format = "kineto-json";
+  ctx.base.device = "GPU";
+  ctx.comparison.path = "b\tpath/\xc3\xa9";
+  ctx.comparison.format = "ascend-text";
+  ctx.comparison.device = "NPU";
   ctx.overall = {{"sides", {{"base", {{"e2e_ns", 1}}}}}, {"deltas", OrderedJson::object()}};
   ctx.warnings = {"w1"};
   ctx.outputs = {"/tmp/x.xlsx"};

@@ -64,12 +64,26 @@ TEST(Summary, TextNamesTheRunsAndSplitsTheE2eChange) {
   EXPECT_EQ(text.find("step (median"), std::string::npos);  // no step line without both medians
   in.base_median_step_ns = 146'000'000;
   in.comparison_median_step_ns = 176'000'000;
+  in.base_median_of = 3;
+  in.comparison_median_of = 3;
   const std::string with_steps = RenderSummaryText(in);
-  EXPECT_NE(with_steps.find("  step (median of 3 vs 3): 146.000 ms -> 176.000 ms: +30.000 ms (+20.5 %)\n"),
+  EXPECT_NE(with_steps.find("  step (median of 3 vs 3, host windows): 146.000 ms -> 176.000 ms: +30.000 ms (+20.5 %)\n"),
             std::string::npos)
       << with_steps;
-  EXPECT_NE(RenderSummaryMarkdown(in).find("| step (median of 3 vs 3) | 146.000 ms | 176.000 ms | +30.000 ms (+20.5 %) |"),
+  EXPECT_NE(RenderSummaryMarkdown(in).find(
+                "| step (median of 3 vs 3, host windows) | 146.000 ms | 176.000 ms | +30.000 ms (+20.5 %) |"),
             std::string::npos);
+  // One step of each side selected: the line says which, and the device windows.
+  analysis::OverallComparison device = *in.overall;
+  device.base.step_source = analysis::StepWindowSource::kDeviceMarkers;
+  device.comparison.step_source = analysis::StepWindowSource::kLaunchedWork;
+  in.overall = &device;
+  in.base_selected_step = 17;
+  in.comparison_selected_step = 50;
+  const std::string selected = RenderSummaryText(in);
+  EXPECT_NE(selected.find("  step (step 17 vs step 50, device windows): 146.000 ms -> 176.000 ms"), std::string::npos)
+      << selected;
+  EXPECT_NE(selected.find("captures of 3 and 3 step(s); step 17 vs step 50 selected"), std::string::npos) << selected;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(Columns(line), 100u) << line;
 }

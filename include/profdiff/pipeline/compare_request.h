@@ -70,6 +70,8 @@ struct CompareRequest {
   std::optional<double> gate_free_pct;
   double noise_floor_ms = 0.05;
   bool whole_capture = false;  // --whole-capture (analysis::GateOptions::whole_capture)
+  bool allow_cross_device = false;  // --allow-cross-device (analysis::GateOptions::allow_cross_device)
+  double min_match_pct = 50.0;      // --min-match PCT (analysis::GateOptions::min_match_pct)
   // --config FILE: kernel-categorisation masks ([OP_MASK] INI, like the reference's
   // compare_config.ini); empty: the reference's shipped defaults.
   std::string config_path;

@@ -25,6 +25,11 @@ struct JsonInput {
   std::string path;    // the path argument as given
   std::string format;  // SourceFormat name ("kineto-json", ...)
   std::string device;  // DeviceKind name ("GPU", "NPU", "unknown")
+  std::string vendor;       // "NVIDIA" | "AMD" | "Huawei" | "" (unknown: null)
+  std::string model;        // device model (Kineto deviceProperties, an Ascend DB's NPU_INFO); "": null
+  std::string export_kind;  // "trace" (Kineto) | "text" | "db" | "trace-only" (Ascend); "": null
+  int64_t rank = kNoNumber;        // kNoNumber: null
+  int64_t world_size = kNoNumber;  // kNoNumber: null
 };
 
 // Fills a JsonInput from a loaded profile.

@@ -38,6 +38,9 @@ struct SummaryInput {
   // The median ProfilerStep duration per side, when both sides have steps (the gate's per-step E2E).
   std::optional<int64_t> base_median_step_ns;
   std::optional<int64_t> comparison_median_step_ns;
+  int64_t base_median_of = 0, comparison_median_of = 0;  // how many steps each median is of
+  // --base_step / --comparison_step: the one step each side's per-step numbers read.
+  std::optional<int64_t> base_selected_step, comparison_selected_step;
   std::vector<SummaryPart> parts;
   int64_t warnings = 0;  // warnings printed on stderr so far
 };

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <vector>
+#include <cctype>
 #include <cmath>
+#include <tuple>
 #include <set>
 #include <string>
 
@@ -79,10 +81,13 @@ std::string FormatMs(int64_t ns) { return fmt::format("{:+.3f} ms", static_cast<
 // iteration takes, robust to a slow first step) and the other categories their mean over the step
 // windows (step_split.h: measured inside each window; the capture total over the number of steps
 // only when the side has no split, e.g. no overlap-analysis lane); else the capture totals.
-int64_t BasisNs(const SideSummary& s, GateCategory c, const std::optional<StepStats>& steps) {
+int64_t BasisNs(const SideSummary& s, GateCategory c, const std::optional<StepStats>& steps,
+                std::optional<int64_t> selected) {
   if (!steps) return CategoryNs(s, c);
   if (c == GateCategory::kE2e) return steps->median_ns;
-  if (const std::optional<StepMean> mean = MeanStep(s.steps)) {
+  std::vector<StepSplit> splits = s.steps;
+  if (selected) std::erase_if(splits, [&](const StepSplit& x) { return x.id != *selected; });
+  if (const std::optional<StepMean> mean = MeanStep(splits)) {
     switch (c) {
       case GateCategory::kComputing: return mean->computing_ns;
       case GateCategory::kCommunication: return mean->communication_ns;
@@ -105,40 +110,163 @@ std::string NoStepsReason(const ComparabilityInputs& in) {
 
 }  // namespace
 
-std::vector<std::string> ComparabilityWarnings(const OverallComparison& cmp,
-                                               const ComparabilityInputs& inputs) {
-  std::vector<std::string> w;
+namespace {
+
+// "GPU (NVIDIA H100 80GB HBM3)", "NPU (Huawei Ascend910B)", "GPU (AMD, model unknown)", "GPU".
+std::string Describe(const DeviceIdentity& d) {
+  if (d.model.empty() && d.vendor.empty()) return std::string(profdiff::Name(d.kind));
+  std::string what = d.model.empty()                                                      ? d.vendor + ", model unknown"
+                     : d.vendor.empty() || d.model.find(d.vendor) != std::string::npos ? d.model
+                                                                                        : d.vendor + " " + d.model;
+  return fmt::format("{} ({})", profdiff::Name(d.kind), what);
+}
+
+bool SameText(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+// Different kinds, or vendors / models both known and different.
+void CheckDevices(const OverallComparison& cmp, const ComparabilityInputs& in, const GateOptions& o, Comparability& c) {
+  DeviceIdentity b = in.base_device, d = in.comparison_device;
+  if (b.kind == DeviceKind::kUnknown) b.kind = cmp.base.device;
+  if (d.kind == DeviceKind::kUnknown) d.kind = cmp.comparison.device;
+  const bool differ = b.kind != d.kind || (!b.vendor.empty() && !d.vendor.empty() && !SameText(b.vendor, d.vendor)) ||
+                      (!b.model.empty() && !d.model.empty() && !SameText(b.model, d.model));
+  if (!differ) return;
+  std::string w = fmt::format("different devices: base is {}, comparison is {}", Describe(b), Describe(d));
+  if (o.allow_cross_device) {
+    c.warnings.push_back(w + " (intended: --allow-cross-device)");
+    return;
+  }
+  c.warnings.push_back(w);
+  c.incomparable.push_back(w + "; pass --allow-cross-device if the comparison is intended (a migration)");
+}
+
+std::string Pct(uint64_t part, uint64_t whole) {
+  return whole == 0 ? std::string("n/a") : fmt::format("{:.1f} %", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+void CheckMatch(const ComparabilityInputs& in, const GateOptions& o, Comparability& c) {
+  if (!in.operator_match) return;
+  const OperatorMatch& m = *in.operator_match;
+  auto below = [&](uint64_t items) {
+    return items > 0 && 100.0L * static_cast<long double>(m.matched) < o.min_match_pct * static_cast<long double>(items);
+  };
+  if (!below(m.base_items) && !below(m.comparison_items)) return;
+  std::string w = fmt::format("operator match: {} of {} base ({}) and {} of {} comparison operators ({}) matched, "
+                              "below --min-match {:g} %: the two runs are probably not the same workload",
+                              m.matched, m.base_items, Pct(m.matched, m.base_items), m.matched,
+                              m.comparison_items, Pct(m.matched, m.comparison_items), o.min_match_pct);
+  c.warnings.push_back(w);
+  c.incomparable.push_back(w);
+}
+
+// A side without device events: its time split is unknown, not 0.
+void CheckDeviceData(const OverallComparison& cmp, const ComparabilityInputs& in, Comparability& c) {
+  for (const auto& [events, format, role] :
+       {std::tuple{in.base_device_events, in.base_format, "base"},
+        std::tuple{in.comparison_device_events, in.comparison_format, "comparison"}}) {
+    if (!events || *events > 0) continue;
+    const std::string what = format == SourceFormat::kAscendDb ? "no device task (its TASK table is absent or empty)"
+                             : format == SourceFormat::kKinetoJson
+                                 ? "no kernel, memcpy or memset event (a CPU-only capture, or device activities not recorded)"
+                                 : "no device task (no Ascend Hardware tasks)";
+    std::string w = fmt::format("{} has no device data: {}; its computing, communication and free time are unknown",
+                                role, what);
+    c.warnings.push_back(w);
+    c.incomparable.push_back(w);
+  }
+  (void)cmp;
+}
+
+// Device busy time outside every step window, per side (per-step numbers leave it out).
+void CheckStepCoverage(const OverallComparison& cmp, Comparability& c) {
+  for (const auto* side : {&cmp.base, &cmp.comparison}) {
+    const StepCoverage& k = side->step_coverage;
+    if (side->steps.empty() || k.busy_ns <= 0 || k.outside_ns * 100 <= kMaxOutsideStepsPct * k.busy_ns) continue;
+    std::string w = fmt::format(
+        "{}: {:.1f} % of its device busy time ({:.3f} ms of {:.3f} ms) lies outside every step window: the "
+        "per-step numbers leave it out",
+        side == &cmp.base ? "base" : "comparison", 100.0 * static_cast<double>(k.outside_ns) / static_cast<double>(k.busy_ns),
+        static_cast<double>(k.outside_ns) / 1e6, static_cast<double>(k.busy_ns) / 1e6);
+    c.warnings.push_back(w);
+    c.unsafe.push_back(w);
+  }
+}
+
+const char* FormatFamily(SourceFormat f) {
+  switch (f) {
+    case SourceFormat::kAscendDb: return "DB";
+    case SourceFormat::kAscendProfileDir:
+    case SourceFormat::kAscendOutputDir: return "text";
+    case SourceFormat::kAscendTraceView: return "trace-only";
+    default: return nullptr;
+  }
+}
+
+// Two Ascend exports of different kinds measure some rows differently.
+void CheckFormats(const ComparabilityInputs& in, Comparability& c) {
+  const char* b = FormatFamily(in.base_format);
+  const char* d = FormatFamily(in.comparison_format);
+  if (b == nullptr || d == nullptr || std::string_view(b) == d) return;
+  c.warnings.push_back(fmt::format(
+      "different export formats: base is a {} export, comparison a {} export; rows they measure differently may "
+      "differ without a change: memory (the text export's memory_record.csv holds the APP component, the DB's "
+      "MEMORY_RECORD the PTA and GE components){}",
+      b, d, (std::string_view(b) == "trace-only" || std::string_view(d) == "trace-only")
+                ? ", the computing split and bandwidths (a trace-only side has none)"
+                : ""));
+}
+
+}  // namespace
+
+Comparability AssessComparability(const OverallComparison& cmp, const ComparabilityInputs& inputs,
+                                  const GateOptions& options) {
+  Comparability c;
   const SideSummary& b = cmp.base;
-  const SideSummary& c = cmp.comparison;
-  if (b.device != c.device) {
-    w.push_back(fmt::format("different devices: base is {}, comparison is {}", profdiff::Name(b.device),
-                            profdiff::Name(c.device)));
+  const SideSummary& d = cmp.comparison;
+  CheckDevices(cmp, inputs, options, c);
+  CheckMatch(inputs, options, c);
+  if (!inputs.step_selected && inputs.base_steps && inputs.comparison_steps &&
+      *inputs.base_steps != *inputs.comparison_steps) {
+    c.warnings.push_back(fmt::format("different step counts: base has {} step(s), comparison has {}",
+                                     *inputs.base_steps, *inputs.comparison_steps));
   }
-  if (inputs.base_steps && inputs.comparison_steps && *inputs.base_steps != *inputs.comparison_steps) {
-    w.push_back(fmt::format("different step counts: base has {} step(s), comparison has {}",
-                            *inputs.base_steps, *inputs.comparison_steps));
+  CheckFormats(inputs, c);
+  CheckDeviceData(cmp, inputs, c);
+  if (b.hide_op_details != d.hide_op_details) {
+    c.warnings.push_back(fmt::format("{} has no usable kernel details; its computing split is unknown",
+                                     b.hide_op_details ? "base" : "comparison"));
   }
-  if (b.hide_op_details != c.hide_op_details) {
-    w.push_back(fmt::format("{} has no usable kernel details; its computing split is unknown",
-                            b.hide_op_details ? "base" : "comparison"));
-  }
-  if (!b.has_overall) w.push_back("base has no end-to-end time");
-  if (!c.has_overall) w.push_back("comparison has no end-to-end time");
-  std::set<std::string> seen(w.begin(), w.end());
-  for (const auto* side : {&b, &c}) {
+  if (!b.has_overall) c.warnings.push_back("base has no end-to-end time");
+  if (!d.has_overall) c.warnings.push_back("comparison has no end-to-end time");
+  CheckStepCoverage(cmp, c);
+  std::set<std::string> seen(c.warnings.begin(), c.warnings.end());
+  for (const auto* side : {&b, &d}) {
     const char* role = side == &b ? "base" : "comparison";
     for (const std::string& s : side->warnings) {
       std::string line = fmt::format("{}: {}", role, s);
-      if (seen.insert(line).second) w.push_back(std::move(line));
+      if (seen.insert(line).second) c.warnings.push_back(std::move(line));
     }
   }
-  return w;
+  return c;
+}
+
+std::vector<std::string> ComparabilityWarnings(const OverallComparison& cmp,
+                                               const ComparabilityInputs& inputs) {
+  return AssessComparability(cmp, inputs, GateOptions{}).warnings;
 }
 
 GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options,
                         const ComparabilityInputs& inputs) {
   GateResult r;
-  r.warnings = ComparabilityWarnings(cmp, inputs);
+  Comparability comparability = AssessComparability(cmp, inputs, options);
+  r.warnings = std::move(comparability.warnings);
+  r.incomparable_reasons = std::move(comparability.incomparable);
+  r.unsafe_reasons = std::move(comparability.unsafe);
   const double floor_ms = std::isfinite(options.noise_floor_ms) && options.noise_floor_ms > 0
                               ? options.noise_floor_ms
                               : 0.0;
@@ -179,8 +307,10 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
       continue;
     }
     g.evaluated = true;
-    g.base_ns = BasisNs(cmp.base, category, per_step ? inputs.base_step_stats : std::nullopt);
-    g.comparison_ns = BasisNs(cmp.comparison, category, per_step ? inputs.comparison_step_stats : std::nullopt);
+    g.base_ns = BasisNs(cmp.base, category, per_step ? inputs.base_step_stats : std::nullopt,
+                        inputs.base_selected_step);
+    g.comparison_ns = BasisNs(cmp.comparison, category, per_step ? inputs.comparison_step_stats : std::nullopt,
+                              inputs.comparison_selected_step);
     g.delta_ns = g.comparison_ns - g.base_ns;
     if (g.base_ns != 0) {
       g.delta_pct = 100.0 * static_cast<double>(g.delta_ns) / static_cast<double>(g.base_ns);
@@ -207,15 +337,17 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
     }
     r.checks.push_back(std::move(g));
   }
-  r.verdict = any_regression     ? Verdict::kRegression
-              : any_incomparable ? Verdict::kIncomparable
-                                 : Verdict::kPass;
+  // An incomparable pair is never judged; a per-step verdict that leaves device work out never passes.
+  r.verdict = !r.incomparable_reasons.empty() ? Verdict::kIncomparable
+              : any_regression                ? Verdict::kRegression
+              : any_incomparable || (per_step && !r.unsafe_reasons.empty()) ? Verdict::kIncomparable
+                                                              : Verdict::kPass;
   return r;
 }
 
 std::optional<StepStats> StepDurations(const Timeline& timeline, std::optional<int64_t> only_step) {
   std::map<int64_t, std::pair<int64_t, int64_t>> spans;  // step id -> [first start, last end]
-  for (const Step& s : timeline.steps) {
+  for (const Step& s : timeline.MeasuredSteps()) {
     if (only_step && s.id != *only_step) continue;
     auto [it, inserted] = spans.try_emplace(s.id, s.start_ns, s.end_ns);
     if (!inserted) {

@@ -437,6 +437,8 @@ SideSummary Summarize(const SideMetrics& m) {
   s.wait_ns = m.wait_ns();
   s.sdma_ns = m.sdma_stream.Ns();
   s.steps = m.step_splits;
+  s.step_source = m.step_source;
+  s.step_coverage = m.step_coverage;
   if (m.device == DeviceKind::kNpu)
     for (const GroupCommunication& g : m.groups) s.communication_groups.push_back(g.split);
   const auto& c = m.categories;
@@ -484,9 +486,11 @@ SideMetrics ComputeSide(const Timeline& t, const KernelMasks& masks, const Refer
   if (d == DeviceKind::kUnknown) {
     d = (t.p().meta.format == SourceFormat::kKinetoJson) ? DeviceKind::kGpu : DeviceKind::kNpu;
   }
-  if (d == DeviceKind::kGpu)
-    return ComputeGpuSideMetrics(t, masks, policy, policy.gpu_ignores_step_selection ? std::nullopt : step);
-  return ComputeNpuSideMetrics(t, masks, policy, step);
+  SideMetrics m = d == DeviceKind::kGpu
+                      ? ComputeGpuSideMetrics(t, masks, policy, policy.gpu_ignores_step_selection ? std::nullopt : step)
+                      : ComputeNpuSideMetrics(t, masks, policy, step);
+  if (!m.step_splits.empty()) m.step_source = t.MeasuredSource();
+  return m;
 }
 
 }  // namespace

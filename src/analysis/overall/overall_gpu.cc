@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "launch_flows.h"
+#include "profdiff/analysis/common/device_kernels.h"
 #include "profdiff/base/ascii.h"
 #include "profdiff/analysis/overall/gpu_overall.h"
 
@@ -33,7 +34,7 @@ std::pair<int64_t, int64_t> GpuBusyMicrosecondGrid(const std::vector<GpuKernelSp
     int64_t a = FloorDiv(k.start_ns, 1000) + 1;
     int64_t b = FloorDiv(k.end_ns, 1000) + 1;
     if (b <= a) continue;
-    int64_t w = k.nccl ? 1 : -100;
+    int64_t w = k.comm ? 1 : -100;
     ev.push_back({a, w});
     ev.push_back({b, -w});
   }
@@ -55,7 +56,7 @@ std::pair<int64_t, int64_t> GpuBusyExact(const std::vector<GpuKernelSpan>& kerne
   std::vector<Interval> compute, all;
   for (const auto& k : kernels) {
     all.push_back({k.start_ns, k.end_ns});
-    if (!k.nccl) compute.push_back({k.start_ns, k.end_ns});
+    if (!k.comm) compute.push_back({k.start_ns, k.end_ns});
   }
   int64_t c = TotalLength(MergeIntervals(std::move(compute)));
   int64_t a = TotalLength(MergeIntervals(std::move(all)));
@@ -71,18 +72,23 @@ enum class DeviceEventClass : uint8_t {
   kMemcpy,  // "gpu_memcpy": counts for e2e and SDMA, never for busy time or categories
 };
 
-// What the reference reads from a kernel name, lower-cased once per distinct string.
+// What a kernel name says, lower-cased once per distinct string.
 struct NameInfo {
   std::string lower;
-  bool nccl = false;  // starts with "nccl": communication
-  bool sdma = false;  // a copy or memset ("htod", "dtod", "dtoh", "memset (device)")
-  bool cube = false;  // CUBE_MASK
+  bool comm = false;       // communication: starts with "nccl" (the reference), or the device-kernel table
+  bool comm_word = false;  // reads like communication: communication on a stream of communication alone
+  bool sdma = false;       // a copy or memset ("htod", "dtod", "dtoh", "memset (device)")
+  bool cube = false;       // CUBE_MASK, or (default mode) a GEMM library's kernel
 };
 
 // Per-profile caches of the category class and the name facts, by interned string.
 class StringFacts {
  public:
-  StringFacts(const Profile& profile, const KernelMasks& masks) : profile_(profile), masks_(masks) {}
+  StringFacts(const Profile& profile, const KernelMasks& masks, const ReferencePolicy& policy)
+      : profile_(profile),
+        masks_(masks),
+        policy_(policy),
+        names_table_(masks.comm_kernels, masks.comm_words, masks.gemm_kernels) {}
 
   DeviceEventClass Class(StringId cat) {
     auto it = classes_.find(cat);
@@ -98,16 +104,20 @@ class StringFacts {
     if (it != names_.end()) return it->second;
     NameInfo n;
     n.lower = ascii::ToLower(profile_.str(name));
-    n.nccl = n.lower.starts_with("nccl");
+    const bool nccl = n.lower.starts_with("nccl");
+    n.comm = nccl || (!policy_.gpu_comm_is_nccl_prefix_only && names_table_.IsCommunication(n.lower));
+    n.comm_word = n.comm || (!policy_.gpu_comm_is_nccl_prefix_only && names_table_.IsStreamWord(n.lower));
     for (std::string_view w : {"htod", "dtod", "dtoh", "memset (device)"})
       if (n.lower.find(w) != std::string::npos) n.sdma = true;
-    n.cube = ContainsAny(n.lower, masks_.cube);
+    n.cube = ContainsAny(n.lower, masks_.cube) || (!policy_.gpu_cube_is_mask_only && names_table_.IsGemm(n.lower));
     return names_.emplace(name, std::move(n)).first->second;
   }
 
  private:
   const Profile& profile_;
   const KernelMasks& masks_;
+  const ReferencePolicy& policy_;
+  DeviceKernelNames names_table_;
   std::unordered_map<StringId, DeviceEventClass> classes_;
   std::unordered_map<StringId, NameInfo> names_;  // node-based: references stay valid
 };
@@ -116,6 +126,7 @@ struct DeviceEvent {
   SliceId id;
   int64_t stream;  // kNoNumber without a stream arg
   bool is_kernel;  // false: gpu_memcpy
+  bool comm = false;  // a communication kernel (NameInfo::comm, or a stream word on a communication stream)
 };
 
 struct DeviceEvents {
@@ -123,12 +134,14 @@ struct DeviceEvents {
   std::optional<int64_t> compute_stream;  // nullopt: no compute kernel on an eligible stream
 };
 
-// The device events, and the compute stream: the most frequent stream among non-NCCL kernels with
-// a stream arg (ties: the first seen); stream 0 is eligible unless
-// policy.gpu_compute_stream_nonzero_only (the reference tests the stream's truthiness).
+// The device events, and the compute stream: the most frequent stream among non-communication
+// kernels with a stream arg (ties: the first seen); stream 0 is eligible unless
+// policy.gpu_compute_stream_nonzero_only (the reference tests the stream's truthiness). A kernel
+// whose name only reads like communication (NameInfo::comm_word) is communication when every kernel
+// of its stream does.
 DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts, const ReferencePolicy& policy) {
   DeviceEvents d;
-  std::vector<std::pair<int64_t, int64_t>> stream_counts;  // (stream, count) in first-seen order
+  std::unordered_map<int64_t, bool> computes;  // stream -> some kernel on it does not read like communication
   for (SliceId i = 0; i < profile.slices.size(); ++i) {
     const Slice& s = profile.slices[i];
     if (s.phase != 'X') continue;
@@ -137,13 +150,18 @@ DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts, con
     const bool is_kernel = c == DeviceEventClass::kKernel;
     const int64_t stream = profile.ArgInt(s, ArgKey::kStream, kNoNumber);
     d.events.push_back({i, stream, is_kernel});
-    if (!is_kernel || stream == kNoNumber || (policy.gpu_compute_stream_nonzero_only && stream == 0) ||
-        facts.Name(s.name).nccl)
-      continue;
+    if (is_kernel) computes[stream] |= !facts.Name(s.name).comm_word;
+  }
+  std::vector<std::pair<int64_t, int64_t>> stream_counts;  // (stream, count) in first-seen order
+  for (DeviceEvent& e : d.events) {
+    if (!e.is_kernel) continue;
+    const NameInfo& n = facts.Name(profile.slices[e.id].name);
+    e.comm = n.comm || (n.comm_word && e.stream != kNoNumber && !computes[e.stream]);
+    if (e.stream == kNoNumber || (policy.gpu_compute_stream_nonzero_only && e.stream == 0) || e.comm) continue;
     auto it = std::find_if(stream_counts.begin(), stream_counts.end(),
-                           [&](const auto& p) { return p.first == stream; });
+                           [&](const auto& p) { return p.first == e.stream; });
     if (it == stream_counts.end()) {
-      stream_counts.emplace_back(stream, 1);
+      stream_counts.emplace_back(e.stream, 1);
     } else {
       ++it->second;
     }
@@ -176,7 +194,7 @@ int64_t E2eNs(const Profile& profile, const std::vector<DeviceEvent>& events, co
   return any ? max_end - min_start : 0;
 }
 
-// A non-NCCL kernel with its flow start F.
+// A computing (non-communication) kernel with its flow start F.
 struct FlowedKernel {
   SliceId id;
   bool has_flow;
@@ -199,8 +217,8 @@ std::vector<FlowedKernel> SplitDeviceEvents(const Timeline& timeline, const Refe
       continue;
     }
     if (!e.is_kernel) continue;
-    spans.push_back({s.ts_ns, s.end_ns(), n.nccl});
-    if (n.nccl) continue;
+    spans.push_back({s.ts_ns, s.end_ns(), e.comm});
+    if (e.comm) continue;
     const std::optional<int64_t> f = flows.Find(s.ts_ns, s.track);
     kernels.push_back({e.id, f.has_value(), f.value_or(0)});
   }
@@ -228,13 +246,15 @@ void Categorize(const Timeline& timeline, const KernelMasks& masks, const Refere
 }
 
 // The exact split of each step window (kernels only: copies and memsets are not busy time).
-std::vector<StepSplit> SplitGpuSteps(const std::vector<Step>& steps, const std::vector<GpuKernelSpan>& spans) {
+void SplitGpuSteps(const std::vector<Step>& steps, const std::vector<GpuKernelSpan>& spans, SideMetrics& m) {
   std::vector<Interval> compute, all;
   for (const GpuKernelSpan& k : spans) {
     all.push_back({k.start_ns, k.end_ns});
-    if (!k.nccl) compute.push_back({k.start_ns, k.end_ns});
+    if (!k.comm) compute.push_back({k.start_ns, k.end_ns});
   }
-  return SplitSteps(steps, MergeIntervals(std::move(compute)), MergeIntervals(std::move(all)));
+  const std::vector<Interval> busy = MergeIntervals(std::move(all));
+  m.step_splits = SplitSteps(steps, MergeIntervals(std::move(compute)), busy);
+  m.step_coverage = CoverageOfSteps(steps, busy);
 }
 
 // Memory peak: the largest Total Reserved of the device memory events, GiB (0 without any).
@@ -256,14 +276,15 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   const Profile& profile = timeline.p();
   SideMetrics m;
   m.device = DeviceKind::kGpu;
-  StringFacts facts(profile, masks);
+  StringFacts facts(profile, masks, policy);
   DeviceEvents d = CollectDeviceEvents(profile, facts, policy);
-  std::vector<Step> steps = timeline.steps;
+  std::vector<Step> steps = timeline.MeasuredSteps();
+  std::optional<Interval> window;  // the selected step's window
   if (step) {
-    const std::optional<Interval> w = StepWindow(timeline.steps, *step);
+    window = StepWindow(steps, *step);
     std::erase_if(d.events, [&](const DeviceEvent& e) {
       const int64_t ts = profile.slices[e.id].ts_ns;
-      return !w || ts < w->start_ns || ts >= w->end_ns;
+      return !window || ts < window->start_ns || ts >= window->end_ns;
     });
     std::erase_if(steps, [&](const Step& s) { return s.id != *step; });
   }
@@ -272,14 +293,16 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
     m.warnings.push_back("The profiling data does not contain kernel running data.");
     return m;
   }
-  m.e2e.AddNs(E2eNs(profile, d.events, policy));
+  // A selected step lasts its window (its idle tail included), or until its last event ends.
+  const int64_t span = E2eNs(profile, d.events, policy);
+  m.e2e.AddNs(window && span > 0 ? std::max(window->end_ns - window->start_ns, span) : span);
   std::vector<GpuKernelSpan> spans;
   const std::vector<FlowedKernel> kernels = SplitDeviceEvents(timeline, policy, d, facts, m, spans);
   auto [compute, comm] = policy.gpu_integer_us_grid ? GpuBusyMicrosecondGrid(spans) : GpuBusyExact(spans);
   m.compute.AddNs(compute);
   m.comm_not_overlapped.AddNs(comm);
   Categorize(timeline, masks, policy, kernels, facts, m);
-  if (!steps.empty()) m.step_splits = SplitGpuSteps(steps, spans);
+  if (!steps.empty()) SplitGpuSteps(steps, spans, m);
   const std::optional<double> memory = MemoryPeakGib(profile);
   m.memory_gib = memory.value_or(0);
   m.memory_known = memory.has_value();

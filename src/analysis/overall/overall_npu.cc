@@ -302,7 +302,7 @@ std::vector<Interval> ReadDeviceLanes(const Profile& profile, const ReferencePol
 
 // The exact split of each step window from the overlap-analysis lane: its "Computing" slices and
 // the uncovered communication `not_overlapped` (in start order).
-std::vector<StepSplit> SplitNpuSteps(const Timeline& timeline, const std::vector<Interval>& not_overlapped) {
+void SplitNpuSteps(const Timeline& timeline, const std::vector<Interval>& not_overlapped, SideMetrics& m) {
   const Profile& profile = timeline.p();
   std::vector<Interval> computing;
   for (const Slice& s : profile.slices)
@@ -310,7 +310,9 @@ std::vector<StepSplit> SplitNpuSteps(const Timeline& timeline, const std::vector
       computing.push_back({s.ts_ns, s.end_ns()});
   std::vector<Interval> busy = computing;
   busy.insert(busy.end(), not_overlapped.begin(), not_overlapped.end());
-  return SplitSteps(timeline.steps, MergeIntervals(std::move(computing)), MergeIntervals(std::move(busy)));
+  const std::vector<Interval> merged_busy = MergeIntervals(std::move(busy));
+  m.step_splits = SplitSteps(timeline.MeasuredSteps(), MergeIntervals(std::move(computing)), merged_busy);
+  m.step_coverage = CoverageOfSteps(timeline.MeasuredSteps(), merged_busy);
 }
 
 // One HCCL group's op intervals and plane tasks, both in start order, and the intervals of its
@@ -566,7 +568,10 @@ std::vector<Interval> MeasureDbIntervals(const Timeline& timeline, const Referen
     last = std::max(last, other_max);
   }
   m.e2e.AddNs(last - first);
-  if (!timeline.steps.empty()) m.step_splits = SplitSteps(timeline.steps, merged_compute, merged_busy);
+  if (!timeline.steps.empty()) {
+    m.step_splits = SplitSteps(timeline.MeasuredSteps(), merged_compute, merged_busy);
+    m.step_coverage = CoverageOfSteps(timeline.MeasuredSteps(), merged_busy);
+  }
   if (policy.db_compute_runs_take_busy_ends)
     return BusyMinusCompute(merged_busy, ComputeRunsTakingBusyEnds(merged_compute, merged_busy));
   return BusyMinusCompute(merged_busy, merged_compute);
@@ -610,7 +615,7 @@ SideMetrics ComputeNpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   if (!m.trace_level) CategorizeKernelDetails(timeline, masks, policy, m);
   const std::vector<Interval> not_overlapped = ReadDeviceLanes(profile, policy, m);
   MeasureGroups(timeline, policy, not_overlapped, m);
-  if (!timeline.steps.empty() && m.has_overlap_data) m.step_splits = SplitNpuSteps(timeline, not_overlapped);
+  if (!timeline.steps.empty() && m.has_overlap_data) SplitNpuSteps(timeline, not_overlapped, m);
   if (!m.trace_level && npu.communication.present && !npu.communication.empty) ReadBandwidth(npu.communication, m);
   return m;
 }

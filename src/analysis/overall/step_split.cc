@@ -19,6 +19,18 @@ int64_t LengthWithin(const std::vector<Interval>& merged, int64_t lo, int64_t hi
 
 }  // namespace
 
+StepCoverage CoverageOfSteps(const std::vector<Step>& steps, const std::vector<Interval>& busy) {
+  StepCoverage c;
+  c.busy_ns = TotalLength(busy);
+  std::vector<Interval> windows;
+  windows.reserve(steps.size());
+  for (const Step& s : steps) windows.push_back({s.start_ns, s.end_ns});
+  int64_t inside = 0;
+  for (const Interval& w : MergeIntervals(std::move(windows))) inside += LengthWithin(busy, w.start_ns, w.end_ns);
+  c.outside_ns = c.busy_ns - inside;
+  return c;
+}
+
 std::optional<Interval> StepWindow(const std::vector<Step>& steps, int64_t id) {
   std::optional<Interval> w;
   for (const Step& s : steps) {

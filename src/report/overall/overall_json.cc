@@ -76,9 +76,10 @@ json Side(const analysis::SideSummary& s) {
   j["label"] = s.label;
   j["has_overall"] = s.has_overall;
   j["hide_op_details"] = s.hide_op_details;
+  // A side without an end-to-end time (no device data) has unknown times: null, never 0.
   auto put = [&](const char* key, int64_t ns) {
-    j[std::string(key) + "_ns"] = ns;
-    j[std::string(key) + "_ms"] = NsToMs(ns);
+    j[std::string(key) + "_ns"] = s.has_overall ? json(ns) : json(nullptr);
+    j[std::string(key) + "_ms"] = s.has_overall ? json(NsToMs(ns)) : json(nullptr);
   };
   put("e2e", s.e2e_ns);
   put("computing", s.computing_ns);
@@ -89,6 +90,15 @@ json Side(const analysis::SideSummary& s) {
   j["computing_split"] = ComputingSplit(s);
   if (s.device == DeviceKind::kNpu) j["communication_groups"] = CommunicationGroups(s);
   j["steps"] = Steps(s);
+  // What the step windows are (analysis/timeline/device_steps.h) and how much device time they hold.
+  j["step_windows"] = {
+      {"source", std::string(analysis::Name(s.step_source))},
+      {"excludes", s.device == DeviceKind::kNpu && s.step_source != analysis::StepWindowSource::kHostMarkers &&
+                           s.step_source != analysis::StepWindowSource::kNone
+                       ? json("Preparing (host time before a step's first device task)")
+                       : json(nullptr)},
+      {"busy_ns", s.step_coverage.busy_ns},
+      {"busy_outside_steps_ns", s.step_coverage.outside_ns}};
   j["memory_used_gib"] = s.memory_known ? JsonNumber(s.memory_used_gib) : json(nullptr);
   j["rdma_bandwidth_gb_s"] =
       s.rdma_bandwidth_gb_s ? JsonNumber(*s.rdma_bandwidth_gb_s) : json(nullptr);

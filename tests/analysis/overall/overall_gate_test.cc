@@ -107,8 +107,9 @@ TEST(OverallGate, MissingDataIsIncomparableNeverPass) {
   oc.whole_capture = true;  // no steps in these summaries
   oc.compute_pct = 5;
   EXPECT_EQ(EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), hidden), oc).verdict, Verdict::kIncomparable);
-  // A regression elsewhere wins over incomparable.
+  // A regression elsewhere wins over a check that cannot be evaluated (GPU against NPU: intended here).
   oc.e2e_pct = 5;
+  oc.allow_cross_device = true;
   SideSummary slower = hidden;
   slower.e2e_ns = 20 * kMs;
   slower.free_ns = 15 * kMs;
@@ -216,6 +217,139 @@ TEST(OverallGate, StepDurationsMedianOfEvenCounts) {
   Timeline none;
   none.profile = &p;
   EXPECT_FALSE(StepDurations(none).has_value());
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
+
+namespace profdiff::analysis {
+namespace {
+
+DeviceIdentity Gpu(const char* vendor, const char* model) { return {DeviceKind::kGpu, vendor, model}; }
+
+GateOptions E2eGate() {
+  GateOptions o;
+  o.whole_capture = true;
+  o.e2e_pct = 5;
+  return o;
+}
+
+// Issue "a verdict that cannot pass an unfair comparison": different device models or vendors, a low
+// operator match and a side without device data make a gate incomparable (exit 4), whatever the
+// checks say; --allow-cross-device and --min-match say a pair is intended.
+TEST(OverallGateComparability, DifferentDeviceModelsAreIncomparableUnlessAllowed) {
+  const OverallComparison same = Cmp(Side(10 * kMs, 5 * kMs, 0), Side(10 * kMs, 5 * kMs, 0));
+  ComparabilityInputs in;
+  in.base_device = Gpu("NVIDIA", "NVIDIA H100 80GB HBM3");
+  in.comparison_device = Gpu("AMD", "AMD Instinct MI300X VF");
+  GateResult r = EvaluateGate(same, E2eGate(), in);
+  EXPECT_EQ(r.verdict, Verdict::kIncomparable);
+  ASSERT_EQ(r.incomparable_reasons.size(), 1u);
+  EXPECT_NE(r.incomparable_reasons[0].find("different devices: base is GPU (NVIDIA H100 80GB HBM3), comparison "
+                                           "is GPU (AMD Instinct MI300X VF)"),
+            std::string::npos)
+      << r.incomparable_reasons[0];
+  EXPECT_NE(r.incomparable_reasons[0].find("--allow-cross-device"), std::string::npos);
+  // Even a regression is not judged on an incomparable pair.
+  EXPECT_EQ(EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), Side(20 * kMs, 5 * kMs, 0)), E2eGate(), in).verdict,
+            Verdict::kIncomparable);
+  GateOptions allowed = E2eGate();
+  allowed.allow_cross_device = true;
+  r = EvaluateGate(same, allowed, in);
+  EXPECT_EQ(r.verdict, Verdict::kPass);
+  EXPECT_TRUE(r.incomparable_reasons.empty());
+  EXPECT_NE(r.warnings[0].find("(intended: --allow-cross-device)"), std::string::npos) << r.warnings[0];
+  // Two models of one vendor differ too (case is ignored); unknown models do not.
+  in.comparison_device = Gpu("NVIDIA", "Tesla V100-SXM2-32GB");
+  EXPECT_EQ(EvaluateGate(same, E2eGate(), in).verdict, Verdict::kIncomparable);
+  in.comparison_device = Gpu("nvidia", "nvidia h100 80gb hbm3");
+  EXPECT_EQ(EvaluateGate(same, E2eGate(), in).verdict, Verdict::kPass);
+  in.comparison_device = Gpu("", "");
+  EXPECT_EQ(EvaluateGate(same, E2eGate(), in).verdict, Verdict::kPass);
+  // GPU against NPU.
+  in.comparison_device = {DeviceKind::kNpu, "Huawei", "Ascend910B"};
+  r = EvaluateGate(Cmp(Side(10 * kMs, 5 * kMs, 0), Side(10 * kMs, 5 * kMs, 0, DeviceKind::kNpu)), E2eGate(), in);
+  EXPECT_EQ(r.verdict, Verdict::kIncomparable);
+  EXPECT_NE(r.warnings[0].find("comparison is NPU (Huawei Ascend910B)"), std::string::npos) << r.warnings[0];
+}
+
+TEST(OverallGateComparability, LowOperatorMatchIsIncomparable) {
+  const OverallComparison same = Cmp(Side(10 * kMs, 5 * kMs, 0), Side(10 * kMs, 5 * kMs, 0));
+  ComparabilityInputs in;
+  in.operator_match = OperatorMatch{100, 1000, 60};  // 60 % of base, 6 % of comparison
+  GateResult r = EvaluateGate(same, E2eGate(), in);
+  EXPECT_EQ(r.verdict, Verdict::kIncomparable);
+  ASSERT_EQ(r.incomparable_reasons.size(), 1u);
+  EXPECT_NE(r.incomparable_reasons[0].find("60 of 100 base (60.0 %) and 60 of 1000 comparison operators (6.0 %)"),
+            std::string::npos)
+      << r.incomparable_reasons[0];
+  GateOptions lower = E2eGate();
+  lower.min_match_pct = 5;
+  EXPECT_EQ(EvaluateGate(same, lower, in).verdict, Verdict::kPass);
+  in.operator_match = OperatorMatch{100, 100, 50};  // exactly half: not below
+  EXPECT_EQ(EvaluateGate(same, E2eGate(), in).verdict, Verdict::kPass);
+  in.operator_match = OperatorMatch{0, 0, 0};  // no operators (MindSpore): nothing to say
+  EXPECT_EQ(EvaluateGate(same, E2eGate(), in).verdict, Verdict::kPass);
+}
+
+TEST(OverallGateComparability, ASideWithoutDeviceDataIsIncomparable) {
+  const OverallComparison same = Cmp(Side(10 * kMs, 5 * kMs, 0), Side(10 * kMs, 0, 0, DeviceKind::kNpu));
+  ComparabilityInputs in;
+  in.base_device_events = 10;
+  in.comparison_device_events = 0;
+  in.comparison_format = SourceFormat::kAscendDb;
+  GateOptions o = E2eGate();
+  o.allow_cross_device = true;
+  GateResult r = EvaluateGate(same, o, in);
+  EXPECT_EQ(r.verdict, Verdict::kIncomparable);
+  ASSERT_EQ(r.incomparable_reasons.size(), 1u);
+  EXPECT_EQ(r.incomparable_reasons[0],
+            "comparison has no device data: no device task (its TASK table is absent or empty); its computing, "
+            "communication and free time are unknown");
+}
+
+TEST(OverallGateComparability, DeviceWorkOutsideTheStepsNeverPasses) {
+  SideSummary b = Side(10 * kMs, 5 * kMs, 0), c = Side(10 * kMs, 5 * kMs, 0);
+  for (SideSummary* s : {&b, &c}) s->steps = {StepSplit{1, 0, 10 * kMs, 5 * kMs, 0, 5 * kMs}};
+  c.step_coverage = {10 * kMs, kMs};  // 10 % outside
+  ComparabilityInputs in;
+  in.base_step_stats = StepStats{1, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs};
+  in.comparison_step_stats = in.base_step_stats;
+  GateOptions o;
+  o.e2e_pct = 5;
+  GateResult r = EvaluateGate(Cmp(b, c), o, in);
+  EXPECT_EQ(r.basis, GateBasis::kPerStep);
+  EXPECT_EQ(r.verdict, Verdict::kIncomparable);
+  ASSERT_EQ(r.unsafe_reasons.size(), 1u);
+  EXPECT_NE(r.unsafe_reasons[0].find("comparison: 10.0 % of its device busy time"), std::string::npos)
+      << r.unsafe_reasons[0];
+  // A regression stays a regression.
+  in.comparison_step_stats = StepStats{1, 12 * kMs, 12 * kMs, 12 * kMs, 12 * kMs};
+  EXPECT_EQ(EvaluateGate(Cmp(b, c), o, in).verdict, Verdict::kRegression);
+  // 5 % or less is within the rule.
+  c.step_coverage = {10 * kMs, kMs / 2};
+  in.comparison_step_stats = in.base_step_stats;
+  EXPECT_EQ(EvaluateGate(Cmp(b, c), o, in).verdict, Verdict::kPass);
+}
+
+TEST(OverallGateComparability, StepCountsAndExportFormats) {
+  const OverallComparison npu =
+      Cmp(Side(10 * kMs, 5 * kMs, 0, DeviceKind::kNpu), Side(10 * kMs, 5 * kMs, 0, DeviceKind::kNpu));
+  ComparabilityInputs in;
+  in.base_steps = 6;
+  in.comparison_steps = 1;
+  in.base_format = SourceFormat::kAscendProfileDir;
+  in.comparison_format = SourceFormat::kAscendDb;
+  Comparability c = AssessComparability(npu, in, {});
+  ASSERT_EQ(c.warnings.size(), 2u);
+  EXPECT_EQ(c.warnings[0], "different step counts: base has 6 step(s), comparison has 1");
+  EXPECT_NE(c.warnings[1].find("different export formats: base is a text export, comparison a DB export"),
+            std::string::npos);
+  EXPECT_NE(c.warnings[1].find("memory"), std::string::npos);
+  EXPECT_TRUE(c.incomparable.empty());  // warnings, not reasons to refuse a verdict
+  in.step_selected = true;  // one step of each: the counts say nothing
+  c = AssessComparability(npu, in, {});
+  ASSERT_EQ(c.warnings.size(), 1u);
 }
 
 }  // namespace

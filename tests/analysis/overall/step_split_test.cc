@@ -60,13 +60,20 @@ TEST(StepSplit, GpuSideSplitsEveryStep) {
   b.Add(gpu, SliceKind::kGpuMemcpy, "Memcpy HtoD", "gpu_memcpy", 1500, 100, {{ArgKey::kStream, 7}});
   const SideMetrics m = ComputeGpuSideMetrics(BuildTimeline(b.p, {}), KernelMasks::Defaults(),
                                               MakeReferencePolicy(std::nullopt));
+  // No launch flows: each device event goes to the host step holding its start, and a step lasts on
+  // the device from its first device event until the next step's first (timeline/device_steps.h):
+  // step 1 is [100, 1500) (its kernels run to 1200, then the device idles until step 2's copy),
+  // step 2 is the copy's [1500, 1600).
   ASSERT_EQ(m.step_splits.size(), 2u);
-  EXPECT_EQ(m.step_splits[0].computing_ns, 400 + 100);      // [100,500) + [900,1000)
+  EXPECT_EQ(m.step_splits[0].start_ns, 100);
+  EXPECT_EQ(m.step_splits[0].e2e_ns, 1400);
+  EXPECT_EQ(m.step_splits[0].computing_ns, 400 + 300);      // [100,500) + [900,1200)
   EXPECT_EQ(m.step_splits[0].communication_ns, 300);        // [500,800)
-  EXPECT_EQ(m.step_splits[0].free_ns, 1000 - 500 - 300);
-  EXPECT_EQ(m.step_splits[1].computing_ns, 200);            // [1000,1200)
+  EXPECT_EQ(m.step_splits[0].free_ns, 1400 - 700 - 300);
+  EXPECT_EQ(m.step_splits[1].computing_ns, 0);
   EXPECT_EQ(m.step_splits[1].communication_ns, 0);
-  EXPECT_EQ(m.step_splits[1].free_ns, 800);                 // the copy is not busy time
+  EXPECT_EQ(m.step_splits[1].free_ns, 100);                 // the copy is not busy time
+  EXPECT_EQ(m.step_source, StepWindowSource::kNone);        // set by CompareOverall, not per side
 }
 
 // The gate's per-step basis reads the mean step window for the categories.
@@ -81,24 +88,28 @@ TEST(StepSplit, OneGpuStepKeepsTheEventsStartingInItsWindow) {
   b.Add(gpu, SliceKind::kKernel, "gemm", "kernel", 1300, 200, {{ArgKey::kStream, 7}});
   b.Add(gpu, SliceKind::kKernel, "ncclAllReduce", "kernel", 1400, 400, {{ArgKey::kStream, 7}});
   const Timeline t = BuildTimeline(b.p, {});
-  const std::optional<Interval> w = StepWindow(t.steps, 2);
+  std::optional<Interval> w = StepWindow(t.steps, 2);  // the host's window
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->start_ns, 1000);
   EXPECT_EQ(w->end_ns, 2000);
   EXPECT_FALSE(StepWindow(t.steps, 3).has_value());
+  w = StepWindow(t.MeasuredSteps(), 2);  // the device's: the work step 2 launched, [1300, 1800)
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->start_ns, 1300);
+  EXPECT_EQ(w->end_ns, 1800);
   const ReferencePolicy policy = MakeReferencePolicy(std::nullopt);
   const SideMetrics m = ComputeGpuSideMetrics(t, KernelMasks::Defaults(), policy, int64_t{2});
-  EXPECT_EQ(m.e2e.Ns(), 1800 - 1300);                      // the two kernels starting in [1000, 2000)
+  EXPECT_EQ(m.e2e.Ns(), 1800 - 1300);                      // the two kernels starting in the window
   EXPECT_EQ(m.compute.Ns(), 200);
   EXPECT_EQ(m.comm_not_overlapped.Ns(), 300);
   ASSERT_EQ(m.step_splits.size(), 1u);
   EXPECT_EQ(m.step_splits[0].id, 2);
   EXPECT_EQ(m.step_splits[0].computing_ns, 200);           // the kernel from step 1 is left out
-  EXPECT_EQ(m.step_splits[0].free_ns, 1000 - 200 - 300);
+  EXPECT_EQ(m.step_splits[0].free_ns, 500 - 200 - 300);
   const std::optional<StepStats> one = StepDurations(t, int64_t{2});
   ASSERT_TRUE(one.has_value());
   EXPECT_EQ(one->count, 1);
-  EXPECT_EQ(one->median_ns, 1000);
+  EXPECT_EQ(one->median_ns, 500);
   EXPECT_EQ(StepDurations(t)->count, 2);
 }
 

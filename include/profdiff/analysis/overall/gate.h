@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "profdiff/analysis/overall/overall.h"
+#include "profdiff/analysis/timeline/device_identity.h"
 #include "profdiff/analysis/timeline/timeline.h"
 
 namespace profdiff::analysis {
@@ -33,6 +34,12 @@ struct GateOptions {
   // --whole-capture: gate on the whole captures when a side has no ProfilerStep markers (else such
   // a gate is incomparable: two captures of different lengths say nothing about a step).
   bool whole_capture = false;
+  // --allow-cross-device: two different device models, vendors or kinds are an intended comparison
+  // (a migration, GPU -> NPU), not an incomparable pair.
+  bool allow_cross_device = false;
+  // --min-match PCT: below this share of either side's top-level operators matched, the two runs are
+  // not the same workload and a gate is incomparable.
+  double min_match_pct = 50.0;
   bool any() const { return e2e_pct || compute_pct || comm_pct || free_pct; }
 };
 
@@ -50,9 +57,22 @@ struct StepStats {
 // to one step by --base_step / --comparison_step).
 std::optional<StepStats> StepDurations(const Timeline& timeline, std::optional<int64_t> only_step = std::nullopt);
 
+// How many top-level operators of each side the operator pairing matched.
+struct OperatorMatch {
+  uint64_t base_items = 0, comparison_items = 0, matched = 0;
+};
+
 // Facts about the inputs that OverallComparison does not carry (the CLI fills them from the
 // timelines, e.g. with CountProfilerSteps).
 struct ComparabilityInputs {
+  DeviceIdentity base_device, comparison_device;
+  SourceFormat base_format = SourceFormat::kUnknown, comparison_format = SourceFormat::kUnknown;
+  std::optional<OperatorMatch> operator_match;  // nullopt: the operators were not paired
+  bool step_selected = false;                   // --base_step / --comparison_step
+  // The step each side's per-step numbers read (the gate's basis): nullopt for all of them.
+  std::optional<int64_t> base_selected_step, comparison_selected_step;
+  // Device events (kernels, tasks) of each side (DeviceSteps::device_events); nullopt: not known.
+  std::optional<int64_t> base_device_events, comparison_device_events;
   std::optional<int64_t> base_steps;
   std::optional<int64_t> comparison_steps;
   // ProfilerStep markers' durations per side (StepDurations): with both, the gate compares per step.
@@ -88,10 +108,31 @@ struct GateResult {
   int64_t noise_floor_ns = 50000;
   std::vector<GateCheck> checks;      // in the order e2e, computing, communication, free
   std::vector<std::string> warnings;  // comparability warnings (also computed when no gate ran)
+  // Why the pair cannot be gated at all (different devices, a low operator match, a side without
+  // device data): a gate's verdict is then incomparable whatever its checks say.
+  std::vector<std::string> incomparable_reasons;
+  // Why the per-step numbers cannot pass (device work outside every step window): a gate that would
+  // pass is incomparable instead; a regression stays one.
+  std::vector<std::string> unsafe_reasons;
 };
 
-// Warnings that make a comparison questionable: different devices, different step counts, one side
-// without kernel details (hide_op_details), a side without e2e, plus the sides' own warnings.
+// The comparability of a pair: every warning, and which of them make a gate incomparable or unable
+// to pass (GateResult::incomparable_reasons, unsafe_reasons).
+struct Comparability {
+  std::vector<std::string> warnings;
+  std::vector<std::string> incomparable;
+  std::vector<std::string> unsafe;
+};
+Comparability AssessComparability(const OverallComparison& cmp, const ComparabilityInputs& inputs,
+                                  const GateOptions& options);
+
+// The share of device busy time outside every step window above which a per-step verdict is unsafe.
+inline constexpr int64_t kMaxOutsideStepsPct = 5;
+
+// Warnings that make a comparison questionable: different devices (kind, vendor or model), a low
+// operator match, different step counts without a selected step, different export formats, a side
+// without device data, kernel details (hide_op_details) or e2e, device work outside the step windows,
+// plus the sides' own warnings (AssessComparability(...).warnings with the default options).
 std::vector<std::string> ComparabilityWarnings(const OverallComparison& cmp,
                                                const ComparabilityInputs& inputs = {});
 

@@ -15,11 +15,11 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
                                   std::optional<int64_t> step = std::nullopt);
 
 // The integer-µs grid computation alone (policy.gpu_integer_us_grid; exposed for tests): kernels as
-// (start, end, is_nccl); returns {compute_ns, communication_not_overlapped_ns}, both multiples of 1000.
+// (start, end, is communication); returns {compute_ns, communication_not_overlapped_ns}, both multiples of 1000.
 struct GpuKernelSpan {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
-  bool nccl = false;
+  bool comm = false;  // a communication kernel (NCCL, or the device-kernel table's in the default mode)
 };
 std::pair<int64_t, int64_t> GpuBusyMicrosecondGrid(const std::vector<GpuKernelSpan>& kernels);
 // The exact counterpart: {|union(compute)|, |union(all) \ union(compute)|}.

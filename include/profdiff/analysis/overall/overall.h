@@ -89,8 +89,11 @@ struct SideSummary {
   // NPU: the exact split of each communication group (thread-sort order), in every mode.
   std::vector<CommunicationGroupSplit> communication_groups;
   std::vector<std::string> warnings;
-  // Each ProfilerStep window's exact split (step_split.h), by step id; empty without step markers.
+  // Each step window's exact split (step_split.h), by step id; empty without step markers. The
+  // windows are the device's where the side has device work (timeline/device_steps.h).
   std::vector<StepSplit> steps;
+  StepWindowSource step_source = StepWindowSource::kNone;
+  StepCoverage step_coverage;  // busy time inside and outside the step windows
 };
 
 struct OverallComparison {

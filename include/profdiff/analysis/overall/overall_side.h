@@ -64,8 +64,11 @@ struct SideMetrics {
   std::optional<double> rdma_bandwidth_gb_s;
   std::optional<double> sdma_bandwidth_gb_s;
   std::vector<std::string> warnings;
-  // Each ProfilerStep window's exact split (empty without step markers).
+  // Each step window's exact split (Timeline::MeasuredSteps(); empty without step markers), and how
+  // much of the busy time the windows hold.
   std::vector<StepSplit> step_splits;
+  StepCoverage step_coverage;
+  StepWindowSource step_source = StepWindowSource::kNone;  // what the windows are (Timeline::MeasuredSource)
 
   // Free time: e2e - compute - lccl - uncovered communication (in this order, as the reference).
   DualSum FreeTime() const {

@@ -1,8 +1,8 @@
-// The time split of each ProfilerStep window of a side (default mode): how long the step took and how
-// that time divides into computing, uncovered communication and free time, measured on the side's
-// own busy intervals inside the window (not the capture's totals divided by the step count). A step
-// window runs from the first start to the last end of the markers of one step id (a Kineto trace
-// has a CPU and a GPU marker per step), as StepDurations measures it.
+// The time split of each step window of a side: how long the step took and how that time divides
+// into computing, uncovered communication and free time, measured on the side's own busy intervals
+// inside the window (not the capture's totals divided by the step count). The windows are
+// Timeline::MeasuredSteps(): each step as the device ran it (timeline/device_steps.h), the host
+// ProfilerStep markers' only for a side without device work; StepDurations measures the same.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,14 @@ struct StepSplit {
   int64_t communication_ns = 0;  // |busy ∩ window| − computing: uncovered communication
   int64_t free_ns = 0;           // e2e − computing − communication (NPU LCCL time falls here)
 };
+
+// How much of a side's busy time its step windows hold: busy time outside every window is work the
+// per-step measures do not see (more than 5 % of it makes a per-step verdict unsafe).
+struct StepCoverage {
+  int64_t busy_ns = 0;     // |busy|
+  int64_t outside_ns = 0;  // |busy \ ∪ windows|
+};
+StepCoverage CoverageOfSteps(const std::vector<Step>& steps, const std::vector<Interval>& busy);
 
 // The window of step `id` (first start, last end of its markers); nullopt when there is none.
 std::optional<Interval> StepWindow(const std::vector<Step>& steps, int64_t id);
