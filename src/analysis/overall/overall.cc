@@ -490,6 +490,14 @@ SideMetrics ComputeSide(const Timeline& t, const KernelMasks& masks, const Refer
                       ? ComputeGpuSideMetrics(t, masks, policy, policy.gpu_ignores_step_selection ? std::nullopt : step)
                       : ComputeNpuSideMetrics(t, masks, policy, step);
   if (!m.step_splits.empty()) m.step_source = t.MeasuredSource();
+  if (t.device.device_events == 0 && !policy.measure_side_without_device_events && m.e2e.Ns() != 0) {
+    // Communication ops alone are not a step: the side's split is unknown (AssessComparability says why).
+    SideMetrics unknown;
+    unknown.device = m.device;
+    unknown.has_overlap_data = false;
+    unknown.warnings = std::move(m.warnings);
+    return unknown;
+  }
   return m;
 }
 

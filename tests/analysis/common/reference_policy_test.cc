@@ -21,7 +21,8 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.memory_drops_unqueued_cann_rows || p.memory_gpu_times_as_floats ||
                p.memory_zero_allocation_no_duration ||
                p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order || p.csv_workbook_grid ||
-               p.overall_hides_step_coverage || p.workbook_reference_widths);
+               p.overall_hides_step_coverage || p.workbook_reference_widths ||
+               p.measure_side_without_device_events);
   EXPECT_FALSE(p.workbook_one_line_banners);
   EXPECT_FALSE(p.workbook_silent_on_empty_comparisons);
   EXPECT_FALSE(p.keep_unmatched_wrappers);
@@ -66,7 +67,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.memory_drops_mismatched_free && p.memory_drops_unqueued_cann_rows &&
                 p.memory_gpu_times_as_floats && p.memory_zero_allocation_no_duration &&
                 p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order && p.csv_workbook_grid &&
-                p.overall_hides_step_coverage && p.workbook_reference_widths);
+                p.overall_hides_step_coverage && p.workbook_reference_widths &&
+                p.measure_side_without_device_events);
     EXPECT_TRUE(p.workbook_one_line_banners);
     EXPECT_TRUE(p.workbook_silent_on_empty_comparisons);
     EXPECT_TRUE(p.keep_unmatched_wrappers);

@@ -202,6 +202,10 @@ struct ReferencePolicy {
   // Default: a line under the screen table and each banner say how many ProfilerStep windows each
   // side covers ("6 steps (ProfilerStep#5..#10)").
   bool overall_hides_step_coverage = false;
+  // A side with no device event (an Ascend DB export without TASK rows, a trace without kernels) is
+  // measured from what it has (its communication ops), as the reference does. Default: its overall
+  // comparison is unknown (no end-to-end time, null in the JSON result), not a computing time of 0.
+  bool measure_side_without_device_events = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).
