@@ -108,7 +108,7 @@ bool IsDirectoryInput(const Profile& p) {
 SideAggregate AggregateSide(const Timeline& t, const ReferencePolicy& policy, std::optional<int64_t> step,
                             const OpTree* given, std::string_view side, std::vector<std::string>& warnings) {
   const Profile& p = t.p();
-  if (p.meta.device != DeviceKind::kNpu) step.reset();  // the reference filters NPU sides only
+  if (p.meta.device != DeviceKind::kNpu && policy.step_selection_npu_sides_only) step.reset();
   std::optional<OpTree> built;
   if (given == nullptr) built = BuildOpTree(t, policy);
   const OpTree& tree = given != nullptr ? *given : *built;

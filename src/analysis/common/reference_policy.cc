@@ -61,6 +61,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.db_step_query_for_modules = true;
   p.overall_hides_step_coverage = true;
   p.measure_side_without_device_events = true;
+  p.step_selection_npu_sides_only = true;
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;

@@ -93,9 +93,18 @@ std::vector<MemoryStatRow> Statistics(const MemoryComparison& cmp) {
   return out;
 }
 
-std::vector<MemoryRecord> RecordsOf(const Profile& p, const ReferencePolicy& policy, std::optional<int64_t> step) {
+// A GPU side's records of the selected step (default mode): those allocated inside its host window.
+std::vector<MemoryRecord> RecordsOf(const Timeline& t, const ReferencePolicy& policy, std::optional<int64_t> step) {
+  const Profile& p = t.p();
   if (p.meta.device == DeviceKind::kNpu) return BuildNpuMemoryRecords(p, policy, step);
-  return BuildGpuMemoryRecords(p.memory_events, policy);
+  std::vector<MemoryRecord> records = BuildGpuMemoryRecords(p.memory_events, policy);
+  if (step && !policy.step_selection_npu_sides_only) {
+    const auto w = t.HostWindow(*step);
+    std::erase_if(records, [&](const MemoryRecord& r) {
+      return !w || r.allocation_ns < w->first || r.allocation_ns >= w->second;
+    });
+  }
+  return records;
 }
 
 // Why a side has no memory records (empty when it has some).
@@ -218,9 +227,9 @@ void CompareOnPairing(const Timeline& base, const Timeline& comparison, const Re
   out.warnings = pairing.warnings;
   out.base_tree_ = &pairing.base_tree;
   out.comparison_tree_ = &pairing.comparison_tree;
-  out.base_memory = PlaceMemoryRecords(out.base_tree(), base.p(), RecordsOf(base.p(), policy, options.base_step));
+  out.base_memory = PlaceMemoryRecords(out.base_tree(), base.p(), RecordsOf(base, policy, options.base_step));
   out.comparison_memory = PlaceMemoryRecords(out.comparison_tree(), comparison.p(),
-                                             RecordsOf(comparison.p(), policy, options.comparison_step));
+                                             RecordsOf(comparison, policy, options.comparison_step));
   if (out.base_memory.records.empty()) out.no_records.push_back(NoRecordsReason(base.p(), "base"));
   if (out.comparison_memory.records.empty()) out.no_records.push_back(NoRecordsReason(comparison.p(), "comparison"));
 

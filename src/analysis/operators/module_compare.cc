@@ -173,15 +173,24 @@ DualSum SumGroups(const SideModules& s, const std::vector<uint32_t>& groups) {
 // The rows a side's module trees read: all, or with policy.db_step_query_for_modules on an Ascend DB
 // side with a step, the rows (PYTORCH_API rows, tasks, fwdbwd pairs) starting inside the step's
 // STEP_TIME window, as the reference's step queries read them.
+// Default mode (!policy.step_selection_npu_sides_only): the rows starting inside the selected step's
+// host ProfilerStep window on any side, and the kernels launched inside it (wherever they run).
 struct RowWindow {
   bool all = true;
   int64_t start_ns = 0, end_ns = 0;
+  bool kernels_by_launch = false;
   bool Has(int64_t ts_ns) const { return all || (ts_ns >= start_ns && ts_ns <= end_ns); }
 };
 
-RowWindow ModuleRows(const Profile& p, const ReferencePolicy& policy, std::optional<int64_t> step) {
+RowWindow ModuleRows(const Timeline& t, const ReferencePolicy& policy, std::optional<int64_t> step) {
+  const Profile& p = t.p();
   RowWindow w;
-  if (!step || !policy.db_step_query_for_modules || p.meta.format != SourceFormat::kAscendDb) return w;
+  if (!step) return w;
+  if (!policy.step_selection_npu_sides_only) {
+    if (const auto host = t.HostWindow(*step)) w = {false, host->first, host->second - 1, true};  // Has(): [a, b]
+    return w;
+  }
+  if (!policy.db_step_query_for_modules || p.meta.format != SourceFormat::kAscendDb) return w;
   for (const DbStep& s : p.npu.db.steps)
     if (s.id == *step) w = {false, s.start_ns, s.end_ns};
   return w;
@@ -300,7 +309,8 @@ void KeepKernelsIn(const Profile& p, const RowWindow& rows, KernelDict& dict) {
   if (rows.all) return;
   std::vector<KernelGroup> kept;
   for (KernelGroup& g : dict.groups) {
-    std::erase_if(g.kernels, [&](SliceId k) { return !rows.Has(p.slices[k].ts_ns); });
+    if (rows.kernels_by_launch && !rows.Has(g.ts_ns)) continue;
+    if (!rows.kernels_by_launch) std::erase_if(g.kernels, [&](SliceId k) { return !rows.Has(p.slices[k].ts_ns); });
     if (!g.kernels.empty()) kept.push_back(std::move(g));
   }
   dict.groups = std::move(kept);
@@ -310,7 +320,7 @@ void BuildSide(const Timeline& timeline, const ReferencePolicy& policy, const Op
                std::optional<int64_t> step, SideModules& side) {
   const Profile& p = timeline.p();
   side.p = &p;
-  const RowWindow rows = ModuleRows(p, policy, step);
+  const RowWindow rows = ModuleRows(timeline, policy, step);
   std::vector<ModEvent> modules, calls;
   CollectPythonFunctions(p, rows, modules, calls);
   if (modules.empty()) return;

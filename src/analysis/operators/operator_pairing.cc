@@ -76,10 +76,11 @@ class NodeKeys {
   KeyMap keys_;
 };
 
-// A side's top-layer ops; a step id applies to NPU sides only.
+// A side's top-layer ops; a step id applies to NPU sides only under policy.step_selection_npu_sides_only.
 TopLayer TopLayerOf(const Timeline& timeline, const OpTree& tree, const std::optional<int64_t>& step,
-                    std::vector<std::string>& warnings) {
-  const std::optional<int64_t> used = timeline.p().meta.device == DeviceKind::kNpu ? step : std::nullopt;
+                    const ReferencePolicy& policy, std::vector<std::string>& warnings) {
+  const bool npu = timeline.p().meta.device == DeviceKind::kNpu;
+  const std::optional<int64_t> used = npu || !policy.step_selection_npu_sides_only ? step : std::nullopt;
   TopLayer top = tree.TopLayerOps(used);
   if (!top.step_found)
     warnings.push_back("There is no operator infomation for step " + std::to_string(*used) +
@@ -110,8 +111,8 @@ OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, 
   out.comparison_tree = BuildOpTree(comparison, policy, tree_options);
   const OpTree& bt = out.base_tree;
   const OpTree& ct = out.comparison_tree;
-  const TopLayer btop = TopLayerOf(base, bt, options.base_step, out.warnings);
-  const TopLayer ctop = TopLayerOf(comparison, ct, options.comparison_step, out.warnings);
+  const TopLayer btop = TopLayerOf(base, bt, options.base_step, policy, out.warnings);
+  const TopLayer ctop = TopLayerOf(comparison, ct, options.comparison_step, policy, out.warnings);
 
   NodeKeys keys(base, bt, comparison, ct, options);
   // docs/reference/operators.md#fwd-bwd-segmentation: segments only when both sides have a backward

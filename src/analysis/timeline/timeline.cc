@@ -34,6 +34,17 @@ const Step* Timeline::FindStep(int64_t id) const {
   return first;
 }
 
+std::optional<std::pair<int64_t, int64_t>> Timeline::HostWindow(int64_t id) const {
+  std::optional<std::pair<int64_t, int64_t>> w;
+  for (const Step& s : steps) {
+    if (s.id != id) continue;
+    if (!w) w.emplace(s.start_ns, s.end_ns);
+    w->first = std::min(w->first, s.start_ns);
+    w->second = std::max(w->second, s.end_ns);
+  }
+  return w;
+}
+
 Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {
   Timeline t;
   t.profile = &profile;

@@ -206,6 +206,11 @@ struct ReferencePolicy {
   // measured from what it has (its communication ops), as the reference does. Default: its overall
   // comparison is unknown (no end-to-end time, null in the JSON result), not a computing time of 0.
   bool measure_side_without_device_events = false;
+  // --base_step / --comparison_step restrict the operator, API and memory comparisons of an NPU side
+  // only, and the module comparison of an Ascend DB side only (db_step_query_for_modules), as the
+  // reference does. Default: every comparison of every side reads the selected step (its host
+  // ProfilerStep window for operators, modules and memory records; the kernels those launched).
+  bool step_selection_npu_sides_only = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).

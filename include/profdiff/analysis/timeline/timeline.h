@@ -59,6 +59,8 @@ struct Timeline {
   const Profile& p() const { return *profile; }
   bool HasStep(int64_t id) const;
   const Step* FindStep(int64_t id) const;  // the first marker with that id, or nullptr
+  // The host window of step `id`: the first start and the last end of its markers; nullopt without.
+  std::optional<std::pair<int64_t, int64_t>> HostWindow(int64_t id) const;
 };
 
 // `profile` must outlive the result.
