@@ -1,0 +1,215 @@
+// Issue 32 through the real binary: an output never replaces or lands inside an input, --force
+// replaces only a regular file, a failed write to standard output is exit 3, a failed run removes
+// what it wrote (its CSVs too), and SIGINT/SIGTERM leave neither temporary files nor a partial set of
+// outputs.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../common/ascend_db_fixture.h"
+#include "../report/report_test_util.h"
+#include "cli_test_data.h"
+#include "run_profdiff.h"
+
+namespace profdiff::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using report::testing::TempDir;
+
+// Every path under `dir` (relative), hidden files included.
+std::vector<std::string> Tree(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    names.push_back(it->path().lexically_relative(dir).string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void ExpectRefused(const CliResult& r, const std::string& what) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+}
+
+// --json and --html with --force pointed at an input file (by its name, a hard link or a symbolic
+// link) are refused and the input is left as it was: exit 0 and a replaced trace before.
+TEST(SafetyCli, AnOutputIsNeverAnInputFile) {
+  TempDir d;
+  const std::string base = d / "base.json", comparison = d / "comparison.json";
+  fs::copy_file(kBefore, base);
+  fs::copy_file(kAfter, comparison);
+  const std::string base_bytes = ReadAll(base), comparison_bytes = ReadAll(comparison);
+  ASSERT_EQ(::link(base.c_str(), (d / "hard.json").c_str()), 0);
+  const std::vector<std::string> run = {"compare", "-bp", base, "-d", comparison, "--no-xlsx", "-q", "--force"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunProfdiff(args);
+  };
+  ExpectRefused(with({"--json", base}), "is the input " + base);
+  ExpectRefused(with({"--html", comparison}), "is the input " + comparison);
+  ExpectRefused(with({"--json", d / "hard.json"}), "is the input " + base);
+  ExpectRefused(with({"--json", d.path() + "/./base.json"}), "is the input");
+  // Without --force too: the message says why, not "use --force".
+  ExpectRefused(RunProfdiff({"compare", "-bp", base, "-d", comparison, "--no-xlsx", "--json", base}),
+                "an output never replaces an input");
+  EXPECT_EQ(ReadAll(base), base_bytes);
+  EXPECT_EQ(ReadAll(comparison), comparison_bytes);
+  EXPECT_EQ(Tree(d.path()), (std::vector<std::string>{"base.json", "comparison.json", "hard.json"}));
+}
+
+// No output lies inside an input profile directory (a DB export's directory included): not the
+// workbook (-o), the JSON, the HTML page, the CSV directory, nor a file of it replaced with --force.
+TEST(SafetyCli, NoOutputInsideAnInputDirectory) {
+  TempDir d;
+  const std::string npu = d / "rank0_ascend_pt";
+  fs::copy(kAscendDir, npu, fs::copy_options::recursive);
+  const std::string db_profile = d / "db_ascend_pt";
+  fs::create_directories(db_profile + "/ASCEND_PROFILER_OUTPUT");
+  const std::string db = db_profile + "/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db";
+  ASSERT_EQ(WriteDb(db, std::string(kDbSchema) + kDbRows), "");
+  const std::vector<std::string> npu_before = Tree(npu), db_before = Tree(db_profile);
+  const std::string trace = npu + "/ASCEND_PROFILER_OUTPUT/trace_view.json";
+  const std::string trace_bytes = ReadAll(trace), db_bytes = ReadAll(db);
+  const std::vector<std::string> run = {"compare", "-bp", npu, "-d", db_profile, "-q", "--force"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunProfdiff(args);
+  };
+  ExpectRefused(with({"-o", npu}), "is the input directory " + npu);
+  ExpectRefused(with({"-o", npu + "/ASCEND_PROFILER_OUTPUT/new/r.xlsx"}), "lies inside the input directory");
+  ExpectRefused(with({"--no-xlsx", "--json", db}), "lies inside the input directory " + db_profile);
+  ExpectRefused(with({"--no-xlsx", "--html", trace}), "lies inside the input directory " + npu);
+  ExpectRefused(with({"--no-xlsx", "--json", npu + "/r.json"}), "lies inside the input directory");
+  ExpectRefused(with({"--no-xlsx", "--csv", npu + "/csv"}), "lies inside the input directory");
+  ExpectRefused(with({"--no-xlsx", "--csv", db_profile}), "is the input directory " + db_profile);
+  fs::create_symlink(npu + "/ASCEND_PROFILER_OUTPUT", d / "link");
+  ExpectRefused(with({"--no-xlsx", "--json", d / "link/r.json"}), "lies inside the input directory");
+  EXPECT_EQ(Tree(npu), npu_before);
+  EXPECT_EQ(Tree(db_profile), db_before);
+  EXPECT_EQ(ReadAll(trace), trace_bytes);
+  EXPECT_EQ(ReadAll(db), db_bytes);
+  // Beside the inputs is fine.
+  const CliResult ok = with({"-o", d / "out", "--json", d / "r.json", "--csv", d / "csv"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+// --force replaces a regular file only: a FIFO, a symbolic link (to /dev/null, to a file) stay as
+// they were and the run fails naming them (they were replaced by a regular file, exit 0, before).
+TEST(SafetyCli, ForceReplacesOnlyARegularFile) {
+  TempDir d;
+  const std::string fifo = d / "fifo.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_symlink("/dev/null", d / "null.json");
+  std::ofstream(d / "file.json") << "keep";
+  fs::create_symlink(d / "file.json", d / "link.html");
+  const std::vector<std::string> run = {"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "-q", "--force"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunProfdiff(args);
+  };
+  ExpectRefused(with({"--json", fifo}), fifo + ": is a FIFO, not a regular file");
+  ExpectRefused(with({"--json", d / "null.json"}), d / "null.json: is a symbolic link");
+  ExpectRefused(with({"--html", d / "link.html"}), d / "link.html: is a symbolic link");
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_TRUE(fs::is_symlink(d / "null.json"));
+  EXPECT_TRUE(fs::is_symlink(d / "link.html"));
+  EXPECT_EQ(ReadAll(d / "file.json"), "keep");
+  EXPECT_EQ(Tree(d.path()), (std::vector<std::string>{"fifo.json", "file.json", "link.html", "null.json"}));
+}
+
+// A Kineto trace of `steps` ProfilerStep#N, each of `ops` torch ops launching one kernel (ac2g
+// flows), kernels `slower` µs longer on one side: a pair big enough for a run of a second or more.
+void WriteBigTrace(const std::string& path, int steps, int ops, int slower) {
+  std::ofstream out(path);
+  out << R"({"schemaVersion":1,"traceEvents":[)"
+      << R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}},)"
+      << R"({"ph":"M","name":"process_name","pid":0,"tid":0,"args":{"name":"GPU 0"}},)" << "\n";
+  int64_t ts = 1000;
+  int64_t id = 0;
+  for (int s = 0; s < steps; ++s) {
+    out << R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)" << s << R"(","pid":1,"tid":1,"ts":)" << ts
+        << R"(,"dur":)" << int64_t{ops} * 12 + 2 << "},\n";
+    for (int o = 0; o < ops; ++o, ++id, ts += 12) {
+      const int k = o % 97;
+      out << R"({"ph":"X","cat":"cpu_op","name":"aten::op_)" << k << R"(","pid":1,"tid":1,"ts":)" << ts + 1
+          << R"(,"dur":10,"args":{"External id":)" << id << "}},\n"
+          << R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" << ts + 2
+          << R"(,"dur":3,"args":{"correlation":)" << id << "}},\n"
+          << R"({"ph":"X","cat":"kernel","name":"kernel_)" << k << R"(","pid":0,"tid":7,"ts":)" << ts + 6
+          << R"(,"dur":)" << 4 + slower << R"(,"args":{"correlation":)" << id << R"(,"stream":7,"device":0}},)" << "\n"
+          << R"({"ph":"s","cat":"ac2g","name":"ac2g","id":)" << id << R"(,"pid":1,"tid":1,"ts":)" << ts + 2 << "},\n"
+          << R"({"ph":"f","cat":"ac2g","name":"ac2g","id":)" << id << R"(,"pid":0,"tid":7,"ts":)" << ts + 6
+          << R"(,"bp":"e"},)" << "\n";
+    }
+    ts += 2;
+  }
+  out << R"({"ph":"i","name":"end","pid":1,"tid":1,"ts":)" << ts << R"(,"s":"t"}]})" << "\n";
+}
+
+// Runs profdiff with files limited to `max_file_bytes` (RLIMIT_FSIZE; SIGXFSZ ignored, so a write
+// past it fails with EFBIG, as on a full disk); its exit code.
+int RunWithFileLimit(const std::vector<std::string>& args, rlim_t max_file_bytes, const std::string& err_path) {
+  std::vector<std::string> argv_s = {ProfdiffBin()};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const rlimit limit{max_file_bytes, max_file_bytes};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    std::signal(SIGXFSZ, SIG_IGN);
+    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(err, 2);
+    const int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, 0);
+    ::dup2(null, 1);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid > 0 ? WaitProfdiff(pid) : -1;
+}
+
+// A run that fails while writing its CSVs (a file over the size limit, as on a full disk) removes the
+// CSVs it wrote, and the directory it made, as the docs promise (they stayed before).
+TEST(SafetyCli, AFailedCsvRunRemovesTheCsvsItWrote) {
+  TempDir d;
+  const std::string base = d / "base.json", comparison = d / "comparison.json";
+  WriteBigTrace(base, 2, 1500, 0);
+  WriteBigTrace(comparison, 2, 1500, 1);
+  const std::vector<std::string> args = {"compare", "-bp", base, "-d", comparison, "--no-xlsx", "--csv", d / "csv"};
+  ASSERT_EQ(RunProfdiff(args).exit_code, 0);
+  std::vector<uintmax_t> sizes;
+  for (const auto& e : fs::directory_iterator(d / "csv")) sizes.push_back(fs::file_size(e.path()));
+  std::sort(sizes.begin(), sizes.end());
+  ASSERT_GE(sizes.size(), 3u);
+  ASSERT_LT(sizes.front() * 2, sizes.back());
+  fs::remove_all(d / "csv");
+  // Room for the small CSVs, not for the largest.
+  const int rc = RunWithFileLimit(args, static_cast<rlim_t>(sizes.back() - 1), d / "err");
+  EXPECT_EQ(rc, 3) << ReadAll(d / "err");
+  EXPECT_NE(ReadAll(d / "err").find("File too large"), std::string::npos) << ReadAll(d / "err");
+  EXPECT_FALSE(fs::exists(d / "csv")) << ::testing::PrintToString(Tree(d / "csv"));
+}
+
+}  // namespace
+}  // namespace profdiff::testing
