@@ -1,10 +1,15 @@
 // The `profdiff` command line: CLI11 set-up, argument validation and dispatch to the sub-commands.
 #include "profdiff/cli/app.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <streambuf>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,7 +31,8 @@ constexpr const char* kExitCodeHelp =
     "     step arguments), an output that exists without --force, is not a\n"
     "     regular file, or is an input or lies inside an input directory\n"
     "  3  input or processing error (missing/unreadable/malformed input or DB,\n"
-    "     output not writable); the message names the file and line/offset (table)\n"
+    "     output or standard output not writable); the message names the file and\n"
+    "     line/offset (table)\n"
     "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n"
     "     (e.g. no kernels or device tasks); never reported as a pass\n";
 
@@ -222,6 +228,45 @@ std::string UsageErrorText(const CLI::ParseError& e, CLI::App& app, const CLI::A
   return "profdiff: error: " + what + "\nRun '" + help + "' for usage.\n";
 }
 
+// Standard output as the executable writes it: every write(2) checked, the first error kept (a full
+// disk, /dev/full, a closed pipe's EPIPE), so a run never reports success after losing its output.
+class StdoutBuffer : public std::streambuf {
+ public:
+  StdoutBuffer() { setp(buffer_, buffer_ + sizeof buffer_); }
+  // Flushes and closes standard output; the first error of any write, the flush or the close.
+  Status Close() {
+    sync();
+    if (::close(STDOUT_FILENO) != 0 && error_ == 0 && errno != EBADF) error_ = errno;
+    if (error_ == 0) return Status::Ok();
+    return IoError(std::string("cannot write standard output: ") + std::strerror(error_));
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!Drain()) return traits_type::eof();
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+    return c;
+  }
+  int sync() override { return Drain() ? 0 : -1; }
+
+ private:
+  bool Drain() {
+    const char* p = pbase();
+    while (p < pptr() && error_ == 0) {
+      const ssize_t n = ::write(STDOUT_FILENO, p, static_cast<size_t>(pptr() - p));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) error_ = n < 0 ? errno : EIO;
+      else p += n;
+    }
+    setp(buffer_, buffer_ + sizeof buffer_);  // what could not be written is dropped
+    return error_ == 0;
+  }
+  char buffer_[1 << 16];
+  int error_ = 0;
+};
+
 }  // namespace
 
 // The one mapping from an outcome to the exit code (README "Exit codes").
@@ -337,6 +382,15 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   return kExitUsage;
 }
 
-int Main(int argc, char** argv) { return Run(argc, argv, std::cout, std::cerr); }
+int Main(int argc, char** argv) {
+  StdoutBuffer stdout_buffer;
+  std::streambuf* previous = std::cout.rdbuf(&stdout_buffer);
+  const int rc = Run(argc, argv, std::cout, std::cerr);
+  std::cout.rdbuf(previous);
+  const Status written = stdout_buffer.Close();
+  if (written.ok()) return rc;
+  std::cerr << "profdiff: error: " << written.message() << "\n";
+  return ExitCodeFor(written);
+}
 
 }  // namespace profdiff::cli

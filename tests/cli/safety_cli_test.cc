@@ -136,6 +136,21 @@ TEST(SafetyCli, ForceReplacesOnlyARegularFile) {
   EXPECT_EQ(Tree(d.path()), (std::vector<std::string>{"fifo.json", "file.json", "link.html", "null.json"}));
 }
 
+// Standard output that cannot be written is exit 3 with the reason (exit 0 before).
+TEST(SafetyCli, AFailedWriteToStandardOutputIsAnError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string message = "profdiff: error: cannot write standard output: No space left on device";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "--format", "json", "-q"},
+        std::vector<std::string>{"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx"},
+        std::vector<std::string>{"inspect", "--json", kBefore}, std::vector<std::string>{"inspect", kAscendDir},
+        std::vector<std::string>{"--help"}}) {
+    const CliResult r = RunProfdiff(args, "/dev/full");
+    EXPECT_EQ(r.exit_code, 3) << args[0] << " " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
 // A Kineto trace of `steps` ProfilerStep#N, each of `ops` torch ops launching one kernel (ac2g
 // flows), kernels `slower` µs longer on one side: a pair big enough for a run of a second or more.
 void WriteBigTrace(const std::string& path, int steps, int ops, int slower) {
