@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/base/cleanup.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/cli/options.h"
 #include "profdiff/cli/suggest.h"
@@ -34,7 +35,9 @@ constexpr const char* kExitCodeHelp =
     "     output or standard output not writable); the message names the file and\n"
     "     line/offset (table)\n"
     "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n"
-    "     (e.g. no kernels or device tasks); never reported as a pass\n";
+    "     (e.g. no kernels or device tasks); never reported as a pass\n"
+    "  130, 143  killed by SIGINT, SIGTERM: temporary files and the outputs this\n"
+    "     run created are removed first\n";
 
 constexpr const char* kInputFormatHelp =
     "Which export of an Ascend directory holding both to read: auto (the DB export "
@@ -383,6 +386,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 }
 
 int Main(int argc, char** argv) {
+  cleanup::HandleSignalsWithCleanup();  // before any thread: a signal removes what the run created
   StdoutBuffer stdout_buffer;
   std::streambuf* previous = std::cout.rdbuf(&stdout_buffer);
   const int rc = Run(argc, argv, std::cout, std::cerr);

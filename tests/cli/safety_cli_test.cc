@@ -226,5 +226,47 @@ TEST(SafetyCli, AFailedCsvRunRemovesTheCsvsItWrote) {
   EXPECT_FALSE(fs::exists(d / "csv")) << ::testing::PrintToString(Tree(d / "csv"));
 }
 
+// SIGTERM and SIGINT at points spread over a run on a big pair (loading, comparing, writing each
+// output): the run either finished (exit 0, every output whole) or died of the signal (130/143) and
+// left nothing: no temporary file, no output, not the directories it made. Before, hidden
+// .NAME.tmp-XXXXXX files and a partial set of outputs stayed behind at most timings.
+TEST(SafetyCli, ASignalLeavesNoDebrisAndNoPartialOutput) {
+  TempDir d;
+  const std::string base = d / "base.json", comparison = d / "comparison.json";
+  WriteBigTrace(base, 40, 1500, 0);
+  WriteBigTrace(comparison, 40, 1500, 1);
+  const std::string out = d / "out";
+  fs::create_directories(out);
+  auto args = [&](const std::string& dir) {
+    return std::vector<std::string>{"compare", "-bp", base, "-d", comparison, "-o", dir + "/wb.xlsx", "--json",
+                                    dir + "/r.json", "--html", dir + "/r.html", "--csv", dir + "/csv", "-q"};
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult whole = RunProfdiff(args(d / "whole"));
+  const double run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  const std::vector<std::string> all = Tree(d / "whole");
+  int killed = 0;
+  const std::vector<double> fractions = {0.01, 0.05, 0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.88, 0.95, 0.99};
+  for (size_t i = 0; i < fractions.size(); ++i) {
+    const int sig = i % 2 == 0 ? SIGTERM : SIGINT;
+    const std::string dir = out + "/" + std::to_string(i);
+    const pid_t pid = SpawnProfdiff(args(dir), d / "stdout", d / "stderr");
+    ASSERT_GT(pid, 0);
+    std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(fractions[i] * run_ms * 1000)));
+    ::kill(pid, sig);
+    const int rc = WaitProfdiff(pid);
+    if (rc == 128 + sig) {
+      ++killed;
+      EXPECT_FALSE(fs::exists(dir)) << "after signal " << sig << " at " << fractions[i] << ": "
+                                    << ::testing::PrintToString(Tree(dir));
+    } else {
+      EXPECT_EQ(rc, 0) << ReadAll(d / "stderr");
+      EXPECT_EQ(Tree(dir), all) << "at " << fractions[i];
+    }
+  }
+  EXPECT_GE(killed, 4) << "the run (" << run_ms << " ms) ended before most signals";
+}
+
 }  // namespace
 }  // namespace profdiff::testing
