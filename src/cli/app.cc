@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "profdiff/base/cleanup.h"
+#include "profdiff/base/terminal_text.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/cli/options.h"
 #include "profdiff/cli/suggest.h"
@@ -360,7 +361,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       return kExitOk;
     }
     const CLI::App* sub = compare_cmd->parsed() ? compare_cmd : inspect_cmd->parsed() ? inspect_cmd : nullptr;
-    err << UsageErrorText(e, app, sub);
+    err << EscapeForTerminal(UsageErrorText(e, app, sub));
     return kExitUsage;
   }
   if (version) {
@@ -376,7 +377,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     CompareOptions opts;
     Status s = Finish(raw, opts);
     if (!s.ok()) {
-      err << "profdiff: error: " << s.message() << "\n";
+      err << "profdiff: error: " << EscapeForTerminal(s.message()) << "\n";
       return ExitCodeFor(s);
     }
     return RunCompare(opts, out, err);

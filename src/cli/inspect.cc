@@ -11,6 +11,7 @@
 
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/base/phase_clock.h"
+#include "profdiff/base/terminal_text.h"
 #include "profdiff/base/time.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
@@ -360,7 +361,7 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
   load_options.threads = options.threads;
   auto loaded = LoadProfile(options.path, load_options);
   if (!loaded.ok()) {
-    err << "profdiff: error: " << loaded.status().ToString() << "\n";
+    err << "profdiff: error: " << EscapeForTerminal(loaded.status().ToString()) << "\n";
     return ExitCodeFor(loaded.status());
   }
   const Profile& p = **loaded;
@@ -368,7 +369,8 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
     for (const PhaseTiming& step : p.meta.load_phases)
       err << "profdiff: load " << step.name << ": " << FormatCost(step.cost) << "\n";
   }
-  out << (options.json ? InspectJson(p, options.threads) : InspectText(p, options.threads));
+  // The JSON escapes control characters itself; the text shows names and paths from the input.
+  out << (options.json ? InspectJson(p, options.threads) : EscapeForTerminal(InspectText(p, options.threads)));
   out.flush();
   return kExitOk;
 }

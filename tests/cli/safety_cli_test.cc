@@ -153,10 +153,12 @@ TEST(SafetyCli, AFailedWriteToStandardOutputIsAnError) {
 
 // A Kineto trace of `steps` ProfilerStep#N, each of `ops` torch ops launching one kernel (ac2g
 // flows), kernels `slower` µs longer on one side: a pair big enough for a run of a second or more.
-void WriteBigTrace(const std::string& path, int steps, int ops, int slower) {
+// `op_prefix` and `process` are JSON string contents (escapes allowed).
+void WriteBigTrace(const std::string& path, int steps, int ops, int slower, const std::string& op_prefix = "aten::op_",
+                   const std::string& process = "python") {
   std::ofstream out(path);
   out << R"({"schemaVersion":1,"traceEvents":[)"
-      << R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}},)"
+      << R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":")" << process << R"("}},)"
       << R"({"ph":"M","name":"process_name","pid":0,"tid":0,"args":{"name":"GPU 0"}},)" << "\n";
   int64_t ts = 1000;
   int64_t id = 0;
@@ -165,7 +167,7 @@ void WriteBigTrace(const std::string& path, int steps, int ops, int slower) {
         << R"(,"dur":)" << int64_t{ops} * 12 + 2 << "},\n";
     for (int o = 0; o < ops; ++o, ++id, ts += 12) {
       const int k = o % 97;
-      out << R"({"ph":"X","cat":"cpu_op","name":"aten::op_)" << k << R"(","pid":1,"tid":1,"ts":)" << ts + 1
+      out << R"({"ph":"X","cat":"cpu_op","name":")" << op_prefix << k << R"(","pid":1,"tid":1,"ts":)" << ts + 1
           << R"(,"dur":10,"args":{"External id":)" << id << "}},\n"
           << R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" << ts + 2
           << R"(,"dur":3,"args":{"correlation":)" << id << "}},\n"
@@ -178,6 +180,46 @@ void WriteBigTrace(const std::string& path, int steps, int ops, int slower) {
     ts += 2;
   }
   out << R"({"ph":"i","name":"end","pid":1,"tid":1,"ts":)" << ts << R"(,"s":"t"}]})" << "\n";
+}
+
+// True when `text` holds a byte that a terminal takes as a control: C0 but newline and tab, DEL, C1.
+bool HasRawControls(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) return true;
+    if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(text[i + 1]) <= 0x9F)
+      return true;
+  }
+  return false;
+}
+
+// Names and paths from an input reach the terminal escaped (\xNN): a crafted trace's ESC, BEL, NUL
+// or C1 CSI could retitle the window or clear the screen (they reached stdout and stderr raw before).
+TEST(SafetyCli, ControlCharactersFromAnInputAreEscaped) {
+  TempDir d;
+  const std::string a = d / "a.json", b = d / "b.json";
+  const std::string hostile = R"(\u001b]0;pwned\u0007\u001b[2J\u0000\u009b1m)";
+  WriteBigTrace(a, 2, 20, 0, "aten::" + hostile + "op_", "py" + hostile);
+  WriteBigTrace(b, 2, 20, 3, "other::" + hostile + "op_", "py" + hostile);
+  const CliResult inspect = RunProfdiff({"inspect", a});
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  EXPECT_FALSE(HasRawControls(inspect.out));
+  EXPECT_NE(inspect.out.find(R"(py\x1B]0;pwned\x07\x1B[2J\x00\xC2\x9B1m)"), std::string::npos) << inspect.out;
+  // Operators of the summary (stdout) and the match-quality warning's names (stderr).
+  for (const char* format : {"text", "md"}) {
+    const CliResult compare = RunProfdiff({"compare", "-bp", a, "-d", b, "--no-xlsx", "--format", format});
+    ASSERT_EQ(compare.exit_code, 0) << compare.err;
+    EXPECT_FALSE(HasRawControls(compare.out)) << format;
+    EXPECT_FALSE(HasRawControls(compare.err)) << format;
+    EXPECT_NE(compare.err.find(R"(\x1B]0;pwned)"), std::string::npos) << compare.err;
+  }
+  // A path in an error message.
+  const std::string path = d / "x\x1b[2Jy.json";
+  const CliResult missing = RunProfdiff({"inspect", path});
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_FALSE(HasRawControls(missing.err));
+  EXPECT_NE(missing.err.find(R"(x\x1B[2Jy.json)"), std::string::npos) << missing.err;
 }
 
 // Runs profdiff with files limited to `max_file_bytes` (RLIMIT_FSIZE; SIGXFSZ ignored, so a write
