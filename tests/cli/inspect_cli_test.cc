@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -327,6 +328,30 @@ TEST_F(InspectCli, CompareKeepsTheReferenceInputsAndRefusesSideFiles) {
   const CliResult c = RunProfdiff({"compare", "-d", out_dir, "-bp", out_dir, "--no-xlsx", "-q"});
   EXPECT_EQ(c.exit_code, 3);
   EXPECT_NE(c.err.find(out_dir + ": not an Ascend profile: no trace_view.json"), std::string::npos) << c.err;
+}
+
+}  // namespace
+}  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// inspect is linear in processes, as compare is: 300 k pids (a track each) in about a second; a pass
+// over every track for each process took over a minute.
+TEST_F(InspectCli, LinearInProcesses) {
+  constexpr int kPids = 300000;
+  std::string trace = "{\"traceEvents\":[\n";
+  for (int i = 0; i < kPids; ++i)
+    trace += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":" + std::to_string(i) +
+             ",\"tid\":1,\"ts\":" + std::to_string(i) + ",\"dur\":1}" + (i + 1 < kPids ? ",\n" : "\n");
+  const std::string path = Write("pids.json", trace + "]}\n");
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult r = RunProfdiff({"inspect", path});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("processes: 300000, tracks: 300000"), std::string::npos);
+  EXPECT_NE(r.out.find("  pid 299999  name \"\"\n    tid 1  name \"\"  slices 1\n"), std::string::npos);
+  EXPECT_LT(seconds, 30.0) << "inspect of " << kPids << " pids";
 }
 
 }  // namespace
