@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -180,6 +181,18 @@ void WriteBigTrace(const std::string& path, int steps, int ops, int slower, cons
     ts += 2;
   }
   out << R"({"ph":"i","name":"end","pid":1,"tid":1,"ts":)" << ts << R"(,"s":"t"}]})" << "\n";
+}
+
+// --gate-* and --noise-floor-ms take a finite number >= 0: inf, nan and -1 are usage errors (exit 2);
+// inf passed and made the gate incomparable (exit 4) before.
+TEST(SafetyCli, GateValuesThatAreNotFiniteNumbersAreUsageErrors) {
+  for (const char* option : {"--gate-e2e", "--gate-compute", "--gate-comm", "--gate-free", "--noise-floor-ms"}) {
+    for (const char* value : {"inf", "-inf", "nan", "-1", "1e999"}) {
+      const CliResult r = RunProfdiff({"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "-q", option, value,
+                                       "--whole-capture"});
+      EXPECT_EQ(r.exit_code, 2) << option << " " << value << ": " << r.err;
+    }
+  }
 }
 
 // True when `text` holds a byte that a terminal takes as a control: C0 but newline and tab, DEL, C1.
