@@ -5,6 +5,7 @@
 #include "profdiff/pipeline/compare_run.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -20,6 +21,7 @@
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/base/file_kind.h"
 #include "profdiff/loaders/loader.h"
 #include "profdiff/pipeline/comparisons.h"
 #include "profdiff/report/csv_writer.h"
@@ -54,6 +56,10 @@ Status CheckInputs(const CompareRequest& request) {
 // Kernel-categorisation masks (--config); nullopt: the reference's shipped defaults.
 StatusOr<std::optional<analysis::KernelMasks>> LoadMasks(const CompareRequest& request) {
   if (request.config_path.empty()) return std::optional<analysis::KernelMasks>();
+  // Only a regular file is read: a FIFO would block the read forever, a directory is no INI file.
+  if (struct stat st {}; ::stat(request.config_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return NotFound(fmt::format("--config: {}: is a {}, not a regular file", request.config_path,
+                                FileKindName(st.st_mode)));
   auto masks = analysis::LoadKernelMasks(request.config_path);
   if (!masks.ok()) return AsInputError(masks.status().WithContext("--config"));
   return std::optional<analysis::KernelMasks>(std::move(*masks));

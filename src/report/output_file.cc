@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "profdiff/base/cleanup.h"
+#include "profdiff/base/file_kind.h"
 
 namespace profdiff::report {
 namespace {
@@ -52,16 +53,6 @@ Status RenameIntoPlace(const std::string& tmp, const std::string& path, bool for
   }
   unlink(tmp.c_str());
   return Status::Ok();
-}
-
-// What a path that is not a regular file is, for an error naming it.
-const char* FileKind(mode_t mode) {
-  if (S_ISLNK(mode)) return "symbolic link";
-  if (S_ISCHR(mode)) return "character device";
-  if (S_ISBLK(mode)) return "block device";
-  if (S_ISFIFO(mode)) return "FIFO";
-  if (S_ISSOCK(mode)) return "socket";
-  return "special file";
 }
 
 // The deepest existing directory of `path`'s ancestors, links resolved ("" when none resolves).
@@ -142,7 +133,7 @@ Status CheckOutputPath(const std::string& path, bool force) {
   if (lstat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return AlreadyExists(path + ": is a directory");
     if (!S_ISREG(st.st_mode))
-      return InvalidArgument(path + ": is a " + FileKind(st.st_mode) +
+      return InvalidArgument(path + ": is a " + FileKindName(st.st_mode) +
                              ", not a regular file (only a regular file is replaced, and only with --force)");
     if (!force) return AlreadyExists(path + ": already exists (use --force to overwrite)");
   }

@@ -195,6 +195,51 @@ TEST(SafetyCli, GateValuesThatAreNotFiniteNumbersAreUsageErrors) {
   }
 }
 
+// Runs profdiff and kills it after `seconds` (a read of a FIFO blocks forever); its exit code.
+int RunWithTimeout(const std::vector<std::string>& args, int seconds, const std::string& err_path) {
+  const pid_t pid = SpawnProfdiff(args, "/dev/null", err_path);
+  for (int i = 0; i < seconds * 10; ++i) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ::kill(pid, SIGKILL);
+  WaitProfdiff(pid);
+  return -1;
+}
+
+// Only regular files are read: --config on a FIFO (it hung) or a directory ("missing required
+// section") is an error saying what it is; a FIFO or a directory where a side file is expected is
+// unreadable, not "missing".
+TEST(SafetyCli, ReadsOnlyRegularFiles) {
+  TempDir d;
+  ASSERT_EQ(::mkfifo((d / "fifo.ini").c_str(), 0600), 0);
+  fs::create_directories(d / "dir.ini");
+  EXPECT_EQ(RunWithTimeout({"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "--config", d / "fifo.ini"}, 20,
+                           d / "err"),
+            3);
+  EXPECT_NE(ReadAll(d / "err").find("--config: " + d / "fifo.ini" + ": is a FIFO, not a regular file"),
+            std::string::npos)
+      << ReadAll(d / "err");
+  const CliResult dir = RunProfdiff({"compare", "-bp", kBefore, "-d", kAfter, "--no-xlsx", "--config", d / "dir.ini"});
+  EXPECT_EQ(dir.exit_code, 3);
+  EXPECT_NE(dir.err.find(d / "dir.ini" + ": is a directory, not a regular file"), std::string::npos) << dir.err;
+
+  const std::string npu = d / "rank0_ascend_pt";
+  fs::copy(kAscendDir, npu, fs::copy_options::recursive);
+  const std::string out = npu + "/ASCEND_PROFILER_OUTPUT";
+  fs::remove(out + "/kernel_details.csv");
+  ASSERT_EQ(::mkfifo((out + "/kernel_details.csv").c_str(), 0600), 0);
+  fs::remove(out + "/op_statistic.csv");
+  fs::create_directories(out + "/op_statistic.csv");
+  EXPECT_EQ(RunWithTimeout({"inspect", "--json", npu}, 20, d / "err"), 0) << ReadAll(d / "err");
+  const CliResult r = RunProfdiff({"inspect", "--json", npu});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string diagnostics = nlohmann::json::parse(r.out)["diagnostics"].dump();
+  EXPECT_NE(diagnostics.find("kernel_details.csv: is a FIFO, not a regular file"), std::string::npos) << diagnostics;
+  EXPECT_NE(diagnostics.find("op_statistic.csv: is a directory, not a regular file"), std::string::npos) << diagnostics;
+}
+
 // True when `text` holds a byte that a terminal takes as a control: C0 but newline and tab, DEL, C1.
 bool HasRawControls(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i) {
