@@ -240,6 +240,22 @@ TEST(SafetyCli, ReadsOnlyRegularFiles) {
   EXPECT_NE(diagnostics.find("op_statistic.csv: is a directory, not a regular file"), std::string::npos) << diagnostics;
 }
 
+// A literal `_xHHHH_` in a name is written `_x005F_xHHHH_`: Excel would show "_x0041_op" as "Aop".
+TEST(SafetyCli, WorkbookTextIsNeverDecodedByExcel) {
+  std::string probe;
+  if (report::testing::RunCommand("unzip -v >/dev/null 2>&1 && echo yes", &probe) != 0 || probe.find("yes") == std::string::npos)
+    GTEST_SKIP() << "unzip is not installed; cannot inspect the workbook XML";
+  TempDir d;
+  WriteBigTrace(d / "a.json", 1, 5, 0, "_x0041_op");
+  WriteBigTrace(d / "b.json", 1, 5, 2, "_x0041_op");
+  const CliResult r = RunProfdiff({"compare", "-bp", d / "a.json", "-d", d / "b.json", "-o", d / "w.xlsx", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string sheets;
+  ASSERT_EQ(report::testing::RunCommand("unzip -p '" + (d / "w.xlsx") + "' 'xl/worksheets/*.xml'", &sheets), 0);
+  EXPECT_NE(sheets.find(">_x005F_x0041_op0<"), std::string::npos) << sheets.substr(0, 2000);
+  EXPECT_EQ(sheets.find(">_x0041_op"), std::string::npos);
+}
+
 // True when `text` holds a byte that a terminal takes as a control: C0 but newline and tab, DEL, C1.
 bool HasRawControls(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i) {
