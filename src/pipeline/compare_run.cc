@@ -330,7 +330,8 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
     PD_ASSIGN_OR_RETURN(std::vector<std::string> csvs,
                         report::WriteCsvDir(table.sheets, request.csv_dir, request.force,
                                             policy.csv_workbook_grid ? report::CsvLayout::kWorkbookGrid
-                                                                     : report::CsvLayout::kTidy));
+                                                                     : report::CsvLayout::kTidy,
+                                            !policy.csv_formula_text_bare));
     written.insert(written.end(), csvs.begin(), csvs.end());
   }
   return written;

@@ -240,6 +240,32 @@ TEST(SafetyCli, ReadsOnlyRegularFiles) {
   EXPECT_NE(diagnostics.find("op_statistic.csv: is a directory, not a regular file"), std::string::npos) << diagnostics;
 }
 
+// A CSV text cell from the trace that a spreadsheet takes for a formula (=, +, -, @, tab, CR first)
+// gets a leading single quote in the default mode (OWASP); --reference-compat keeps the reference's
+// bytes (docs/deviations.md, Outputs 6).
+TEST(SafetyCli, CsvTextIsNeverAFormula) {
+  TempDir d;
+  const std::vector<std::string> prefixes = {"=1+2", "+cmd", "-x", "@SUM(A1)", "\\tt", "\\rr"};
+  for (const std::string& prefix : prefixes) {
+    const std::string dir = d / std::to_string(&prefix - prefixes.data());
+    fs::create_directories(dir);
+    WriteBigTrace(dir + "/a.json", 1, 3, 0, prefix);
+    WriteBigTrace(dir + "/b.json", 1, 3, 2, prefix);
+    for (const bool compat : {false, true}) {
+      std::vector<std::string> args = {"compare", "-bp", dir + "/a.json", "-d", dir + "/b.json", "--no-xlsx", "-q",
+                                       "--csv", dir + (compat ? "/compat" : "/default")};
+      if (compat) args.push_back("--reference-compat");
+      const CliResult r = RunProfdiff(args);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const std::string csv = ReadAll(dir + (compat ? "/compat" : "/default") + "/OperatorCompareStatistic.csv");
+      const std::string bare = prefix == "\\tt" ? "\tt0" : prefix == "\\rr" ? "\rr0" : prefix + "0";
+      const bool quoted = csv.find("'" + bare) != std::string::npos;
+      EXPECT_EQ(quoted, !compat) << prefix << (compat ? " compat: " : " default: ") << csv;
+      EXPECT_NE(csv.find(bare), std::string::npos) << prefix << ": " << csv;
+    }
+  }
+}
+
 // A literal `_xHHHH_` in a name is written `_x005F_xHHHH_`: Excel would show "_x0041_op" as "Aop".
 TEST(SafetyCli, WorkbookTextIsNeverDecodedByExcel) {
   std::string probe;
