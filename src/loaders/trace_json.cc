@@ -936,7 +936,9 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   // Malformed JSON inside a gzip file is most often a damaged file: a corrupt deflate stream can
   // decompress to garbage long before its checksum fails. Say so when the rest of the stream
   // confirms it, rather than a syntax error at a decompressed offset.
-  Status gzip = source->Drain();
+  // At most 256 MiB more: a small gzip holding gigabytes of zeros after a trace's start is refused
+  // at once, not inflated to its end for the checksum (the rest of a damaged stream fails sooner).
+  Status gzip = source->Drain(uint64_t{256} << 20);
   if (gzip.ok()) return s;
   return Status(gzip.code(), gzip.message() + " (the data decompressed before that point is damaged too: " +
                                  s.message() + ")");
