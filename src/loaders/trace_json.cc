@@ -44,6 +44,27 @@ bool ParseDouble(std::string_view s, double* out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+// Whether `t` is a number's text (a JSON number, or one in a string as Ascend writes 'ts'; spaces
+// around it allowed): a time MicrosToNs refuses for all that is out of range, not "not a number".
+bool IsNumberText(std::string_view t) {
+  const auto digit = [&](size_t i) { return i < t.size() && t[i] >= '0' && t[i] <= '9'; };
+  size_t i = t.find_first_not_of(' ');
+  if (i == std::string_view::npos) return false;
+  if (t[i] == '-' || t[i] == '+') ++i;
+  size_t digits = 0;
+  for (; digit(i); ++i) ++digits;
+  if (i < t.size() && t[i] == '.')
+    for (++i; digit(i); ++i) ++digits;
+  if (digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
+    if (!digit(i)) return false;
+    while (digit(i)) ++i;
+  }
+  return t.find_first_not_of(' ', i) == std::string_view::npos;
+}
+
 // µs text -> ns, exactly. Fast path for plain "digits[.ddd]" (what profilers write); everything else
 // (more fraction digits, exponents, spaces, huge values) goes through ParseScaledDecimal.
 bool MicrosToNs(std::string_view s, int64_t* out, bool* rounded) {
@@ -468,7 +489,8 @@ StringId TraceParser::InternText(const Value& v) {
 bool TraceParser::ReadTimestamp(uint64_t offset, int64_t* ts_ns) {
   bool rounded = false;
   if (!TimeValue(ev_.ts, ts_ns, &rounded)) {
-    Diag(DiagId::bad_timestamp, offset,
+    const bool number = ev_.ts.kind != ValueKind::kAbsent && IsNumberText(ev_.ts.text);
+    Diag(number ? DiagId::time_out_of_range : DiagId::bad_timestamp, offset,
          ev_.ts.kind == ValueKind::kAbsent ? std::string("no 'ts'")
                                            : fmt::format("ts = {}", Clip(ev_.ts.text)));
     return false;
@@ -548,7 +570,7 @@ void TraceParser::CommitDuration(Slice& s, uint64_t offset) {
   int64_t dur = 0;
   bool rounded = false;
   if (!TimeValue(ev_.dur, &dur, &rounded)) {
-    DiagLazy(DiagId::bad_duration, offset, detail);
+    DiagLazy(IsNumberText(ev_.dur.text) ? DiagId::duration_too_long : DiagId::bad_duration, offset, detail);
   } else if (dur < 0) {
     DiagLazy(DiagId::negative_duration, offset, detail);
   } else if (!SpanInRange(s.ts_ns, dur)) {

@@ -14,6 +14,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -264,6 +265,28 @@ TEST(SafetyCli, CsvTextIsNeverAFormula) {
       EXPECT_NE(csv.find(bare), std::string::npos) << prefix << ": " << csv;
     }
   }
+}
+
+// A 'ts' or 'dur' that is a number too big for int64 ns is out of range (a duration too long), not
+// "not a number" as it was; a text that is no number still is.
+TEST(SafetyCli, AnOutOfRangeNumberIsNotCalledNotANumber) {
+  TempDir d;
+  std::ofstream(d / "t.json") << R"({"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":1},
+{"ph":"X","cat":"cpu_op","name":"b","pid":1,"tid":1,"ts":99999999999999999999999,"dur":1},
+{"ph":"X","cat":"cpu_op","name":"c","pid":1,"tid":1,"ts":"1e30","dur":1},
+{"ph":"X","cat":"cpu_op","name":"d","pid":1,"tid":1,"ts":"abc","dur":1},
+{"ph":"X","cat":"cpu_op","name":"e","pid":1,"tid":1,"ts":20,"dur":1e300}]})";
+  const CliResult r = RunProfdiff({"inspect", "--json", d / "t.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, int64_t> counts;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& e : j["diagnostics"]["entries"])
+    counts[e["id"].get<std::string>()] = e["count"].get<int64_t>();
+  EXPECT_EQ(counts["time_out_of_range"], 2) << r.out;
+  EXPECT_EQ(counts["bad_timestamp"], 1) << r.out;
+  EXPECT_EQ(counts["duration_too_long"], 1) << r.out;
+  EXPECT_EQ(counts.count("bad_duration"), 0u) << r.out;
 }
 
 // A literal `_xHHHH_` in a name is written `_x005F_xHHHH_`: Excel would show "_x0041_op" as "Aop".
