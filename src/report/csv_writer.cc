@@ -108,9 +108,12 @@ void EmitRecord(std::string& out, const std::vector<std::string>& fields, std::s
   out += eol;
 }
 
-// A text a spreadsheet would take for a formula, with a leading single quote (RenderSheetCsv).
+// A text a spreadsheet would take for a formula, with a leading single quote (RenderSheetCsv): one
+// that begins with =, +, - or @, also after leading tabs and carriage returns (which spreadsheets
+// skip). A tab before other text (OverallMetrics' indented labels) is left alone.
 void NeutraliseFormula(std::string& text) {
-  if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos)
+  const size_t first = text.find_first_not_of("\t\r");
+  if (first != std::string::npos && std::string_view("=+-@").find(text[first]) != std::string_view::npos)
     text.insert(text.begin(), '\'');
 }
 

@@ -37,8 +37,8 @@ enum class CsvLayout : uint8_t { kWorkbookGrid, kTidy };
 // characters one '_'. A name already taken gets "_2", "_3", ...; an empty header "column_<n>".
 std::vector<std::string> TidyColumnNames(const SheetSpec& sheet);
 
-// The whole sheet as CSV text. `neutralise_formulas`: a text cell beginning with =, +, -, @, a tab or
-// a carriage return gets a leading single quote (OWASP's advice on CSV injection: a spreadsheet never
+// The whole sheet as CSV text. `neutralise_formulas`: a text cell beginning with =, +, - or @ (also
+// after leading tabs or carriage returns) gets a leading single quote (OWASP's advice on CSV injection: a spreadsheet never
 // runs it as a formula); numbers are never changed.
 std::string RenderSheetCsv(const SheetSpec& sheet, CsvLayout layout = CsvLayout::kWorkbookGrid,
                            bool neutralise_formulas = false);
