@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <set>
+#include <string>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
@@ -338,6 +340,12 @@ bool TraceParser::ReadEvent(JsonCursor& cur, bool whole_text) {
       default:
         break;
     }
+    // A repeated key: the first value counts, as at the top level (a stream reads the first
+    // "traceEvents"), with a diagnostic.
+    if (slot != nullptr && slot->kind != ValueKind::kAbsent) {
+      if (ev_.duplicate_key.empty()) ev_.duplicate_key = key;
+      slot = nullptr;
+    }
     if (slot != nullptr) {
       if (!ReadValue(cur, slot)) return false;
     } else if (!cur.SkipValue()) {
@@ -364,6 +372,7 @@ void TraceParser::Parse(std::string_view text, uint64_t offset) {
     return;
   }
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  if (!ev_.duplicate_key.empty()) Diag(DiagId::duplicate_key, offset, fmt::format("\"{}\"", ev_.duplicate_key));
   ++events_;
   Commit(offset);
 }
@@ -378,6 +387,7 @@ bool TraceParser::TryParseInPlace(std::string_view rest, uint64_t offset, size_t
   ++elements_;
   if (elements_ == 1) first_bad_offset_ = offset;
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  if (!ev_.duplicate_key.empty()) Diag(DiagId::duplicate_key, offset, fmt::format("\"{}\"", ev_.duplicate_key));
   ++events_;
   Commit(offset);
   *len = cur.pos();
@@ -793,9 +803,16 @@ using trace_json_internal::ParseInt64;
 using trace_json_internal::TraceParser;
 
 // Top-level members of a Kineto object -> profile.meta.
-void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, ProfileMeta& meta) {
+void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, ProfileMeta& meta,
+                       Diagnostics& diagnostics, const std::string& file) {
   std::string scratch;
+  std::set<std::string_view> seen = {"traceEvents"};  // the stream read the first "traceEvents"
   for (const auto& m : members) {
+    // A repeated key: the first value counts, as in an event, with a diagnostic.
+    if (!seen.insert(m.key).second) {
+      diagnostics.Add(DiagId::duplicate_key, {file, 0, static_cast<int64_t>(m.offset)}, "\"" + m.key + "\"");
+      continue;
+    }
     if (!m.kept) continue;
     JsonCursor cur(m.raw, &scratch);
     if (m.key == "schemaVersion") {
@@ -932,7 +949,7 @@ Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& so
     meta.format = SourceFormat::kAscendTraceView;
     meta.device = DeviceKind::kNpu;
   }
-  ReadKinetoMembers(stream.members(), meta);
+  ReadKinetoMembers(stream.members(), meta, profile.diagnostics, file);
   meta.trace_file = file;
   meta.files.push_back(file);
   meta.input_bytes += stream.bytes_parsed();

@@ -290,6 +290,31 @@ TEST(SafetyCli, AnOutOfRangeNumberIsNotCalledNotANumber) {
   EXPECT_EQ(counts.count("bad_duration"), 0u) << r.out;
 }
 
+// A repeated JSON key: one rule at the top level and in an event (the first value counts; a stream
+// reads the first "traceEvents"), and a diagnostic naming the key. Before, the top level took the
+// last "schemaVersion" and an event its last "ts" and "name", silently.
+TEST(SafetyCli, DuplicateJsonKeysTakeTheFirstValueWithADiagnostic) {
+  TempDir d;
+  std::ofstream(d / "t.json") << R"({"schemaVersion":1,"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"first","pid":1,"tid":1,"ts":10,"dur":1,"ts":20,"name":"second"}],
+"schemaVersion":2,"traceEvents":[]})";
+  const CliResult r = RunProfdiff({"inspect", "--json", d / "t.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["time_span"]["first_ts_ns"], 10000) << j["time_span"];
+  int64_t duplicates = -1;
+  std::string details;
+  for (const auto& e : j["diagnostics"]["entries"]) {
+    if (e["id"] != "duplicate_key") continue;
+    duplicates = e["count"].get<int64_t>();
+    for (const auto& x : e["examples"]) details += x["detail"].get<std::string>() + " ";
+  }
+  EXPECT_EQ(duplicates, 3) << r.out;  // the event's first repeated key ("ts"), "schemaVersion", "traceEvents"
+  for (const char* key : {"\"ts\"", "\"schemaVersion\"", "\"traceEvents\""})
+    EXPECT_NE(details.find(key), std::string::npos) << key << " in " << details;
+}
+
 // A literal `_xHHHH_` in a name is written `_x005F_xHHHH_`: Excel would show "_x0041_op" as "Aop".
 TEST(SafetyCli, WorkbookTextIsNeverDecodedByExcel) {
   std::string probe;
