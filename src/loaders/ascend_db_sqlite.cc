@@ -166,7 +166,10 @@ StatusOr<Database> Database::Open(const std::string& path, bool read_pages, int 
                                raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
   }
   // Reading the schema is the first read of the file: a file that is not a database fails here.
-  auto st = d.Prepare("sqlite_master", "SELECT name, rootpage, sql FROM sqlite_master WHERE type = 'table'");
+  // Views too: a table the export (or a tool after it) made a view of is read through SQLite (it has
+  // no pages of its own), not reported absent.
+  auto st = d.Prepare("sqlite_master",
+                      "SELECT name, rootpage, sql FROM sqlite_master WHERE type IN ('table', 'view')");
   if (!st.ok()) {
     return ParseError(fmt::format("{}: not a readable SQLite database ({})", path, st.status().message()));
   }
