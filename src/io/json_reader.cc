@@ -748,12 +748,20 @@ Status JsonArrayStream::Refill(bool* got) {
 }
 
 Status JsonArrayStream::SkipWs(bool* at_eof) {
+  uint64_t skipped = 0;
   for (;;) {
+    const size_t from = head_;
     while (head_ < tail_ && IsWs(buf_[head_])) ++head_;
     if (head_ < tail_) {
       *at_eof = false;
       return Status::Ok();
     }
+    // White space longer than a value may be is no trace either (a small gzip can hold gigabytes
+    // of it): refused at the value cap rather than inflated to its end.
+    skipped += head_ - from;
+    if (skipped > options_.max_element_bytes)
+      return ErrorAt(base_offset_ + head_,
+                     fmt::format("more than {} bytes of white space in a row (corrupt file?)", options_.max_element_bytes));
     bool got = false;
     PD_RETURN_IF_ERROR(Refill(&got));
     if (!got) {

@@ -406,3 +406,27 @@ TEST_F(InspectCli, BinaryZerosAfterATraceStartAreRefusedAtOnce) {
 
 }  // namespace
 }  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// More white space in a row than a value may hold (1 GiB) is refused there: a 1.6 MB .gz of 1.5 GiB
+// of spaces after a trace's first event loaded with a warning after inflating all of it (10 GiB in a
+// 10 MB .gz took over a minute).
+TEST_F(InspectCli, GigabytesOfWhiteSpaceAreRefusedAtTheValueCap) {
+  const std::string start =
+      Gzip(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":1},)");
+  const std::string spaces = Gzip(std::string(size_t{16} << 20, ' '));  // one gzip member each
+  const std::string path = (dir_ / "spaces.json.gz").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << start;
+    for (int i = 0; i < 96; ++i) out << spaces;
+  }
+  const CliResult r = RunProfdiff({"inspect", path});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("more than 1073741824 bytes of white space in a row"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace profdiff
