@@ -1,14 +1,21 @@
 // The `profdiff` command line: CLI11 set-up, argument validation and dispatch to the sub-commands.
 #include "profdiff/cli/app.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <streambuf>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "profdiff/base/cleanup.h"
+#include "profdiff/base/terminal_text.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/cli/options.h"
 #include "profdiff/cli/suggest.h"
@@ -23,11 +30,15 @@ constexpr const char* kExitCodeHelp =
     "  1  a --gate-* found a regression\n"
     "  2  usage error: bad command line or option value (also the reference's\n"
     "     parameter checks: --max_kernel_num <= 3, --op_name_map, --gpu_flow_cat,\n"
-    "     step arguments), or an output that exists without --force\n"
+    "     step arguments), an output that exists without --force, is not a\n"
+    "     regular file, or is an input or lies inside an input directory\n"
     "  3  input or processing error (missing/unreadable/malformed input or DB,\n"
-    "     output not writable); the message names the file and line/offset (table)\n"
+    "     output or standard output not writable); the message names the file and\n"
+    "     line/offset (table)\n"
     "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n"
-    "     (e.g. no kernels or device tasks); never reported as a pass\n";
+    "     (e.g. no kernels or device tasks); never reported as a pass\n"
+    "  130, 143  killed by SIGINT, SIGTERM: temporary files and the outputs this\n"
+    "     run created are removed first\n";
 
 constexpr const char* kInputFormatHelp =
     "Which export of an Ascend directory holding both to read: auto (the DB export "
@@ -228,6 +239,45 @@ std::string UsageErrorText(const CLI::ParseError& e, CLI::App& app, const CLI::A
   return "profdiff: error: " + what + "\nRun '" + help + "' for usage.\n";
 }
 
+// Standard output as the executable writes it: every write(2) checked, the first error kept (a full
+// disk, /dev/full, a closed pipe's EPIPE), so a run never reports success after losing its output.
+class StdoutBuffer : public std::streambuf {
+ public:
+  StdoutBuffer() { setp(buffer_, buffer_ + sizeof buffer_); }
+  // Flushes and closes standard output; the first error of any write, the flush or the close.
+  Status Close() {
+    sync();
+    if (::close(STDOUT_FILENO) != 0 && error_ == 0 && errno != EBADF) error_ = errno;
+    if (error_ == 0) return Status::Ok();
+    return IoError(std::string("cannot write standard output: ") + std::strerror(error_));
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!Drain()) return traits_type::eof();
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+    return c;
+  }
+  int sync() override { return Drain() ? 0 : -1; }
+
+ private:
+  bool Drain() {
+    const char* p = pbase();
+    while (p < pptr() && error_ == 0) {
+      const ssize_t n = ::write(STDOUT_FILENO, p, static_cast<size_t>(pptr() - p));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) error_ = n < 0 ? errno : EIO;
+      else p += n;
+    }
+    setp(buffer_, buffer_ + sizeof buffer_);  // what could not be written is dropped
+    return error_ == 0;
+  }
+  char buffer_[1 << 16];
+  int error_ = 0;
+};
+
 }  // namespace
 
 // The one mapping from an outcome to the exit code (README "Exit codes").
@@ -318,7 +368,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       return kExitOk;
     }
     const CLI::App* sub = compare_cmd->parsed() ? compare_cmd : inspect_cmd->parsed() ? inspect_cmd : nullptr;
-    err << UsageErrorText(e, app, sub);
+    err << EscapeForTerminal(UsageErrorText(e, app, sub));
     return kExitUsage;
   }
   if (version) {
@@ -334,7 +384,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     CompareOptions opts;
     Status s = Finish(raw, opts);
     if (!s.ok()) {
-      err << "profdiff: error: " << s.message() << "\n";
+      err << "profdiff: error: " << EscapeForTerminal(s.message()) << "\n";
       return ExitCodeFor(s);
     }
     return RunCompare(opts, out, err);
@@ -343,6 +393,16 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   return kExitUsage;
 }
 
-int Main(int argc, char** argv) { return Run(argc, argv, std::cout, std::cerr); }
+int Main(int argc, char** argv) {
+  cleanup::HandleSignalsWithCleanup();  // before any thread: a signal removes what the run created
+  StdoutBuffer stdout_buffer;
+  std::streambuf* previous = std::cout.rdbuf(&stdout_buffer);
+  const int rc = Run(argc, argv, std::cout, std::cerr);
+  std::cout.rdbuf(previous);
+  const Status written = stdout_buffer.Close();
+  if (written.ok()) return rc;
+  std::cerr << "profdiff: error: " << written.message() << "\n";
+  return ExitCodeFor(written);
+}
 
 }  // namespace profdiff::cli

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "profdiff/base/phase_clock.h"
+#include "profdiff/base/terminal_text.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
 #include "profdiff/pipeline/compare_run.h"
@@ -29,14 +30,14 @@ class StderrMessages : public pipeline::RunMessages {
       : err_(err), quiet_(quiet), verbose_(verbose), progress_(progress) {}
   void Warning(std::string_view text) override {
     ClearProgress();
-    err_ << "profdiff: warning: " << text << "\n";
+    err_ << "profdiff: warning: " << EscapeForTerminal(text) << "\n";
     ++warnings_;
   }
   int64_t warnings() const { return warnings_; }
   void Note(std::string_view text) override {
     if (quiet_) return;
     ClearProgress();
-    err_ << "profdiff: " << text << "\n";
+    err_ << "profdiff: " << EscapeForTerminal(text) << "\n";
   }
   void PhaseStarted(std::string_view name) override {
     if (!progress_) return;
@@ -116,7 +117,7 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
   const bool color = UseColor(options.color, out);
   if (options.enabled.profiling) {
     out << report::RenderScreenTable(result.overall, color);
-    out << report::RenderCommunicationSplitLines(result.overall);
+    out << EscapeForTerminal(report::RenderCommunicationSplitLines(result.overall));
     out << report::RenderStepCoverageLine(result.overall);
     if (result.overall.rows.empty())
       messages.Warning(
@@ -124,7 +125,7 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
           "found)");
   }
   if (!options.quiet && !options.reference_line)
-    out << "\n" << report::RenderSummaryText(SummaryFor(options, result, messages.warnings()));
+    out << "\n" << EscapeForTerminal(report::RenderSummaryText(SummaryFor(options, result, messages.warnings())));
   out << report::RenderVerdict(result.gate, color);
 }
 
@@ -137,13 +138,13 @@ int RunCompare(const CompareOptions& options, std::ostream& out, std::ostream& e
   StatusOr<pipeline::CompareRunResult> run = pipeline::RunComparison(options, messages);
   messages.ClearProgress();
   if (!run.ok()) {
-    err << "profdiff: error: " << run.status().message() << "\n";
+    err << "profdiff: error: " << EscapeForTerminal(run.status().message()) << "\n";
     return ExitCodeFor(run.status());
   }
   if (options.format == OutputFormat::kJson) {
     out << run->json_text;
   } else if (options.format == OutputFormat::kMarkdown) {
-    out << report::RenderSummaryMarkdown(SummaryFor(options, *run, messages.warnings()));
+    out << EscapeForTerminal(report::RenderSummaryMarkdown(SummaryFor(options, *run, messages.warnings())));
     if (run->gate.ran) out << "\n```\n" << report::RenderVerdict(run->gate, false) << "```\n";
   } else {
     PrintScreen(options, *run, out, messages);

@@ -1,5 +1,6 @@
 #include "profdiff/cli/options.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -379,9 +380,11 @@ Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step
   }
   // profdiff's own options.
   for (const auto& g : {opts.gate_e2e_pct, opts.gate_compute_pct, opts.gate_comm_pct, opts.gate_free_pct})
-    if (g && !(*g >= 0)) return InvalidArgument("Invalid param, a --gate-* threshold must be a percentage >= 0");
-  if (!(opts.noise_floor_ms >= 0)) return InvalidArgument("Invalid param, --noise-floor-ms must be >= 0");
-  if (!(opts.min_match_pct >= 0 && opts.min_match_pct <= 100))
+    if (g && !(std::isfinite(*g) && *g >= 0))
+      return InvalidArgument("Invalid param, a --gate-* threshold must be a finite percentage >= 0");
+  if (!(std::isfinite(opts.noise_floor_ms) && opts.noise_floor_ms >= 0))
+    return InvalidArgument("Invalid param, --noise-floor-ms must be a finite number >= 0");
+  if (!(opts.min_match_pct >= 0 && opts.min_match_pct <= 100))  // NaN fails both
     return InvalidArgument("Invalid param, --min-match must be a percentage from 0 to 100");
   return Status::Ok();
 }

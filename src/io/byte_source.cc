@@ -176,12 +176,14 @@ StatusOr<std::string> ReadWholeFile(const std::string& path) {
   return data;
 }
 
-Status ByteSource::Drain() {
+Status ByteSource::Drain(uint64_t max_bytes) {
   std::string sink(chunk_bytes_, '\0');
-  for (;;) {
+  for (uint64_t drained = 0; drained < max_bytes;) {
     PD_ASSIGN_OR_RETURN(size_t n, Read(sink.data(), sink.size()));
     if (n == 0) return Status::Ok();
+    drained += n;
   }
+  return Status::Ok();
 }
 
 }  // namespace profdiff

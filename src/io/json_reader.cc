@@ -748,12 +748,20 @@ Status JsonArrayStream::Refill(bool* got) {
 }
 
 Status JsonArrayStream::SkipWs(bool* at_eof) {
+  uint64_t skipped = 0;
   for (;;) {
+    const size_t from = head_;
     while (head_ < tail_ && IsWs(buf_[head_])) ++head_;
     if (head_ < tail_) {
       *at_eof = false;
       return Status::Ok();
     }
+    // White space longer than a value may be is no trace either (a small gzip can hold gigabytes
+    // of it): refused at the value cap rather than inflated to its end.
+    skipped += head_ - from;
+    if (skipped > options_.max_element_bytes)
+      return ErrorAt(base_offset_ + head_,
+                     fmt::format("more than {} bytes of white space in a row (corrupt file?)", options_.max_element_bytes));
     bool got = false;
     PD_RETURN_IF_ERROR(Refill(&got));
     if (!got) {
@@ -763,14 +771,36 @@ Status JsonArrayStream::SkipWs(bool* at_eof) {
   }
 }
 
+size_t FindNulRun(std::string_view text) {
+  for (size_t i = 0; i + kNulRunBytes <= text.size();) {
+    const void* nul = std::memchr(text.data() + i, '\0', text.size() - i);
+    if (nul == nullptr) return std::string_view::npos;
+    i = static_cast<size_t>(static_cast<const char*>(nul) - text.data());
+    size_t run = 0;
+    while (run < kNulRunBytes && i + run < text.size() && text[i + run] == '\0') ++run;
+    if (run == kNulRunBytes) return i;
+    i += run + 1;
+  }
+  return std::string_view::npos;
+}
+
 Status JsonArrayStream::ScanValue(size_t* len, Scan* result) {
   ValueScan scan(buf_[head_]);
+  size_t checked = 0;  // bytes of a value that spans reads checked for NUL
   for (;;) {
     if (scan.Step(buf_.data() + head_, tail_ - head_)) {
       *len = scan.end();
       *result = Scan::kDone;
       return Status::Ok();
     }
+    // A value that needs more bytes: a run of NUL bytes in it is binary data (a file cut and padded
+    // with zeros, a wrong file): refused at once, not buffered up to the cap (a lone raw NUL inside a
+    // string is tolerated, as the event parser does).
+    const std::string_view fresh(buf_.data() + head_ + checked, scan.end() - checked);
+    if (const size_t at = FindNulRun(fresh); at != std::string_view::npos)
+      return ErrorAt(base_offset_ + head_ + checked + at,
+                     fmt::format("{} NUL bytes in a row inside a JSON value (binary data, not JSON text)", kNulRunBytes));
+    checked = scan.end() > kNulRunBytes ? scan.end() - kNulRunBytes : 0;
     if (scan.end() > options_.max_element_bytes) {
       return ErrorAt(base_offset_ + head_,
                      fmt::format("JSON value larger than {} bytes (corrupt file?)", options_.max_element_bytes));

@@ -233,10 +233,11 @@ SqlitePages::~SqlitePages() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-StatusOr<std::shared_ptr<const SqlitePages>> SqlitePages::Open(const std::string& path) {
+StatusOr<std::shared_ptr<const SqlitePages>> SqlitePages::Open(const std::string& file, const std::string& name) {
   std::shared_ptr<SqlitePages> p(new SqlitePages());
-  p->path_ = path;
-  p->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  p->path_ = name.empty() ? file : name;
+  const std::string& path = p->path_;  // in messages
+  p->fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (p->fd_ < 0) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   struct stat st {};
   if (::fstat(p->fd_, &st) != 0)

@@ -153,8 +153,10 @@ std::optional<std::string_view> Statement::Text(int col) const {
 StatusOr<Database> Database::Open(const std::string& path, bool read_pages, int readers) {
   Database d;
   d.file_ = path;
+  PD_ASSIGN_OR_RETURN(d.wal_copy_, ApplyWal(path));
+  const std::string& read_path = d.wal_copy_ != nullptr ? d.wal_copy_->db() : path;
   sqlite3* raw = nullptr;
-  const std::string uri = FileUri(path) + "?immutable=1";
+  const std::string uri = FileUri(read_path) + "?immutable=1";
   // One connection per loader thread: no mutex around every column read (about a tenth of a DB load).
   const int rc =
       sqlite3_open_v2(uri.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -164,7 +166,10 @@ StatusOr<Database> Database::Open(const std::string& path, bool read_pages, int 
                                raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
   }
   // Reading the schema is the first read of the file: a file that is not a database fails here.
-  auto st = d.Prepare("sqlite_master", "SELECT name, rootpage, sql FROM sqlite_master WHERE type = 'table'");
+  // Views too: a table the export (or a tool after it) made a view of is read through SQLite (it has
+  // no pages of its own), not reported absent.
+  auto st = d.Prepare("sqlite_master",
+                      "SELECT name, rootpage, sql FROM sqlite_master WHERE type IN ('table', 'view')");
   if (!st.ok()) {
     return ParseError(fmt::format("{}: not a readable SQLite database ({})", path, st.status().message()));
   }
@@ -184,7 +189,7 @@ StatusOr<Database> Database::Open(const std::string& path, bool read_pages, int 
   }
   // The page reader where the file allows it (UTF-8); else SQLite reads every table.
   if (read_pages) {
-    auto pages = io::SqlitePages::Open(path);
+    auto pages = io::SqlitePages::Open(read_path, path);
     if (pages.ok()) d.pages_ = std::move(*pages);
     d.readers_ = readers;
   }

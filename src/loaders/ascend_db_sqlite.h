@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "ascend_db_wal.h"
 #include "profdiff/base/status.h"
 #include "profdiff/io/sqlite_pages.h"
 
@@ -156,7 +157,8 @@ class Database {
   // checks that the file is an SQLite database by reading its schema. `read_pages`: whole-table
   // scans read the pages themselves where they can (false: every read goes through SQLite);
   // `readers`: each such scan reads and decodes ahead of the caller on that many threads of its
-  // own (0: on the caller's thread, as it reads).
+  // own (0: on the caller's thread, as it reads). A file with a non-empty -wal is read from a
+  // private copy with the -wal applied (ascend_db_wal.h); errors still name `path`.
   static StatusOr<Database> Open(const std::string& path, bool read_pages = true, int readers = 0);
   // `sql` reads `table` (named in any error message).
   StatusOr<Statement> Prepare(std::string_view table, const std::string& sql) const;
@@ -198,6 +200,7 @@ class Database {
   // The table's leaves when it can be read from the pages; nullopt: read it through SQLite.
   StatusOr<std::optional<std::vector<uint32_t>>> PageLeaves(std::string_view table) const;
 
+  std::shared_ptr<const WalAppliedCopy> wal_copy_;  // what is read when the file has a -wal; outlives db_
   std::unique_ptr<sqlite3, SqliteCloser> db_;
   std::shared_ptr<const io::SqlitePages> pages_;  // null: SQLite reads every table
   int readers_ = 0;

@@ -1,9 +1,12 @@
 // Reading every side file that applies to a resolved Ascend text input.
 #include "profdiff/loaders/ascend_side_files.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
-#include <system_error>
 #include <utility>
+
+#include "profdiff/base/file_kind.h"
 
 namespace profdiff {
 namespace {
@@ -11,9 +14,14 @@ namespace {
 void LoadOne(const FileLoader& loader, const std::string& path, Profile& profile,
              const LoadOptions& options) {
   SideFileOutcome outcome{std::string(loader.name()), path, SideFileState::kAbsent, {}};
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (!exists) {
     profile.diagnostics.Add(DiagId::side_file_missing, {path, 0, -1}, std::string(loader.name()));
+  } else if (!S_ISREG(st.st_mode)) {  // a FIFO would block the read forever; a directory is no file
+    outcome.state = SideFileState::kUnreadable;
+    outcome.error = path + ": is a " + FileKindName(st.st_mode) + ", not a regular file";
+    profile.diagnostics.Add(DiagId::side_file_unreadable, {path, 0, -1}, outcome.error);
   } else if (Status s = loader.Load(path, profile, options); !s.ok()) {
     outcome.state = SideFileState::kUnreadable;
     outcome.error = s.ToString();

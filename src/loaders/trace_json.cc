@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <set>
+#include <string>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
@@ -42,6 +44,27 @@ bool ParseDouble(std::string_view s, double* out) {
   if (s.empty()) return false;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
   return ec == std::errc() && p == s.data() + s.size();
+}
+
+// Whether `t` is a number's text (a JSON number, or one in a string as Ascend writes 'ts'; spaces
+// around it allowed): a time MicrosToNs refuses for all that is out of range, not "not a number".
+bool IsNumberText(std::string_view t) {
+  const auto digit = [&](size_t i) { return i < t.size() && t[i] >= '0' && t[i] <= '9'; };
+  size_t i = t.find_first_not_of(' ');
+  if (i == std::string_view::npos) return false;
+  if (t[i] == '-' || t[i] == '+') ++i;
+  size_t digits = 0;
+  for (; digit(i); ++i) ++digits;
+  if (i < t.size() && t[i] == '.')
+    for (++i; digit(i); ++i) ++digits;
+  if (digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
+    if (!digit(i)) return false;
+    while (digit(i)) ++i;
+  }
+  return t.find_first_not_of(' ', i) == std::string_view::npos;
 }
 
 // µs text -> ns, exactly. Fast path for plain "digits[.ddd]" (what profilers write); everything else
@@ -317,6 +340,12 @@ bool TraceParser::ReadEvent(JsonCursor& cur, bool whole_text) {
       default:
         break;
     }
+    // A repeated key: the first value counts, as at the top level (a stream reads the first
+    // "traceEvents"), with a diagnostic.
+    if (slot != nullptr && slot->kind != ValueKind::kAbsent) {
+      if (ev_.duplicate_key.empty()) ev_.duplicate_key = key;
+      slot = nullptr;
+    }
     if (slot != nullptr) {
       if (!ReadValue(cur, slot)) return false;
     } else if (!cur.SkipValue()) {
@@ -343,6 +372,7 @@ void TraceParser::Parse(std::string_view text, uint64_t offset) {
     return;
   }
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  if (!ev_.duplicate_key.empty()) Diag(DiagId::duplicate_key, offset, fmt::format("\"{}\"", ev_.duplicate_key));
   ++events_;
   Commit(offset);
 }
@@ -357,6 +387,7 @@ bool TraceParser::TryParseInPlace(std::string_view rest, uint64_t offset, size_t
   ++elements_;
   if (elements_ == 1) first_bad_offset_ = offset;
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
+  if (!ev_.duplicate_key.empty()) Diag(DiagId::duplicate_key, offset, fmt::format("\"{}\"", ev_.duplicate_key));
   ++events_;
   Commit(offset);
   *len = cur.pos();
@@ -468,7 +499,8 @@ StringId TraceParser::InternText(const Value& v) {
 bool TraceParser::ReadTimestamp(uint64_t offset, int64_t* ts_ns) {
   bool rounded = false;
   if (!TimeValue(ev_.ts, ts_ns, &rounded)) {
-    Diag(DiagId::bad_timestamp, offset,
+    const bool number = ev_.ts.kind != ValueKind::kAbsent && IsNumberText(ev_.ts.text);
+    Diag(number ? DiagId::time_out_of_range : DiagId::bad_timestamp, offset,
          ev_.ts.kind == ValueKind::kAbsent ? std::string("no 'ts'")
                                            : fmt::format("ts = {}", Clip(ev_.ts.text)));
     return false;
@@ -548,7 +580,7 @@ void TraceParser::CommitDuration(Slice& s, uint64_t offset) {
   int64_t dur = 0;
   bool rounded = false;
   if (!TimeValue(ev_.dur, &dur, &rounded)) {
-    DiagLazy(DiagId::bad_duration, offset, detail);
+    DiagLazy(IsNumberText(ev_.dur.text) ? DiagId::duration_too_long : DiagId::bad_duration, offset, detail);
   } else if (dur < 0) {
     DiagLazy(DiagId::negative_duration, offset, detail);
   } else if (!SpanInRange(s.ts_ns, dur)) {
@@ -771,9 +803,16 @@ using trace_json_internal::ParseInt64;
 using trace_json_internal::TraceParser;
 
 // Top-level members of a Kineto object -> profile.meta.
-void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, ProfileMeta& meta) {
+void ReadKinetoMembers(const std::vector<JsonArrayStream::Member>& members, ProfileMeta& meta,
+                       Diagnostics& diagnostics, const std::string& file) {
   std::string scratch;
+  std::set<std::string_view> seen = {"traceEvents"};  // the stream read the first "traceEvents"
   for (const auto& m : members) {
+    // A repeated key: the first value counts, as in an event, with a diagnostic.
+    if (!seen.insert(m.key).second) {
+      diagnostics.Add(DiagId::duplicate_key, {file, 0, static_cast<int64_t>(m.offset)}, "\"" + m.key + "\"");
+      continue;
+    }
     if (!m.kept) continue;
     JsonCursor cur(m.raw, &scratch);
     if (m.key == "schemaVersion") {
@@ -911,7 +950,7 @@ Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& so
     meta.format = SourceFormat::kAscendTraceView;
     meta.device = DeviceKind::kNpu;
   }
-  ReadKinetoMembers(stream.members(), meta);
+  ReadKinetoMembers(stream.members(), meta, profile.diagnostics, file);
   meta.trace_file = file;
   meta.files.push_back(file);
   meta.input_bytes += stream.bytes_parsed();
@@ -937,7 +976,9 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
   // Malformed JSON inside a gzip file is most often a damaged file: a corrupt deflate stream can
   // decompress to garbage long before its checksum fails. Say so when the rest of the stream
   // confirms it, rather than a syntax error at a decompressed offset.
-  Status gzip = source->Drain();
+  // At most 256 MiB more: a small gzip holding gigabytes of zeros after a trace's start is refused
+  // at once, not inflated to its end for the checksum (the rest of a damaged stream fails sooner).
+  Status gzip = source->Drain(uint64_t{256} << 20);
   if (gzip.ok()) return s;
   return Status(gzip.code(), gzip.message() + " (the data decompressed before that point is damaged too: " +
                                  s.message() + ")");

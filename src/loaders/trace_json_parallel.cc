@@ -532,8 +532,10 @@ Status ParallelArrayReader::RunMapped(std::string_view file) {
     pos = round->offset + consumed;
     lines_at_pos = round->lines_before + lines_consumed;
     source.ReleaseBefore(pos - std::min<uint64_t>(pos, kJsonSnippetRadius));  // parsed: not kept
+    // A huge element that holds a run of NULs is binary data: the serial reader says so at once.
     if (stop == BlockStop::kHandOver || (stop == BlockStop::kCut && at_end) ||
-        (stuck && round->text.size() >= options_.max_round_bytes)) {
+        (stuck && (round->text.size() >= options_.max_round_bytes ||
+                   FindNulRun(round->text.substr(consumed)) != std::string_view::npos))) {
       AbsorbAll(to_absorb);
       // The serial reader goes on from `pos` with the bytes of a round, then reads the file.
       const size_t keep = static_cast<size_t>(std::min<uint64_t>(pos, kJsonSnippetRadius));
@@ -585,7 +587,8 @@ Status ParallelArrayReader::RunBuffered() {
     CarryOver(*round, consumed, lines_consumed, *next);
     const bool stuck = consumed == round->head && stop == BlockStop::kCut;  // an element fills the round
     if (stop == BlockStop::kHandOver || (stop == BlockStop::kCut && !fresh) ||
-        (stuck && next->text.size() >= options_.max_round_bytes)) {
+        (stuck && (next->text.size() >= options_.max_round_bytes ||
+                   FindNulRun(next->text.substr(next->head)) != std::string_view::npos))) {
       AbsorbAll(to_absorb);
       stream_.Resume(next->text, next->head, next->offset, next->lines_before);
       return Status::Ok();

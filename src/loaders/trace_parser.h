@@ -44,8 +44,10 @@ struct RawEvent {
   Value meta_name, meta_labels, meta_sort_index;  // args.name / args.labels / args.sort_index
   std::vector<PendingArg> args;
   std::vector<NumericArg> numeric_args;
+  std::string_view duplicate_key;  // the first key the event repeats (its first value is used)
   void Clear() {
     ph = name = cat = pid = tid = ts = dur = id = Value{};
+    duplicate_key = {};
     meta_name = meta_labels = meta_sort_index = Value{};
     args.clear();
     numeric_args.clear();

@@ -21,6 +21,7 @@
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/base/file_kind.h"
 #include "profdiff/loaders/loader.h"
 #include "profdiff/pipeline/comparisons.h"
 #include "profdiff/report/csv_writer.h"
@@ -55,42 +56,24 @@ Status CheckInputs(const CompareRequest& request) {
 // Kernel-categorisation masks (--config); nullopt: the reference's shipped defaults.
 StatusOr<std::optional<analysis::KernelMasks>> LoadMasks(const CompareRequest& request) {
   if (request.config_path.empty()) return std::optional<analysis::KernelMasks>();
+  // Only a regular file is read: a FIFO would block the read forever, a directory is no INI file.
+  if (struct stat st {}; ::stat(request.config_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return NotFound(fmt::format("--config: {}: is a {}, not a regular file", request.config_path,
+                                FileKindName(st.st_mode)));
   auto masks = analysis::LoadKernelMasks(request.config_path);
   if (!masks.ok()) return AsInputError(masks.status().WithContext("--config"));
   return std::optional<analysis::KernelMasks>(std::move(*masks));
 }
 
-// `mkdir -p DIR` with mode 0750 (docs/reference/command-line.md#argument-validation rule 9).
-Status MakeDirs(const std::string& dir) {
-  std::error_code ec;
-  if (fs::is_directory(dir, ec)) return Status::Ok();
-  if (fs::exists(dir, ec))
-    return InvalidArgument(fmt::format("Invalid output directory, it is a file: {}", dir));
-  fs::create_directories(dir, ec);
-  if (ec) return IoError(fmt::format("Failed to make directory: {}: {}", dir, ec.message()));
-  ::chmod(dir.c_str(), 0750);
-  return Status::Ok();
+// `mkdir -p DIR` with mode 0750 (docs/reference/command-line.md#argument-validation rule 9); the
+// directories made are this run's outputs (removed again when it fails).
+Status MakeDirs(const std::string& dir) { return report::MakeOutputDirs(dir, 0750); }
+
+// No output may be an input or lie inside one (an input directory, the --config file).
+void ProtectInputs(const CompareRequest& request, report::OutputScope& outputs) {
+  for (const std::string* path : {&request.base_path, &request.comparison_path, &request.config_path})
+    outputs.ProtectInput(*path);
 }
-
-// The files this run creates: removed again unless the run succeeds (Commit), so a failing run
-// leaves neither a half set of outputs nor an empty reserved workbook behind.
-class RunOutputs {
- public:
-  RunOutputs() = default;
-  RunOutputs(const RunOutputs&) = delete;
-  RunOutputs& operator=(const RunOutputs&) = delete;
-  ~RunOutputs() {
-    if (committed_) return;
-    std::error_code ec;
-    for (const std::string& f : files_) fs::remove(f, ec);
-  }
-  void Add(const std::string& path) { files_.push_back(path); }
-  void Commit() { committed_ = true; }
-
- private:
-  std::vector<std::string> files_;
-  bool committed_ = false;
-};
 
 // Every output may be written (rule 9), checked before any expensive work: directories exist and
 // are writable, existing files need --force. A timestamped default workbook name is reserved at
@@ -357,13 +340,13 @@ TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
   return table;
 }
 
-// The workbook and the CSV files; returns the absolute paths written (each also in `outputs`).
+// The workbook and the CSV files; returns the absolute paths written.
 // A workbook this run reserved is its own to replace.
 // A sheet cut at the rows a sheet holds is a line on `cut_sheets`.
 StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
                                                const analysis::ReferencePolicy& policy,
                                                const std::string& workbook, bool reserved,
-                                               const TableOutput& table, RunOutputs& outputs,
+                                               const TableOutput& table,
                                                std::vector<std::string>& cut_sheets) {
   std::vector<std::string> written;
   if (!request.no_xlsx) {
@@ -377,25 +360,24 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
     workbook_options.cut_sheets = &cut_sheets;
     PD_RETURN_IF_ERROR(report::WriteWorkbook(table.sheets, workbook, workbook_options));
     written.push_back(fs::absolute(workbook).string());
-    if (!reserved) outputs.Add(workbook);  // a reserved one is in `outputs` already
   }
   if (!request.csv_dir.empty()) {
     PD_ASSIGN_OR_RETURN(std::vector<std::string> csvs,
                         report::WriteCsvDir(table.sheets, request.csv_dir, request.force,
                                             policy.csv_workbook_grid ? report::CsvLayout::kWorkbookGrid
-                                                                     : report::CsvLayout::kTidy));
-    for (const std::string& f : csvs) outputs.Add(f);
+                                                                     : report::CsvLayout::kTidy,
+                                            !policy.csv_formula_text_bare));
     written.insert(written.end(), csvs.begin(), csvs.end());
   }
   return written;
 }
 
 // The JSON result, when --json FILE, --format json or --html FILE asks for it; written to FILE, and
-// the HTML page built from the same document written to its FILE. Each written file is added to
-// `outputs`, so a run that fails later removes it.
+// the HTML page built from the same document written to its FILE (each in the run's OutputScope, so
+// a run that fails later removes it).
 Status WriteJsonAndHtml(const CompareRequest& request, const LoadedSides& sides,
                         const analysis::ReferencePolicy& policy, TableOutput& table,
-                        CompareRunResult& result, RunOutputs& outputs) {
+                        CompareRunResult& result) {
   if (!request.wants_json()) return Status::Ok();
   report::JsonReportContext context;
   context.tool_version = PROFDIFF_VERSION;
@@ -426,7 +408,6 @@ Status WriteJsonAndHtml(const CompareRequest& request, const LoadedSides& sides,
   if (request.format == OutputFormat::kJson) result.json_text = report::RenderJsonReport(context, result.gate);
   if (!request.json_path.empty()) {
     PD_RETURN_IF_ERROR(report::WriteJsonReport(context, result.gate, request.json_path, request.force));
-    outputs.Add(request.json_path);
   }
   if (request.html_path.empty()) return Status::Ok();
   // The page shows the statistics and the largest diffs, never the rows.
@@ -437,7 +418,6 @@ Status WriteJsonAndHtml(const CompareRequest& request, const LoadedSides& sides,
   page.comparison_step = request.comparison_step;
   PD_RETURN_IF_ERROR(report::WriteFileAtomically(request.html_path, report::html::RenderHtmlPage(page),
                                                  request.force));
-  outputs.Add(request.html_path);
   return Status::Ok();
 }
 
@@ -448,11 +428,11 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   std::optional<PhaseScope> phase(std::in_place, messages, "check inputs and outputs");
   PD_RETURN_IF_ERROR(CheckInputs(request));
   PD_ASSIGN_OR_RETURN(std::optional<analysis::KernelMasks> masks, LoadMasks(request));
-  RunOutputs outputs;
+  report::OutputScope outputs;  // what this run creates: removed unless it succeeds
+  ProtectInputs(request, outputs);
   bool reserved = false;
   PD_ASSIGN_OR_RETURN(std::string workbook,
                       CheckOutputs(request, std::chrono::system_clock::now(), &reserved));
-  if (reserved) outputs.Add(workbook);
   phase.emplace(messages, "load inputs");
   PD_ASSIGN_OR_RETURN(LoadedSides sides, LoadSides(request, messages));
   WarnUnreadableSideFiles(*sides.base, "base", messages);
@@ -492,10 +472,10 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   result.comparison_steps = analysis::CountProfilerSteps(comparison).value_or(0);
   phase.emplace(messages, "write outputs");
   std::vector<std::string> cut_sheets;
-  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, policy, workbook, reserved, table, outputs, cut_sheets));
+  PD_ASSIGN_OR_RETURN(result.written, WriteSheets(request, policy, workbook, reserved, table, cut_sheets));
   for (const std::string& w : cut_sheets) messages.Warning(w);
   std::vector<report::SheetSpec>().swap(table.sheets);  // written: their cells are not needed again
-  PD_RETURN_IF_ERROR(WriteJsonAndHtml(request, sides, policy, table, result, outputs));
+  PD_RETURN_IF_ERROR(WriteJsonAndHtml(request, sides, policy, table, result));
   outputs.Commit();
   return result;
 }

@@ -108,10 +108,19 @@ void EmitRecord(std::string& out, const std::vector<std::string>& fields, std::s
   out += eol;
 }
 
+// A text a spreadsheet would take for a formula, with a leading single quote (RenderSheetCsv): one
+// that begins with =, +, - or @, also after leading tabs and carriage returns (which spreadsheets
+// skip). A tab before other text (OverallMetrics' indented labels) is left alone.
+void NeutraliseFormula(std::string& text) {
+  const size_t first = text.find_first_not_of("\t\r");
+  if (first != std::string::npos && std::string_view("=+-@").find(text[first]) != std::string_view::npos)
+    text.insert(text.begin(), '\'');
+}
+
 // Fills `fields` with row's cells; `number` formats a number cell, `cut` says whether text is cut at
-// Excel's cell limit.
+// Excel's cell limit, `neutralise` whether a formula-like text gets a leading quote.
 template <typename FormatNumber>
-void RowFields(const RowSpec& row, FormatNumber number, bool cut, std::vector<std::string>& fields) {
+void RowFields(const RowSpec& row, FormatNumber number, bool cut, bool neutralise, std::vector<std::string>& fields) {
   for (size_t c = 0; c < fields.size(); ++c) {
     if (c >= row.cells.size()) {
       fields[c].clear();
@@ -127,6 +136,7 @@ void RowFields(const RowSpec& row, FormatNumber number, bool cut, std::vector<st
         // The workbook's "/" (not applicable, OverallMetrics' Number column) is an empty cell in a
         // table, so that the column stays numeric.
         if (!cut && fields[c] == "/") fields[c].clear();
+        if (neutralise) NeutraliseFormula(fields[c]);
         break;
     }
   }
@@ -172,7 +182,7 @@ bool InBanner(const Banner& b, size_t col) {
   return !b.text.empty() && static_cast<int64_t>(col) >= b.first_col && static_cast<int64_t>(col) <= b.last_col;
 }
 
-std::string RenderWorkbookGrid(const SheetSpec& sheet) {
+std::string RenderWorkbookGrid(const SheetSpec& sheet, bool neutralise) {
   const size_t ncols = sheet.columns.size();
   std::string out;
   std::vector<std::string> fields(ncols);
@@ -188,18 +198,18 @@ std::string RenderWorkbookGrid(const SheetSpec& sheet) {
   for (size_t c = 0; c < ncols; ++c) fields[c] = sheet.columns[c].header;
   EmitRecord(out, fields, "\r\n");
   for (const RowSpec& row : sheet.rows) {
-    RowFields(row, FormatCsvNumber, /*cut=*/true, fields);
+    RowFields(row, FormatCsvNumber, /*cut=*/true, neutralise, fields);
     EmitRecord(out, fields, "\r\n");
   }
   return out;
 }
 
-std::string RenderTidy(const SheetSpec& sheet) {
+std::string RenderTidy(const SheetSpec& sheet, bool neutralise) {
   std::string out;
   EmitRecord(out, TidyColumnNames(sheet), "\n");
   std::vector<std::string> fields(sheet.columns.size());
   for (const RowSpec& row : sheet.rows) {
-    RowFields(row, TidyNumber, /*cut=*/false, fields);
+    RowFields(row, TidyNumber, /*cut=*/false, neutralise, fields);
     EmitRecord(out, fields, "\n");
   }
   return out;
@@ -226,12 +236,14 @@ std::vector<std::string> TidyColumnNames(const SheetSpec& sheet) {
   return names;
 }
 
-std::string RenderSheetCsv(const SheetSpec& sheet, CsvLayout layout) {
-  return layout == CsvLayout::kTidy ? RenderTidy(sheet) : RenderWorkbookGrid(sheet);
+std::string RenderSheetCsv(const SheetSpec& sheet, CsvLayout layout, bool neutralise_formulas) {
+  return layout == CsvLayout::kTidy ? RenderTidy(sheet, neutralise_formulas)
+                                    : RenderWorkbookGrid(sheet, neutralise_formulas);
 }
 
 StatusOr<std::vector<std::string>> WriteCsvDir(const std::vector<SheetSpec>& sheets,
-                                               const std::string& dir, bool force, CsvLayout layout) {
+                                               const std::string& dir, bool force, CsvLayout layout,
+                                               bool neutralise_formulas) {
   if (dir.empty()) return InvalidArgument("--csv: empty directory");
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0) {
@@ -255,7 +267,7 @@ StatusOr<std::vector<std::string>> WriteCsvDir(const std::vector<SheetSpec>& she
   size_t i = 0;
   for (const SheetSpec& s : sheets) {
     if (s.rows.empty()) continue;
-    PD_RETURN_IF_ERROR(WriteFileAtomically(paths[i++], RenderSheetCsv(s, layout), force));
+    PD_RETURN_IF_ERROR(WriteFileAtomically(paths[i++], RenderSheetCsv(s, layout, neutralise_formulas), force));
   }
   return paths;
 }

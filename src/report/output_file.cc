@@ -6,12 +6,19 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "profdiff/base/cleanup.h"
+#include "profdiff/base/file_kind.h"
+
 namespace profdiff::report {
 namespace {
+
+thread_local OutputScope* current_scope = nullptr;
 
 std::string DirOf(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -48,7 +55,70 @@ Status RenameIntoPlace(const std::string& tmp, const std::string& path, bool for
   return Status::Ok();
 }
 
+// The deepest existing directory of `path`'s ancestors, links resolved ("" when none resolves).
+std::string ExistingAncestor(const std::string& path) {
+  std::string probe = DirOf(path);
+  for (;;) {
+    std::unique_ptr<char, decltype(&std::free)> real(realpath(probe.c_str(), nullptr), &std::free);
+    if (real != nullptr) return real.get();
+    const std::string up = DirOf(probe);
+    if (up == probe) return std::string();
+    probe = up;
+  }
+}
+
 }  // namespace
+
+OutputScope::OutputScope() : previous_(current_scope) { current_scope = this; }
+
+OutputScope::~OutputScope() {
+  if (committed_) {
+    for (uint64_t id : created_) cleanup::Unregister(id);
+  } else {
+    for (auto it = created_.rbegin(); it != created_.rend(); ++it) cleanup::Remove(*it);
+  }
+  current_scope = previous_;
+}
+
+void OutputScope::ProtectInput(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || stat(path.c_str(), &st) != 0) return;
+  inputs_.push_back({st.st_dev, st.st_ino, S_ISDIR(st.st_mode), path});
+}
+
+void OutputScope::Commit() { committed_ = true; }
+
+OutputScope* OutputScope::Current() { return current_scope; }
+
+Status OutputScope::CheckNotInput(const std::string& path) const {
+  if (inputs_.empty()) return Status::Ok();
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0) {
+    for (const Input& in : inputs_) {
+      if (in.dev != st.st_dev || in.ino != st.st_ino) continue;
+      if (in.directory)
+        return InvalidArgument(path + ": is the input directory " + in.path +
+                               " (outputs are never written into an input)");
+      return InvalidArgument(path + ": is the input " + in.path + " (an output never replaces an input)");
+    }
+  }
+  std::string dir = ExistingAncestor(path);
+  while (!dir.empty()) {
+    if (stat(dir.c_str(), &st) == 0) {
+      for (const Input& in : inputs_)
+        if (in.directory && in.dev == st.st_dev && in.ino == st.st_ino)
+          return InvalidArgument(path + ": lies inside the input directory " + in.path +
+                                 " (outputs are never written into an input)");
+    }
+    if (dir == "/") break;
+    dir = DirOf(dir);
+  }
+  return Status::Ok();
+}
+
+void OutputScope::Created(const std::string& path, bool directory) {
+  created_.push_back(cleanup::Register(path, directory ? cleanup::Kind::kEmptyDir : cleanup::Kind::kFile));
+}
 
 Status CheckOutputPath(const std::string& path, bool force) {
   if (path.empty()) return InvalidArgument("empty output path");
@@ -58,10 +128,45 @@ Status CheckOutputPath(const std::string& path, bool force) {
     return NotFound(path + ": output directory " + dir + " does not exist");
   }
   if (!S_ISDIR(st.st_mode)) return NotFound(path + ": " + dir + " is not a directory");
+  if (const OutputScope* scope = OutputScope::Current(); scope != nullptr)
+    PD_RETURN_IF_ERROR(scope->CheckNotInput(path));
   if (lstat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return AlreadyExists(path + ": is a directory");
+    if (!S_ISREG(st.st_mode))
+      return InvalidArgument(path + ": is a " + FileKindName(st.st_mode) +
+                             ", not a regular file (only a regular file is replaced, and only with --force)");
     if (!force) return AlreadyExists(path + ": already exists (use --force to overwrite)");
   }
+  return Status::Ok();
+}
+
+Status MakeOutputDirs(const std::string& dir_arg, unsigned mode) {
+  std::string dir = dir_arg;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  OutputScope* scope = OutputScope::Current();
+  if (scope != nullptr) PD_RETURN_IF_ERROR(scope->CheckNotInput(dir));
+  struct stat st {};
+  std::vector<std::string> missing;  // deepest first
+  for (std::string p = dir; stat(p.c_str(), &st) != 0; p = DirOf(p)) {
+    if (errno != ENOENT) return IoError("Failed to make directory: " + dir + ": " + Errno(errno));
+    missing.push_back(p);
+    if (DirOf(p) == p) break;
+  }
+  if (missing.empty() && !S_ISDIR(st.st_mode)) {
+    return InvalidArgument("Invalid output directory, it is a file: " + dir);
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    Status made = Status::Ok();
+    cleanup::Locked([&] {
+      if (mkdir(it->c_str(), 0777) == 0) {
+        if (scope != nullptr) scope->Created(*it, true);
+      } else if (errno != EEXIST) {
+        made = IoError("Failed to make directory: " + dir + ": " + Errno(errno));
+      }
+    });
+    PD_RETURN_IF_ERROR(made);
+  }
+  if (!missing.empty()) ::chmod(dir.c_str(), static_cast<mode_t>(mode));
   return Status::Ok();
 }
 
@@ -73,7 +178,12 @@ Status WriteViaTempFile(const std::string& path, bool force,
   std::string tmpl = (dir == "/" ? std::string("/") : dir + "/") + "." + base + ".tmp-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
-  int fd = mkstemp(buf.data());
+  int fd = -1;
+  uint64_t tmp_id = 0;
+  cleanup::Locked([&] {  // registered before a signal can see it unregistered
+    fd = mkstemp(buf.data());
+    if (fd >= 0) tmp_id = cleanup::Register(buf.data(), cleanup::Kind::kFile);
+  });
   if (fd < 0) return IoError(path + ": cannot create a temporary file in " + dir + ": " + Errno(errno));
   close(fd);
   std::string tmp(buf.data());
@@ -81,8 +191,18 @@ Status WriteViaTempFile(const std::string& path, bool force,
   if (st.ok() && chmod(tmp.c_str(), 0644) != 0) {
     st = IoError(tmp + ": cannot set permissions: " + Errno(errno));
   }
-  if (st.ok()) st = RenameIntoPlace(tmp, path, force);
-  if (!st.ok()) unlink(tmp.c_str());
+  if (st.ok()) {
+    // Checked again just before the rename (the write may have taken a while); the rename and the
+    // record of its result are one step for a signal's clean-up.
+    cleanup::Locked([&] {
+      st = CheckOutputPath(path, force);
+      if (st.ok()) st = RenameIntoPlace(tmp, path, force);
+      if (!st.ok()) return;
+      cleanup::Unregister(tmp_id);
+      if (OutputScope* scope = OutputScope::Current(); scope != nullptr) scope->Created(path, false);
+    });
+  }
+  if (!st.ok()) cleanup::Remove(tmp_id);
   return st;
 }
 
@@ -96,7 +216,11 @@ StatusOr<std::string> ReserveUniquePath(const std::string& path) {
   constexpr int kMaxTries = 10000;
   for (int n = 1; n <= kMaxTries; ++n) {
     const std::string candidate = n == 1 ? path : stem + "_" + std::to_string(n) + ext;
-    const int fd = open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = -1;
+    cleanup::Locked([&] {
+      fd = open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd >= 0 && OutputScope::Current() != nullptr) OutputScope::Current()->Created(candidate, false);
+    });
     if (fd >= 0) {
       close(fd);
       return candidate;

@@ -75,12 +75,31 @@ Status LxwError(lxw_error e, const std::string& where) {
   return IoError(where + ": " + lxw_strerror(e));
 }
 
+bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// Excel decodes `_xHHHH_` in a cell's text as the character U+HHHH: a literal one (an operator named
+// "_x0041_op") is written as `_x005F_xHHHH_` (an escaped underscore), as the reference's XlsxWriter
+// does. Text without "_x" is returned as it is (no copy).
+const std::string& ExcelLiteral(const std::string& text, std::string& buffer) {
+  if (text.find("_x") == std::string::npos) return text;
+  buffer.clear();
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '_' && i + 6 < text.size() && text[i + 1] == 'x' && IsHex(text[i + 2]) &&
+        IsHex(text[i + 3]) && IsHex(text[i + 4]) && IsHex(text[i + 5]) && text[i + 6] == '_')
+      buffer += "_x005F";
+    buffer += text[i];
+  }
+  return buffer;
+}
+
 lxw_error WriteStringCell(lxw_worksheet* ws, lxw_row_t row, lxw_col_t col, const std::string& text,
                           lxw_format* f) {
-  if (text.size() <= kMaxCellChars) return worksheet_write_string(ws, row, col, text.c_str(), f);
+  std::string escaped;
+  if (text.size() <= kMaxCellChars)
+    return worksheet_write_string(ws, row, col, ExcelLiteral(text, escaped).c_str(), f);
   std::string cut = text;  // only then can it exceed Excel's limit (copy to cut it)
   TruncateCellText(cut);
-  return worksheet_write_string(ws, row, col, cut.c_str(), f);
+  return worksheet_write_string(ws, row, col, ExcelLiteral(cut, escaped).c_str(), f);
 }
 
 Status WriteString(lxw_worksheet* ws, int row, int col, const std::string& text, lxw_format* f,
@@ -95,8 +114,9 @@ Status WriteBanner(lxw_worksheet* ws, const Banner& b, lxw_format* f, const std:
   std::string text = b.text;
   TruncateCellText(text);
   if (b.last_col > b.first_col) {
+    std::string escaped;
     lxw_error e = worksheet_merge_range(ws, 0, static_cast<lxw_col_t>(b.first_col), 0,
-                                        static_cast<lxw_col_t>(b.last_col), text.c_str(), f);
+                                        static_cast<lxw_col_t>(b.last_col), ExcelLiteral(text, escaped).c_str(), f);
     if (e != LXW_NO_ERROR) return LxwError(e, where + " banner");
     return Status::Ok();
   }

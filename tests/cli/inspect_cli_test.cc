@@ -7,11 +7,14 @@
 //    closing ']') is a diagnostic naming file and line/offset: exit 0, and with --strict exit 3 when the
 //    diagnostic is an error;
 //  * invalid UTF-8 inside strings is kept as raw bytes and reported (real files have it).
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <zlib.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -327,6 +330,102 @@ TEST_F(InspectCli, CompareKeepsTheReferenceInputsAndRefusesSideFiles) {
   const CliResult c = RunProfdiff({"compare", "-d", out_dir, "-bp", out_dir, "--no-xlsx", "-q"});
   EXPECT_EQ(c.exit_code, 3);
   EXPECT_NE(c.err.find(out_dir + ": not an Ascend profile: no trace_view.json"), std::string::npos) << c.err;
+}
+
+}  // namespace
+}  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// inspect is linear in processes, as compare is: 300 k pids (a track each) in about a second; a pass
+// over every track for each process took over a minute.
+TEST_F(InspectCli, LinearInProcesses) {
+  constexpr int kPids = 300000;
+  std::string trace = "{\"traceEvents\":[\n";
+  for (int i = 0; i < kPids; ++i)
+    trace += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":" + std::to_string(i) +
+             ",\"tid\":1,\"ts\":" + std::to_string(i) + ",\"dur\":1}" + (i + 1 < kPids ? ",\n" : "\n");
+  const std::string path = Write("pids.json", trace + "]}\n");
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult r = RunProfdiff({"inspect", path});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("processes: 300000, tracks: 300000"), std::string::npos);
+  EXPECT_NE(r.out.find("  pid 299999  name \"\"\n    tid 1  name \"\"  slices 1\n"), std::string::npos);
+  EXPECT_LT(seconds, 30.0) << "inspect of " << kPids << " pids";
+}
+
+}  // namespace
+}  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// Runs profdiff; its exit code and its peak RSS in KiB (wait4).
+int RunMeasured(const std::vector<std::string>& args, long* max_rss_kib, std::string* err) {
+  const std::string err_path = (fs::temp_directory_path() / ("profdiff_rss_" + std::to_string(::getpid()))).string();
+  const pid_t pid = testing::SpawnProfdiff(args, "/dev/null", err_path);
+  int status = 0;
+  rusage usage{};
+  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  *max_rss_kib = usage.ru_maxrss;
+  *err = testing::ReadAll(err_path);
+  fs::remove(err_path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// NUL bytes after a valid start of a trace (a file cut and padded with zeros) are refused as soon as
+// a run of them is seen: not buffered to the 1 GiB value cap with a peak of about 3x the NULs read
+// (256 MiB of zeros in a 256 KiB .gz: 2.3 GB and 23 s for 768 MiB before), nor inflated to the end.
+TEST_F(InspectCli, BinaryZerosAfterATraceStartAreRefusedAtOnce) {
+  const std::string prefix =
+      R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":1},{"ph":"X","name":")";
+  const std::string zeros(size_t{1} << 20, '\0');
+  const std::string gz = (dir_ / "zeros.json.gz").string();
+  gzFile f = gzopen(gz.c_str(), "wb9");
+  ASSERT_NE(f, nullptr);
+  gzwrite(f, prefix.data(), static_cast<unsigned>(prefix.size()));
+  for (int i = 0; i < 256; ++i) gzwrite(f, zeros.data(), static_cast<unsigned>(zeros.size()));
+  gzclose(f);
+  const std::string plain = (dir_ / "zeros.json").string();
+  {
+    std::ofstream out(plain, std::ios::binary);
+    out << prefix;
+    for (int i = 0; i < 96; ++i) out << zeros;  // 96 MiB: read by the parallel reader
+  }
+  for (const std::string& path : {gz, plain}) {
+    long rss = 0;
+    std::string err;
+    EXPECT_EQ(RunMeasured({"inspect", path}, &rss, &err), 3) << err;
+    EXPECT_NE(err.find("64 NUL bytes in a row inside a JSON value"), std::string::npos) << err;
+    EXPECT_LT(rss, 200 * 1024) << path << ": peak RSS " << rss << " KiB";
+  }
+}
+
+}  // namespace
+}  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// More white space in a row than a value may hold (1 GiB) is refused there: a 1.6 MB .gz of 1.5 GiB
+// of spaces after a trace's first event loaded with a warning after inflating all of it (10 GiB in a
+// 10 MB .gz took over a minute).
+TEST_F(InspectCli, GigabytesOfWhiteSpaceAreRefusedAtTheValueCap) {
+  const std::string start =
+      Gzip(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":1},)");
+  const std::string spaces = Gzip(std::string(size_t{16} << 20, ' '));  // one gzip member each
+  const std::string path = (dir_ / "spaces.json.gz").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << start;
+    for (int i = 0; i < 96; ++i) out << spaces;
+  }
+  const CliResult r = RunProfdiff({"inspect", path});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("more than 1073741824 bytes of white space in a row"), std::string::npos) << r.err;
 }
 
 }  // namespace

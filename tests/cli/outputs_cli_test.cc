@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../report/report_test_util.h"
+#include "cli_test_data.h"
 #include "profdiff/cli/app.h"
 
 namespace profdiff::cli {
@@ -19,10 +20,9 @@ namespace {
 namespace fs = std::filesystem;
 using report::testing::TempDir;
 
-const std::string kData = PROFDIFF_SOURCE_DIR "/tests/data";
-const std::string kBefore = kData + "/kineto_h100_tiny/before_fix_trace.json";
-const std::string kAfter = kData + "/kineto_h100_tiny/after_fix_trace.json";
-const std::string kTraceView = kData + "/ascend_trace_view/trace_view.json";
+using profdiff::testing::kAfter;
+using profdiff::testing::kBefore;
+using profdiff::testing::kTraceView;
 
 int RunCli(std::vector<std::string> args, std::string* err = nullptr) {
   args.insert(args.begin(), "profdiff");

@@ -40,17 +40,11 @@ inline std::string ReadAll(const std::string& path) {
   return ss.str();
 }
 
-// `args` excludes argv[0]. Output goes through temporary files (no pipe deadlock on large output).
-inline CliResult RunProfdiff(const std::vector<std::string>& args) {
-  CliResult r;
+// Starts `profdiff args...` (argv[0] excluded) with stdin from /dev/null and stdout and stderr to
+// the given files (created or truncated); returns its pid, or -1 when it could not be started.
+inline pid_t SpawnProfdiff(const std::vector<std::string>& args, const std::string& out_path,
+                           const std::string& err_path) {
   const std::string bin = ProfdiffBin();
-  namespace fs = std::filesystem;
-  static int counter = 0;
-  const fs::path dir = fs::temp_directory_path();
-  const std::string stem = "profdiff_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-  const std::string out_path = (dir / (stem + ".out")).string();
-  const std::string err_path = (dir / (stem + ".err")).string();
-
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -67,23 +61,42 @@ inline CliResult RunProfdiff(const std::vector<std::string>& args) {
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, bin.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    r.err = "posix_spawn failed for " + bin;
-    return r;
-  }
+  return rc == 0 ? pid : -1;
+}
+
+// Waits for `pid`: its exit status, or 128 + signal when it was killed (as a shell shows it), -1 on
+// an error.
+inline int WaitProfdiff(pid_t pid) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      r.err = "waitpid failed";
-      return r;
-    }
+    if (errno != EINTR) return -1;
   }
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) r.exit_code = 128 + WTERMSIG(status);
-  r.out = ReadAll(out_path);
-  r.err = ReadAll(err_path);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+// `args` excludes argv[0]. Output goes through temporary files (no pipe deadlock on large output);
+// with `stdout_path`, standard output goes there instead (e.g. /dev/full) and `out` stays empty.
+inline CliResult RunProfdiff(const std::vector<std::string>& args, const std::string& stdout_path = "") {
+  CliResult r;
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path();
+  const std::string stem = "profdiff_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  const std::string out_path = stdout_path.empty() ? (dir / (stem + ".out")).string() : stdout_path;
+  const std::string err_path = (dir / (stem + ".err")).string();
+  const pid_t pid = SpawnProfdiff(args, out_path, err_path);
+  if (pid < 0) {
+    r.err = "posix_spawn failed for " + ProfdiffBin();
+    return r;
+  }
+  r.exit_code = WaitProfdiff(pid);
+  if (r.exit_code < 0) r.err = "waitpid failed";
+  if (stdout_path.empty()) r.out = ReadAll(out_path);
+  r.err += ReadAll(err_path);
   std::error_code ec;
-  fs::remove(out_path, ec);
+  if (stdout_path.empty()) fs::remove(out_path, ec);
   fs::remove(err_path, ec);
   return r;
 }

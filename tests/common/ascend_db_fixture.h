@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -64,6 +65,17 @@ INSERT INTO COMMUNICATION_TASK_INFO VALUES (8,13,11,0,9,0,0,0,1,0,0,0,0,1);
 INSERT INTO OP_MEMORY VALUES (16,2048,1100,1800,NULL,700,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,0);
 INSERT INTO MEMORY_RECORD VALUES (16,1100,1048576,2097152,0,0,0),(16,1800,0,3145728,0,0,0);
 )sql";
+
+// SQLite's count(*) of `table` in the open database `db` (-1 when it cannot be counted).
+inline int64_t SqliteCount(sqlite3* db, const std::string& table) {
+  sqlite3_stmt* st = nullptr;
+  int64_t n = -1;
+  if (sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    n = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return n;
+}
 
 // Creates `path` holding `sql` (run as one script; PRAGMAs such as page_size first), with
 // `reserve_bytes` reserved per page. Returns sqlite's error text, "" on success.

@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "../../src/loaders/ascend_db_sqlite.h"
 #include "../common/ascend_db_fixture.h"
 #include "../common/profile_dump.h"
 #include "../report/report_test_util.h"
@@ -190,16 +191,14 @@ TEST(AscendDb, SideTablesStepsAndUnits) {
   EXPECT_TRUE(p.diagnostics.empty()) << p.diagnostics.Summary();
 }
 
-// SQLite's count(*) of `table` in the database at `path`.
+// SQLite's count(*) of `table` in the database at `path`, opened as the loader opens it (read-only
+// and immutable): a plain read-only open of a WAL-mode file creates its -shm and -wal beside it, and
+// the corpus's exports are WAL-mode files in ../shared, which no test may write into.
 int64_t SqliteCount(const std::string& path, const std::string& table) {
   sqlite3* db = nullptr;
-  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-  sqlite3_stmt* st = nullptr;
-  int64_t n = -1;
-  if (sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
-      sqlite3_step(st) == SQLITE_ROW)
-    n = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
+  sqlite3_open_v2((db::FileUri(path) + "?immutable=1").c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                  nullptr);
+  const int64_t n = testing::SqliteCount(db, table);
   sqlite3_close(db);
   return n;
 }

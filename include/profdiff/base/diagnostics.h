@@ -44,6 +44,7 @@ enum class DiagSeverity : uint8_t { kInfo, kWarning, kError };
   X(csv_bad_time, kError, "CSV time cell is not a decimal number; row skipped")                    \
   X(csv_unterminated_quote, kError, "CSV quoted field not closed at end of file; record skipped")  \
   X(invalid_utf8, kInfo, "string with invalid UTF-8 bytes kept as raw bytes")                      \
+  X(duplicate_key, kWarning, "a JSON object repeats a key; its first value is used")               \
   X(side_file_unreadable, kWarning, "an optional side file could not be read; its data is absent") \
   X(side_file_missing, kInfo, "an optional side file is absent")                                  \
   X(db_table_missing, kInfo, "an Ascend DB table is absent; its data is empty")                     \

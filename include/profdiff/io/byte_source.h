@@ -32,8 +32,9 @@ class ByteSource {
 
   // Reads and discards the rest of the data: Ok at its end, else the read or gzip error. A reader
   // that met malformed data in a gzip file calls it to tell a damaged file (the gzip error, which
-  // explains the malformed data) from a file whose content is malformed (Ok).
-  Status Drain();
+  // explains the malformed data) from a file whose content is malformed (Ok). At most `max_bytes`
+  // more are decompressed (a small gzip can hold gigabytes of zeros): Ok when it stops there.
+  Status Drain(uint64_t max_bytes = UINT64_MAX);
 
   // A Read has returned an error (the error the reader got is the source's own).
   bool failed() const { return !failure_.ok(); }

@@ -107,6 +107,12 @@ bool IsValidUtf8(std::string_view s);
 // Bytes a message quotes on each side of a position (JsonSnippet).
 inline constexpr size_t kJsonSnippetRadius = 20;
 
+// A run of this many NUL bytes is binary data, never JSON text (a file cut and padded with zeros, a
+// wrong file). A value that spans reads is refused at the first such run, not buffered to the cap.
+inline constexpr size_t kNulRunBytes = 64;
+// The offset of the first run of kNulRunBytes NUL bytes in `text`, npos when there is none.
+size_t FindNulRun(std::string_view text);
+
 // "...text..." around `pos`, at most ~40 bytes, with control bytes and non-ASCII escaped, for messages.
 std::string JsonSnippet(std::string_view text, size_t pos);
 

@@ -74,7 +74,8 @@ class SqlitePages {
  public:
   // Opens `path` read-only and reads its 100-byte header. Unsupported (the caller reads through
   // SQLite) when the text encoding is not UTF-8; ParseError when the file is not an SQLite 3 file.
-  static StatusOr<std::shared_ptr<const SqlitePages>> Open(const std::string& path);
+  // Errors name `name` (default: `path`), e.g. the input a private copy was made of.
+  static StatusOr<std::shared_ptr<const SqlitePages>> Open(const std::string& path, const std::string& name = "");
   SqlitePages(const SqlitePages&) = delete;
   SqlitePages& operator=(const SqlitePages&) = delete;
   ~SqlitePages();

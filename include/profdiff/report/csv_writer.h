@@ -37,14 +37,18 @@ enum class CsvLayout : uint8_t { kWorkbookGrid, kTidy };
 // characters one '_'. A name already taken gets "_2", "_3", ...; an empty header "column_<n>".
 std::vector<std::string> TidyColumnNames(const SheetSpec& sheet);
 
-// The whole sheet as CSV text.
-std::string RenderSheetCsv(const SheetSpec& sheet, CsvLayout layout = CsvLayout::kWorkbookGrid);
+// The whole sheet as CSV text. `neutralise_formulas`: a text cell beginning with =, +, - or @ (also
+// after leading tabs or carriage returns) gets a leading single quote (OWASP's advice on CSV injection: a spreadsheet never
+// runs it as a formula); numbers are never changed.
+std::string RenderSheetCsv(const SheetSpec& sheet, CsvLayout layout = CsvLayout::kWorkbookGrid,
+                           bool neutralise_formulas = false);
 
 // Writes DIR/<sheet name>.csv for every sheet with rows (DIR is created if missing, one level).
 // Each file goes through a temporary file; an existing file is refused unless `force`.
 // Returns the paths written, in order.
 StatusOr<std::vector<std::string>> WriteCsvDir(const std::vector<SheetSpec>& sheets,
                                                const std::string& dir, bool force,
-                                               CsvLayout layout = CsvLayout::kWorkbookGrid);
+                                               CsvLayout layout = CsvLayout::kWorkbookGrid,
+                                               bool neutralise_formulas = false);
 
 }  // namespace profdiff::report

@@ -51,6 +51,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.comm_tasks_single_cursor = true;
   p.comm_tasks_paired_by_order = true;
   p.csv_workbook_grid = true;
+  p.csv_formula_text_bare = true;
   p.workbook_reference_widths = true;
   p.workbook_one_line_banners = true;
   p.workbook_silent_on_empty_comparisons = true;

@@ -158,6 +158,10 @@ struct ReferencePolicy {
   // Default: a tidy table (one header row of unique snake_case names carrying side and unit, exact
   // numbers, uncut text).
   bool csv_workbook_grid = false;
+  // `--csv`'s text cells are written as they are, a name beginning with =, +, - or @ (also after
+  // tabs or carriage returns) included (the reference). Default: such a cell gets a leading single
+  // quote (OWASP's advice on CSV injection), so a spreadsheet opening the CSV never runs it.
+  bool csv_formula_text_bare = false;
   // The workbook's columns keep the reference's widths (a 30-character name column cuts
   // "autograd::engine::evaluate_function: C"). Default: a text column is widened to its longest
   // line (up to 80 characters); never narrower than the reference's.
