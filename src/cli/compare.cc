@@ -106,6 +106,7 @@ report::SummaryInput SummaryFor(const CompareOptions& options, const pipeline::C
     in.comparison_selected_step = options.comparison_step;
   }
   in.parts = result.summary_parts;
+  in.incomparable = result.gate.incomparable_reasons;
   in.warnings = warnings;
   return in;
 }

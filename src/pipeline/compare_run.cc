@@ -266,7 +266,8 @@ analysis::GateResult RunGate(const CompareRequest& request, const analysis::Refe
   in.base_device_events = base.device.device_events;
   in.comparison_device_events = comparison.device.device_events;
   in.step_selected = request.base_step != kVoidStep;
-  if (pairing.built() || gate_options.any()) in.operator_match = OperatorMatchOf(pairing);
+  const bool pairs = request.enabled.operators || request.enabled.memory || request.enabled.api;  // built anyway
+  if (pairs || gate_options.any()) in.operator_match = OperatorMatchOf(pairing);
   analysis::GateResult gate = analysis::EvaluateGate(overall, gate_options, in);
   for (const std::string& w : gate.warnings) messages.Warning(w);
   return gate;
@@ -463,9 +464,12 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   TableOutput table;
   {  // the shared operator pairing lives while the rows run, not while the outputs are written
     analysis::SharedOperatorPairing pairing(base, comparison, policy, OperatorOptionsFor(request));
-    table = RunTable(ComparisonInputs{base, comparison, policy, request, result.overall, pairing}, messages);
-    PhaseScope gate_phase(messages, "gate");
-    result.gate = RunGate(request, policy, result.overall, base, comparison, pairing, messages);
+    {
+      PhaseScope gate_phase(messages, "gate");
+      result.gate = RunGate(request, policy, result.overall, base, comparison, pairing, messages);
+    }
+    table = RunTable(ComparisonInputs{base, comparison, policy, request, result.overall, pairing, result.gate},
+                     messages);
   }
   result.summary_parts = std::move(table.summary);
   result.base_steps = analysis::CountProfilerSteps(base).value_or(0);

@@ -64,7 +64,7 @@ std::string NoTorchOpsReason(const ComparisonInputs& in) {
 ComparisonOutput RunOverallRow(const ComparisonInputs& in) {
   ComparisonOutput out;
   out.sheets.push_back(report::BuildOverallMetricsSheet(in.overall, in.request.base_path,
-                                                        in.request.comparison_path));
+                                                        in.request.comparison_path, in.gate.incomparable_reasons));
   return out;
 }
 

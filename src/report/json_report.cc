@@ -121,6 +121,8 @@ json Envelope(const JsonReportContext& ctx, const analysis::GateResult& gate) {
   for (const auto& [key, value] : ctx.overall.items()) j[key] = value;
   j["verdict"] = gate.ran ? Verdict(gate) : json(nullptr);
   j["comparability_warnings"] = gate.warnings;
+  // Why the pair is not a fair comparison (a gate on it is incomparable), with or without a gate.
+  j["incomparable_reasons"] = gate.incomparable_reasons;
   j["warnings"] = ctx.warnings;
   j["diagnostics"] = {{"base", Diags(ctx.base_diagnostics)},
                       {"comparison", Diags(ctx.comparison_diagnostics)}};

@@ -114,6 +114,37 @@ std::string MedianLabel(const SummaryInput& in) {
   return fmt::format("median of {} vs {}, {}", in.base_median_of, in.comparison_median_of, windows);
 }
 
+// `first` then `text`, cut at spaces into lines of at most kWidth columns, the rest indented under it.
+std::string Wrapped(std::string_view first, std::string_view text) {
+  std::string out, line(first);
+  const std::string indent(first.size(), ' ');
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(pos, end - pos);
+    if (line.size() > indent.size() && line.size() + 1 + word.size() > kWidth) {
+      out += line + "\n";
+      line = indent;
+    } else if (line.size() > indent.size() && line.back() != ' ') {
+      line += ' ';
+    }
+    line += word;
+    pos = end + 1;
+  }
+  return out + line + "\n";
+}
+
+// Markdown text outside a code span: the characters that would start one or emphasis escaped.
+std::string CodeSpanFree(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '`' || c == '*' || c == '_' || c == '|') out += '\\';
+    out += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return out;
+}
+
 void ItemLines(const char* title, const std::vector<SummaryItem>& items, std::string& out) {
   if (items.empty()) return;
   out += fmt::format("  {}:\n", title);
@@ -177,6 +208,7 @@ std::string RenderSummaryText(const SummaryInput& in) {
     out += fmt::format("  {} matched: {} of base, {} of comparison\n", p.what, Rate(p.base_match),
                        Rate(p.comparison_match));
   }
+  for (const std::string& why : in.incomparable) out += Wrapped("  NOT COMPARABLE: ", why);
   if (in.warnings > 0) out += fmt::format("  {} warning(s) above on stderr\n", in.warnings);
   return out;
 }
@@ -221,6 +253,7 @@ std::string RenderSummaryMarkdown(const SummaryInput& in) {
     out += fmt::format("\n{} matched: {} of base, {} of comparison\n", p.what, Rate(p.base_match),
                        Rate(p.comparison_match));
   }
+  for (const std::string& why : in.incomparable) out += "\n**Not comparable:** " + CodeSpanFree(why) + "\n";
   if (in.warnings > 0) out += fmt::format("\n{} warning(s) on stderr.\n", in.warnings);
   return out;
 }

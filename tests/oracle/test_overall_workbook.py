@@ -45,8 +45,12 @@ def check_workbook(path, base_arg, comp_arg, failures, seen):
     if merged != ["B1:D1", "E1:G1"]:
         failures.append(f"{where}: merged ranges {merged}")
     # The default mode adds each side's step coverage (docs/deviations.md, Outputs row 2).
+    # A pair of different devices says so on the comparison banner (issue 31: the workbook banner).
+    kind = {a: ("GPU" if "kineto" in a else "NPU") for a in (base_arg, comp_arg)}
+    unfair = "" if kind[base_arg] == kind[comp_arg] else " [NOT COMPARABLE: different devices: "
     if (ws["B1"].value != "Base Profiling: " + base_arg + COVERAGE[base_arg]
-            or ws["E1"].value != "Comparison Profiling: " + comp_arg + COVERAGE[comp_arg]):
+            or not ws["E1"].value.startswith("Comparison Profiling: " + comp_arg + COVERAGE[comp_arg] + unfair)
+            or (not unfair and ws["E1"].value != "Comparison Profiling: " + comp_arg + COVERAGE[comp_arg])):
         failures.append(f"{where}: banners {ws['B1'].value!r} {ws['E1'].value!r}")
     if fill(ws["B1"]) != GREEN or fill(ws["E1"]) != YELLOW or not ws["B1"].font.b or not ws["E1"].font.b:
         failures.append(f"{where}: banner formats {fill(ws['B1'])} {fill(ws['E1'])}")

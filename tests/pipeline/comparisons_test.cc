@@ -81,7 +81,8 @@ TEST(ComparisonTable, OperatorsRowBuildsItsJsonSectionOnlyForAJsonResult) {
   CompareRequest request;
   request.enabled.operators = true;
   analysis::SharedOperatorPairing pairing(base_timeline, comparison_timeline, policy, OperatorOptionsFor(request));
-  const ComparisonInputs inputs{base_timeline, comparison_timeline, policy, request, overall, pairing};
+  const analysis::GateResult gate;
+  const ComparisonInputs inputs{base_timeline, comparison_timeline, policy, request, overall, pairing, gate};
   const ComparisonEntry* operators = nullptr;
   for (const ComparisonEntry& e : Comparisons())
     if (e.name == "operators") operators = &e;

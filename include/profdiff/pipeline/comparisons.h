@@ -18,6 +18,7 @@
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/operators/operator_pairing.h"
+#include "profdiff/analysis/overall/gate.h"
 #include "profdiff/analysis/overall/overall.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/pipeline/compare_request.h"
@@ -39,6 +40,9 @@ struct ComparisonInputs {
   // The operator pairing (trees and pairs), built by the first row that needs it and shared by the
   // operator, memory and API rows.
   analysis::SharedOperatorPairing& pairing;
+  // The gate and the comparability of the pair, evaluated before the table (the workbook's banner
+  // says when the pair is not comparable).
+  const analysis::GateResult& gate;
 };
 
 // The options of the operator pairing and comparison from the request (the policy is separate).

@@ -42,6 +42,7 @@ struct SummaryInput {
   // --base_step / --comparison_step: the one step each side's per-step numbers read.
   std::optional<int64_t> base_selected_step, comparison_selected_step;
   std::vector<SummaryPart> parts;
+  std::vector<std::string> incomparable;  // why the pair is not a fair comparison (GateResult)
   int64_t warnings = 0;  // warnings printed on stderr so far
 };
 

@@ -35,7 +35,8 @@ void AppendSide(std::vector<Cell>& cells, const analysis::MetricCell& m) {
 
 SheetSpec BuildOverallMetricsSheet(const analysis::OverallComparison& cmp,
                                    std::string_view base_path_arg,
-                                   std::string_view comparison_path_arg) {
+                                   std::string_view comparison_path_arg,
+                                   const std::vector<std::string>& incomparable) {
   SheetSpec sheet;
   sheet.name = "OverallMetrics";
   sheet.base_banner = {1, 3, BaseBannerText(base_path_arg)};
@@ -43,6 +44,7 @@ SheetSpec BuildOverallMetricsSheet(const analysis::OverallComparison& cmp,
   if (!cmp.policy.overall_hides_step_coverage) {  // the default mode says what each side covers
     sheet.base_banner.text += " [" + StepCoverageText(cmp.base) + "]";
     sheet.comparison_banner.text += " [" + StepCoverageText(cmp.comparison) + "]";
+    for (const std::string& why : incomparable) sheet.comparison_banner.text += " [NOT COMPARABLE: " + why + "]";
   }
   sheet.columns = {
       {"Index", 40, CellFormat::kDefault, false},
