@@ -35,7 +35,9 @@ constexpr const char* kExitCodeHelp =
     "  3  input or processing error (missing/unreadable/malformed input or DB,\n"
     "     output or standard output not writable); the message names the file and\n"
     "     line/offset (table)\n"
-    "  4  incomparable: a --gate-* was given but a side lacks the data it needs\n"
+    "  4  incomparable: a --gate-* was given but a side lacks the data it needs, the pair is not a fair\n"
+    "     comparison (different devices, a low operator match, a side without device data), or device work\n"
+    "     outside every step window makes a per-step pass unsafe\n"
     "     (e.g. no kernels or device tasks); never reported as a pass\n"
     "  130, 143  killed by SIGINT, SIGTERM: temporary files and the outputs this\n"
     "     run created are removed first\n";
@@ -154,7 +156,9 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_option("--config", o.config_path,
                "Kernel-categorisation masks: an INI file with section [OP_MASK] and the keys FA_MASK, "
                "CONV_MASK, MATMUL_MASK, CUBE_MASK, TRANS_MASK, MC2_KERNEL (comma-separated lists), "
-               "like the reference's compare_config.ini; default: the reference's shipped masks")
+               "like the reference's compare_config.ini; default: the reference's shipped masks. An optional "
+               "section [DEVICE_KERNELS] (COMMUNICATION, STREAM_WORDS, GEMM: kernel-name substrings) extends "
+               "profdiff's table of communication and GEMM kernels")
       ->type_name("FILE");
 }
 
