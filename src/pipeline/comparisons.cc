@@ -70,18 +70,38 @@ ComparisonOutput RunOverallRow(const ComparisonInputs& in) {
 
 // The operator comparison's part of the summary: the operators (or modules, by self time) that
 // moved most, exactly, and the match rate.
-report::SummaryPart OperatorsSummary(const analysis::OperatorComparison& cmp) {
+// Per step when the captures hold different numbers of steps and none was selected: each item's
+// total over its side's step count (a 3-step capture against a 6-step one is not "everything improved").
+struct SummarySteps {
+  int64_t base = 1, comparison = 1;
+  bool per_step() const { return base != comparison; }
+};
+
+SummarySteps StepsForSummary(const ComparisonInputs& in) {
+  if (in.request.base_step != kVoidStep) return {};
+  const std::optional<int64_t> b = analysis::CountProfilerSteps(in.base);
+  const std::optional<int64_t> c = analysis::CountProfilerSteps(in.comparison);
+  if (!b || !c || *b <= 0 || *c <= 0) return {};
+  return {*b, *c};
+}
+
+report::SummaryPart OperatorsSummary(const analysis::OperatorComparison& cmp, const SummarySteps& steps) {
   report::SummaryPart part;
   std::vector<report::SummaryItem> items;
+  auto diff = [&](int64_t base_ns, int64_t comparison_ns) {
+    return comparison_ns / steps.comparison - base_ns / steps.base;
+  };
   if (cmp.kind == analysis::OperatorCompareKind::kModule) {
     part.what = "modules";
     for (const analysis::ModuleStatBlock& b : cmp.module_stats)
-      items.push_back({b.display_name, b.comparison.self.Ns() - b.base.self.Ns()});
+      items.push_back({b.display_name, diff(b.base.self.Ns(), b.comparison.self.Ns())});
   } else {
     part.what = "operators";
     for (const analysis::OperatorStatRow& r : cmp.operator_stats)
-      items.push_back({std::string(r.name), r.comparison.Ns() - r.base.Ns()});
+      items.push_back({std::string(r.name), diff(r.base.Ns(), r.comparison.Ns())});
   }
+  if (steps.per_step())
+    part.note = fmt::format("per step: base totals / {}, comparison totals / {}", steps.base, steps.comparison);
   report::PickLargestMoves(std::move(items), part);
   if (cmp.details && cmp.base_items > 0)
     part.base_match = static_cast<double>(cmp.matched) / static_cast<double>(cmp.base_items);
@@ -102,7 +122,7 @@ ComparisonOutput RunOperatorsRow(const ComparisonInputs& in) {
   // operator sheets themselves (docs/performance.md, "House restructure").
   if (in.request.wants_json()) out.json = report::OperatorsJsonBody(shared);
   out.warnings = cmp.warnings;
-  if (cmp.kind != analysis::OperatorCompareKind::kNone) out.summary = OperatorsSummary(cmp);
+  if (cmp.kind != analysis::OperatorCompareKind::kNone) out.summary = OperatorsSummary(cmp, StepsForSummary(in));
   if (!report::HasRows(out.sheets)) out.empty_reason = NoTorchOpsReason(in);
   return out;
 }

@@ -109,6 +109,11 @@ std::string MedianLabel(const SummaryInput& in) {
   std::string windows = WindowsOf(o.base) == WindowsOf(o.comparison)
                             ? WindowsOf(o.base) + " windows"
                             : fmt::format("{} vs {} windows", WindowsOf(o.base), WindowsOf(o.comparison));
+  for (const analysis::SideSummary* s : {&o.base, &o.comparison})
+    if (s->device == DeviceKind::kNpu && WindowsOf(*s) == "device") {
+      windows += ", NPU without Preparing";  // the host time before a step's first task
+      break;
+    }
   if (in.base_selected_step && in.comparison_selected_step)
     return fmt::format("step {} vs step {}, {}", *in.base_selected_step, *in.comparison_selected_step, windows);
   return fmt::format("median of {} vs {}, {}", in.base_median_of, in.comparison_median_of, windows);
@@ -203,8 +208,9 @@ std::string RenderSummaryText(const SummaryInput& in) {
                          Ms(k.base_ns), Ms(k.comparison_ns));
   }
   for (const SummaryPart& p : in.parts) {
-    ItemLines(fmt::format("most regressed {}", p.what).c_str(), p.regressed, out);
-    ItemLines(fmt::format("most improved {}", p.what).c_str(), p.improved, out);
+    const std::string note = p.note.empty() ? std::string() : " (" + p.note + ")";
+    ItemLines(fmt::format("most regressed {}{}", p.what, note).c_str(), p.regressed, out);
+    ItemLines(fmt::format("most improved {}{}", p.what, note).c_str(), p.improved, out);
     out += fmt::format("  {} matched: {} of base, {} of comparison\n", p.what, Rate(p.base_match),
                        Rate(p.comparison_match));
   }
@@ -248,8 +254,9 @@ std::string RenderSummaryMarkdown(const SummaryInput& in) {
     for (const SummaryItem& i : items) out += fmt::format("- {} `{}`\n", SignedMs(i.diff_ns), CodeSpan(i.name));
   };
   for (const SummaryPart& p : in.parts) {
-    list("Most regressed " + p.what, p.regressed);
-    list("Most improved " + p.what, p.improved);
+    const std::string note = p.note.empty() ? std::string() : " (" + p.note + ")";
+    list("Most regressed " + p.what + note, p.regressed);
+    list("Most improved " + p.what + note, p.improved);
     out += fmt::format("\n{} matched: {} of base, {} of comparison\n", p.what, Rate(p.base_match),
                        Rate(p.comparison_match));
   }

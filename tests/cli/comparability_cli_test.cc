@@ -151,3 +151,42 @@ TEST(DeviceKernelsCli, Mi300GemmsAreCube) {
 
 }  // namespace
 }  // namespace profdiff::cli
+
+namespace profdiff::cli {
+namespace {
+
+json CompareJson(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"compare", "-bp", kV100, "-d", kV100, "--no-xlsx", "--format", "json", "-q"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const Result r = RunCli(args);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  return json::parse(r.out);
+}
+
+// --base_step/--comparison_step on GPU sides: every comparison reads that step in the default mode
+// (issue 31 item 5; policy step_selection_npu_sides_only keeps the reference's NPU-only rule).
+TEST(StepSelectionCli, EveryComparisonOfAGpuSideReadsTheSelectedStep) {
+  const json all = CompareJson({});
+  const json one = CompareJson({"--base_step", "6", "--comparison_step", "9"});
+  // Operators (and the memory rows, which follow the operator pairing): the step's top-level ops.
+  const size_t all_ops = all["operators"]["operator_rows"].size(), one_ops = one["operators"]["operator_rows"].size();
+  EXPECT_GT(one_ops, 0u);
+  EXPECT_LT(one_ops * 4, all_ops) << one_ops << " of " << all_ops;  // one step of six
+  EXPECT_LT(one["memory"]["rows"].size() * 4, all["memory"]["rows"].size());
+  // API: the ops of that step only.
+  const int64_t all_api = all["api"]["base"]["ops"].get<int64_t>(), one_api = one["api"]["base"]["ops"].get<int64_t>();
+  EXPECT_GT(one_api, 0);
+  EXPECT_LT(one_api * 4, all_api) << one_api << " of " << all_api;
+  // The summary names the steps; no step-count warning.
+  const Result text = RunCli({"compare", "-bp", kV100, "-d", kV100, "--no-xlsx", "--base_step", "6",
+                              "--comparison_step", "9", "--gate-e2e", "5"});
+  EXPECT_NE(text.out.find("step (step 6 vs step 9, device windows)"), std::string::npos) << text.out;
+  EXPECT_EQ(text.err.find("different step counts"), std::string::npos) << text.err;
+  // --reference-compat: a GPU side ignores the step (with the reference's warning), every op compared.
+  const json compat = CompareJson({"--reference-compat", "--base_step", "6", "--comparison_step", "9"});
+  const json compat_all = CompareJson({"--reference-compat"});
+  EXPECT_EQ(compat["api"]["base"]["ops"], compat_all["api"]["base"]["ops"]);
+}
+
+}  // namespace
+}  // namespace profdiff::cli

@@ -206,6 +206,12 @@ TEST(CompareCorpusCli, CutStepsAreComparedPerStep) {
   EXPECT_GE(v["steps"]["base"]["count"].get<int64_t>(), 5);
   EXPECT_EQ(v["result"], "regression") << v.dump(1);
   EXPECT_GT(v["checks"][0]["delta_pct"].get<double>(), 5.0);
+  // The summary's operator moves are per step (6 against 3 steps: the totals alone would show every
+  // operator of the shorter capture as improved), and say so.
+  const Result text = RunCli({"compare", "-bp", fast.string(), "-d", cut, "--no-xlsx", "--color", "never"});
+  EXPECT_NE(text.out.find("most regressed operators (per step: base totals / 6, comparison totals / 3):"),
+            std::string::npos)
+      << text.out;
 }
 
 // --base_step/--comparison_step on Kineto traces (default mode): each side is restricted to that

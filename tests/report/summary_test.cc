@@ -84,6 +84,13 @@ TEST(Summary, TextNamesTheRunsAndSplitsTheE2eChange) {
   EXPECT_NE(selected.find("  step (step 17 vs step 50, device windows): 146.000 ms -> 176.000 ms"), std::string::npos)
       << selected;
   EXPECT_NE(selected.find("captures of 3 and 3 step(s); step 17 vs step 50 selected"), std::string::npos) << selected;
+  // Captures of different step counts: the operator moves are per step, and the titles say so.
+  in.parts[0].note = "per step: base totals / 6, comparison totals / 3";
+  const std::string per_step = RenderSummaryText(in);
+  EXPECT_NE(per_step.find("most regressed operators (per step: base totals / 6, comparison totals / 3):\n"),
+            std::string::npos)
+      << per_step;
+  EXPECT_NE(RenderSummaryMarkdown(in).find("Most regressed operators (per step: base totals / 6"), std::string::npos);
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(Columns(line), 100u) << line;
 }

@@ -21,6 +21,7 @@ struct SummaryItem {
 // What one comparison adds to the summary (the operator comparison: its largest moves and match rate).
 struct SummaryPart {
   std::string what;                     // "operators" | "modules"
+  std::string note;                     // how the moves were measured ("per step: ..."), or ""
   std::vector<SummaryItem> regressed;   // largest diff first (diff > 0), at most kSummaryItems
   std::vector<SummaryItem> improved;    // most negative first (diff < 0), at most kSummaryItems
   std::optional<double> base_match;     // matched / base items
