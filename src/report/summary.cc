@@ -194,7 +194,9 @@ std::string RenderSummaryText(const SummaryInput& in) {
       out += fmt::format("    {:<24}{:>14}  ({} -> {})\n", c.name, SignedMs(c.comparison_ns - c.base_ns),
                          Ms(c.base_ns), Ms(c.comparison_ns));
   }
-  if (in.base_median_step_ns && in.comparison_median_step_ns) {
+  // A side without device data has no step time either (its host markers say nothing of the device).
+  const bool both_known = o.base.has_overall && o.comparison.has_overall;
+  if (both_known && in.base_median_step_ns && in.comparison_median_step_ns) {
     const int64_t b = *in.base_median_step_ns, c = *in.comparison_median_step_ns;
     out += fmt::format("  step ({}): {} -> {}: {} ({})\n", MedianLabel(in), Ms(b), Ms(c), SignedMs(c - b),
                        Pct(c - b, b));

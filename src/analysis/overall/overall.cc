@@ -520,6 +520,12 @@ OverallComparison CompareOverallMetrics(const SideMetrics& base, const SideMetri
   out.comparison = Summarize(comparison);
   if (out.base.has_overall && out.comparison.has_overall) OverallRowsBuilder(bv, cv, out.rows).Build();
   BuildScreen(bv, cv, policy, out.screen);
+  // A side without an end-to-end time (no device data) is unknown, not 0 (the reference shows 0).
+  if (!policy.screen_quirks)
+    for (ScreenColumn& col : out.screen) {
+      if (!out.base.has_overall) col.base_cell = "n/a";
+      if (!out.comparison.has_overall) col.comparison_cell = "n/a";
+    }
   return out;
 }
 
