@@ -80,6 +80,15 @@ StackedBar SideBar(const std::string& which, const OrderedJson& side) {
   return bar;
 }
 
+// "GPU (NVIDIA H100 80GB HBM3)", "NPU (Huawei)", "GPU": the kind, with the vendor and model when known.
+std::string DeviceText(const OrderedJson& input) {
+  std::string what = Text(Member(input, "device_model"));
+  const std::string vendor = Text(Member(input, "vendor"));
+  if (what.empty()) what = vendor;
+  else if (!vendor.empty() && what.find(vendor) == std::string::npos) what = vendor + " " + what;
+  return Text(Member(input, "device")) + (what.empty() ? "" : " (" + what + ")");
+}
+
 std::string SimpleTable(const std::vector<std::string>& headers, const std::vector<std::string>& rows) {
   std::string out = "<table><thead><tr>";
   for (const std::string& h : headers) out += Th(h);
@@ -127,7 +136,7 @@ std::string SummarySection(const OrderedJson& doc, int64_t base_step, int64_t co
     const OrderedJson& in = Member(Member(doc, "inputs"), names[i]);
     const OrderedJson& side = Member(Member(doc, "sides"), names[i]);
     rows.push_back(Td(names[i]) + Td("<code>" + Text(Member(in, "path")) + "</code>") +
-                   Td(Text(Member(in, "format"))) + Td(Text(Member(in, "device"))) +
+                   Td(Text(Member(in, "format"))) + Td(DeviceText(in)) +
                    Td(EscapeText(step(steps[i]))) + MsCell(Member(side, "e2e_ms")));
   }
   std::string out = "<section id=\"summary\"><h2>Inputs</h2>" +
