@@ -543,3 +543,47 @@ TEST(OperatorCompare, AWrapperWithItsOwnKernelOrNoMatchInsideStaysOneRow) {
 
 }  // namespace
 }  // namespace profdiff::analysis
+
+namespace profdiff::analysis {
+namespace {
+
+// A GPU profile of two steps: Linear_0 runs in ProfilerStep#1, ReLU_0 in ProfilerStep#2, each op
+// launching one kernel that runs after its host step ended (an asynchronous loop).
+Profile TwoGpuSteps() {
+  testing::ProfileBuilder b(DeviceKind::kGpu);
+  TrackId py = b.Track("1", "1");
+  TrackId gpu = b.Track("0", "7");
+  b.Add(py, SliceKind::kStepMarker, "ProfilerStep#1", "user_annotation", 0, 10000);
+  b.Add(py, SliceKind::kStepMarker, "ProfilerStep#2", "user_annotation", 10000, 10000);
+  b.Add(py, SliceKind::kPythonFunction, "nn.Module: Linear_0", "python_function", 1000, 4000);
+  b.Add(py, SliceKind::kPythonFunction, "nn.Module: ReLU_0", "python_function", 11000, 4000);
+  b.Add(py, SliceKind::kCpuOp, "aten::linear", "cpu_op", 1500, 1500);
+  b.Add(py, SliceKind::kCpuOp, "aten::relu", "cpu_op", 11500, 1500);
+  b.Add(gpu, SliceKind::kKernel, "gemm", "kernel", 12000, 300, {{ArgKey::kStream, 7}});  // step 1's, late
+  b.Add(gpu, SliceKind::kKernel, "relu_kernel", "kernel", 25000, 200, {{ArgKey::kStream, 7}});
+  b.Flow(1, "ac2g", 1600, py, 12000, gpu);
+  b.Flow(2, "ac2g", 11600, py, 25000, gpu);
+  return std::move(b.p);
+}
+
+// --base_step/--comparison_step: the module comparison of a GPU side reads the selected step's
+// modules, ops and the kernels they launched (default mode); the reference's rule reads everything.
+TEST(ModuleCompare, StepSelectionReadsThatStepOfAGpuSide) {
+  const Profile p = TwoGpuSteps();
+  OperatorCompareOptions step2;
+  step2.base_step = 2;
+  step2.comparison_step = 2;
+  const OperatorComparison one = Compare(p, p, ExactPolicy(), step2);
+  ASSERT_EQ(one.kind, OperatorCompareKind::kModule);
+  ASSERT_EQ(one.module_blocks.size(), 1u);
+  EXPECT_EQ(one.module_blocks[0].base.display_name, "/ ReLU_0");
+  ASSERT_EQ(one.module_blocks[0].ops.size(), 1u);
+  EXPECT_EQ(one.module_blocks[0].ops[0].base.kernels.size(), 1u);  // launched in step 2, ran at 25000
+  const OperatorComparison all = Compare(p, p, ExactPolicy(), {});
+  EXPECT_EQ(all.module_blocks.size(), 2u);
+  const OperatorComparison compat = Compare(p, p, Compat(ReferenceLine::k26_1), step2);
+  EXPECT_EQ(compat.module_blocks.size(), 2u);  // the reference restricts an Ascend DB side only
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
