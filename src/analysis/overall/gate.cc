@@ -165,7 +165,7 @@ void CheckMatch(const ComparabilityInputs& in, const GateOptions& o, Comparabili
 }
 
 // A side without device events: its time split is unknown, not 0.
-void CheckDeviceData(const OverallComparison& cmp, const ComparabilityInputs& in, Comparability& c) {
+void CheckDeviceData(const ComparabilityInputs& in, Comparability& c) {
   for (const auto& [events, format, role] :
        {std::tuple{in.base_device_events, in.base_format, "base"},
         std::tuple{in.comparison_device_events, in.comparison_format, "comparison"}}) {
@@ -179,7 +179,6 @@ void CheckDeviceData(const OverallComparison& cmp, const ComparabilityInputs& in
     c.warnings.push_back(w);
     c.incomparable.push_back(w);
   }
-  (void)cmp;
 }
 
 // Device busy time outside every step window, per side (per-step numbers leave it out).
@@ -236,7 +235,7 @@ Comparability AssessComparability(const OverallComparison& cmp, const Comparabil
                                      *inputs.base_steps, *inputs.comparison_steps));
   }
   CheckFormats(inputs, c);
-  CheckDeviceData(cmp, inputs, c);
+  CheckDeviceData(inputs, c);
   if (b.hide_op_details != d.hide_op_details) {
     c.warnings.push_back(fmt::format("{} has no usable kernel details; its computing split is unknown",
                                      b.hide_op_details ? "base" : "comparison"));
