@@ -62,7 +62,8 @@ int ScanOnly(const std::string& file, size_t chunk) {
     ++n;
     profdiff::JsonCursor cur(el, &scratch, 64 << 10);
     if (cur.SkipValue()) {
-      stream.ConsumeElement(cur.pos());
+      st = stream.ConsumeElement(cur.pos());
+      if (!st.ok()) break;
       continue;
     }
     auto whole = stream.ScanElement();

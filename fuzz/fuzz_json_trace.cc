@@ -46,6 +46,19 @@ std::string Dump(const profdiff::Status& status, const profdiff::Profile& p) {
   return o;
 }
 
+// Prints the first line where the two dumps differ (with its line number), so that a crash report
+// says what the parallel reader got wrong without re-running the input under a debugger.
+void ReportFirstDifference(const std::string& serial, const std::string& parallel) {
+  size_t line = 1, begin = 0;
+  const size_t n = std::min(serial.size(), parallel.size());
+  for (size_t i = 0; i < n && serial[i] == parallel[i]; ++i) {
+    if (serial[i] == '\n') ++line, begin = i + 1;
+  }
+  auto line_at = [begin](const std::string& s) { return s.substr(begin, s.find('\n', begin) - begin); };
+  std::fprintf(stderr, "first difference at dump line %zu:\n  serial:   %s\n  parallel: %s\n", line,
+               line_at(serial).c_str(), line_at(parallel).c_str());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -65,8 +78,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       parallel.parallel_map_file = map;
       profdiff::Profile p;
       profdiff::Status s3 = profdiff::LoadTraceJson(path, p, parallel, 64);
-      if (Dump(s3, p) != serial) {
+      const std::string parallel_dump = Dump(s3, p);
+      if (parallel_dump != serial) {
         std::fprintf(stderr, "parallel load (map %d) differs from the serial one\n", map ? 1 : 0);
+        ReportFirstDifference(serial, parallel_dump);
         std::abort();
       }
     }

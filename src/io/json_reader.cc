@@ -771,6 +771,13 @@ Status JsonArrayStream::SkipWs(bool* at_eof) {
   }
 }
 
+Status JsonArrayStream::RefuseNulRun(size_t from, size_t to) {
+  const size_t at = FindNulRun(std::string_view(buf_.data() + from, to - from));
+  if (at == std::string_view::npos) return Status::Ok();
+  return ErrorAt(base_offset_ + from + at,
+                 fmt::format("{} NUL bytes in a row inside a JSON value (binary data, not JSON text)", kNulRunBytes));
+}
+
 size_t FindNulRun(std::string_view text) {
   for (size_t i = 0; i + kNulRunBytes <= text.size();) {
     const void* nul = std::memchr(text.data() + i, '\0', text.size() - i);
@@ -789,6 +796,8 @@ Status JsonArrayStream::ScanValue(size_t* len, Scan* result) {
   size_t checked = 0;  // bytes of a value that spans reads checked for NUL
   for (;;) {
     if (scan.Step(buf_.data() + head_, tail_ - head_)) {
+      // Checked whole, as when it spans reads: the outcome must not depend on the chunk size.
+      PD_RETURN_IF_ERROR(RefuseNulRun(head_ + checked, head_ + scan.end()));
       *len = scan.end();
       *result = Scan::kDone;
       return Status::Ok();
@@ -796,10 +805,7 @@ Status JsonArrayStream::ScanValue(size_t* len, Scan* result) {
     // A value that needs more bytes: a run of NUL bytes in it is binary data (a file cut and padded
     // with zeros, a wrong file): refused at once, not buffered up to the cap (a lone raw NUL inside a
     // string is tolerated, as the event parser does).
-    const std::string_view fresh(buf_.data() + head_ + checked, scan.end() - checked);
-    if (const size_t at = FindNulRun(fresh); at != std::string_view::npos)
-      return ErrorAt(base_offset_ + head_ + checked + at,
-                     fmt::format("{} NUL bytes in a row inside a JSON value (binary data, not JSON text)", kNulRunBytes));
+    PD_RETURN_IF_ERROR(RefuseNulRun(head_ + checked, head_ + scan.end()));
     checked = scan.end() > kNulRunBytes ? scan.end() - kNulRunBytes : 0;
     if (scan.end() > options_.max_element_bytes) {
       return ErrorAt(base_offset_ + head_,
@@ -969,7 +975,12 @@ StatusOr<bool> JsonArrayStream::BeginElement(std::string_view* rest) {
   return true;
 }
 
-void JsonArrayStream::ConsumeElement(size_t len) { head_ += std::min(len, tail_ - head_); }
+Status JsonArrayStream::ConsumeElement(size_t len) {
+  len = std::min(len, tail_ - head_);
+  PD_RETURN_IF_ERROR(RefuseNulRun(head_, head_ + len));
+  head_ += len;
+  return Status::Ok();
+}
 
 StatusOr<std::string_view> JsonArrayStream::ScanElement() {
   size_t len = 0;

@@ -912,7 +912,7 @@ Status LoadTraceStream(const std::string& file, Profile& profile, ByteSource& so
     if (!more) break;
     size_t len = 0;
     if (parser.TryParseInPlace(rest, stream.element_offset(), &len)) {
-      stream.ConsumeElement(len);
+      PD_RETURN_IF_ERROR(stream.ConsumeElement(len));
     } else {
       // Cut by the end of the buffer (once per chunk), or malformed: find its end, then parse it whole.
       PD_ASSIGN_OR_RETURN(std::string_view element, stream.ScanElement());

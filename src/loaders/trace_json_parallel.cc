@@ -216,6 +216,7 @@ struct Block {
   size_t next = 0;      // kLimit: start of the element after it
   int64_t lines_body = 0;  // newlines in [start, end)
   int64_t lines_sep = 0;   // kLimit: newlines in [end, next)
+  bool nul_run = false;    // [start, end) holds a run of NULs: the serial reader refuses it
   int64_t lines_before = 0;  // when accepted: newlines in the input before `start`
 };
 
@@ -259,6 +260,7 @@ void ParseBlock(Block& b, std::string_view text, uint64_t text_offset) {
     pos = b.end;
     b.stop = OverSeparator(text, &pos);
   }
+  b.nul_run = FindNulRun(text.substr(b.start, b.end - b.start)) != std::string_view::npos;
   b.lines_body = CountNewlines(text.data() + b.start, b.end - b.start);
   b.lines_sep = b.stop == BlockStop::kLimit ? CountNewlines(text.data() + b.end, b.next - b.end) : 0;
 }
@@ -432,6 +434,10 @@ BlockStop ParallelArrayReader::Settle(Round& round, std::vector<Block>& accepted
     if (j > 0 && !(blocks[j - 1].stop == BlockStop::kLimit && blocks[j - 1].next == b.start)) break;
     stop = b.stop;
     if (j > 0 && b.end == b.start) break;  // cut in its first element: the previous block's end stands
+    if (b.nul_run) {  // an element of it holds binary data: the serial reader says where, from its start
+      stop = BlockStop::kHandOver;
+      break;
+    }
     b.lines_before = round.lines_before + lines_at_start;
     if (options_.stats != nullptr) {
       ++options_.stats->blocks_absorbed;

@@ -129,11 +129,30 @@ TEST(ParallelLoad, BadAndUnusualInputsAreIdentical) {
            Events(20, R"({"ph":"i","cat":"c","name":"n","ts":3},{"ph":"X","cat":"a","name":"m","ts":4,"dur":5},)") +
            kEvent + "]"},
       {"bad_utf8.json", "[" + Events(30, "{\"ph\":\"X\",\"name\":\"\xff\xfe\",\"ts\":1,\"dur\":1},") + kEvent + "]"},
+
+      // A run of NULs inside a string (an event that parses) and in place of a value: refused at the
+      // run whichever reader met it, whatever the chunk (a block that holds it is handed back).
+      {"nul_run_in_string.json",
+       "[" + Events(30, "{\"ph\":\"X\",\"name\":\"a" + std::string(70, '\0') + "b\",\"ts\":1,\"dur\":1},") + kEvent + "]"},
+      {"nul_run_as_value.json",
+       "[" + Events(30, "{\"ph\":" + std::string(64, '\0') + "\"X\",\"ts\":1},") + kEvent + "]"},
   };
   for (const auto& [name, bytes] : cases) {
     const std::string path = WriteTemp(name, bytes);
     ExpectSameAtEveryThreadCount(path, {1, 7, 64, 200, 1000});
   }
+}
+
+// Found by the fuzzer: an event holding a run of NULs was refused only when it spanned two reads
+// (the serial reader's chunk), so the outcome depended on the chunk size and the parallel reader,
+// whose blocks hold whole events, went on to a later error.
+TEST(ParallelLoad, NulRunIsRefusedWhateverTheChunk) {
+  const std::string event_with_run = "{\"ph\":\"X\",\"name\":\"a" + std::string(64, '\0') + "b\",\"ts\":1,\"dur\":1}";
+  const std::string path = WriteTemp("nul_run_chunks.json", "[" + Events(40, "") + event_with_run + "," + kEvent + "]");
+  const std::string whole = Load(path, 1, 0, size_t{1} << 16);
+  EXPECT_NE(whole.find("64 NUL bytes in a row inside a JSON value"), std::string::npos) << whole;
+  for (size_t chunk : {size_t{13}, size_t{64}, size_t{4096}}) EXPECT_EQ(Load(path, 1, 0, chunk), whole) << chunk;
+  for (size_t block : {size_t{7}, size_t{300}}) EXPECT_EQ(Load(path, 3, block, 64), whole) << block;
 }
 
 // The tests above would pass if nothing were read in parallel: check that blocks are, and that a

@@ -108,7 +108,8 @@ bool IsValidUtf8(std::string_view s);
 inline constexpr size_t kJsonSnippetRadius = 20;
 
 // A run of this many NUL bytes is binary data, never JSON text (a file cut and padded with zeros, a
-// wrong file). A value that spans reads is refused at the first such run, not buffered to the cap.
+// wrong file). A value (a trace event, a top-level member) that holds one is refused at the run,
+// whatever the reads it came in: a value that spans reads at once, not buffered to the cap.
 inline constexpr size_t kNulRunBytes = 64;
 // The offset of the first run of kNulRunBytes NUL bytes in `text`, npos when there is none.
 size_t FindNulRun(std::string_view text);
@@ -149,9 +150,10 @@ class JsonArrayStream {
   // sets *rest to every buffered byte from the element's start. A caller that parsed a whole element
   // from *rest calls ConsumeElement(its length); otherwise (the element is cut by the end of the
   // buffer, or malformed) it calls ScanElement(), which reads on until the element's end and returns
-  // its complete text, exactly as Next() would. Views stay valid until the next call.
+  // its complete text, exactly as Next() would. Views stay valid until the next call. Both refuse an
+  // element that holds a run of kNulRunBytes NUL bytes (the error names the run's offset).
   StatusOr<bool> BeginElement(std::string_view* rest);
-  void ConsumeElement(size_t len);
+  Status ConsumeElement(size_t len);
   StatusOr<std::string_view> ScanElement();
   // Absolute (decompressed) byte offset of the element last returned.
   uint64_t element_offset() const { return element_offset_; }
@@ -194,6 +196,8 @@ class JsonArrayStream {
   // A syntax error at `abs_offset`, quoting the bytes around it (read on for them first, so that the
   // quote does not depend on how the input was cut into chunks).
   Status ErrorAt(uint64_t abs_offset, std::string_view what);
+  // The error for a run of NUL bytes in buf_[from, to) (relative offsets), Ok when there is none.
+  Status RefuseNulRun(size_t from, size_t to);
   void BufferUpTo(uint64_t end);
   Status Refill(bool* got);        // compacts and reads one chunk
   Status SkipWs(bool* at_eof);     // skips whitespace from head_, refilling as needed
