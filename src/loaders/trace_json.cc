@@ -249,14 +249,44 @@ bool TraceParser::ReadValue(JsonCursor& cur, Value* v) {
   }
 }
 
+static_assert(static_cast<size_t>(ArgKey::kCount) <= 64, "RepeatedArg keeps the catalogued keys met in 64 bits");
+
+// A key that `args` repeats: its first value counts, as for the event's own keys, with a diagnostic.
+bool TraceParser::RepeatedArg(std::string_view key, ArgKey k, JsonType t, uint64_t* seen) {
+  bool repeated = false;
+  if (k != ArgKey::kCount) {
+    const uint64_t bit = uint64_t{1} << static_cast<unsigned>(k);
+    repeated = (*seen & bit) != 0;
+    *seen |= bit;
+  } else if (key == "name") {
+    repeated = ev_.meta_name.kind != ValueKind::kAbsent;
+  } else if (key == "labels") {
+    repeated = ev_.meta_labels.kind != ValueKind::kAbsent;
+  } else if (key == "sort_index") {
+    repeated = ev_.meta_sort_index.kind != ValueKind::kAbsent;
+  } else if (t == JsonType::kNumber) {  // a counter's series: few per event
+    for (const NumericArg& a : ev_.numeric_args) repeated = repeated || a.key == key;
+  }
+  if (repeated && ev_.duplicate_key.empty()) {
+    ev_.duplicate_key = key;
+    ev_.duplicate_in_args = true;
+  }
+  return repeated;
+}
+
 bool TraceParser::ReadArgs(JsonCursor& cur) {
   if (cur.Peek() != JsonType::kObject) return cur.SkipValue();
   if (!cur.BeginObject()) return false;
   std::string_view key;
   const ArgKeyTable& table = ArgKeys();
+  uint64_t seen = 0;  // catalogued keys met
   while (cur.NextMember(&key)) {
     ArgKey k = table.Find(key);
     JsonType t = cur.Peek();
+    if (RepeatedArg(key, k, t, &seen)) {
+      if (!cur.SkipValue()) return false;
+      continue;
+    }
     if (k != ArgKey::kCount) {
       PendingArg a{k, ArgType::kNull, 0, {}};
       switch (t) {
@@ -333,6 +363,12 @@ bool TraceParser::ReadEvent(JsonCursor& cur, bool whole_text) {
         if (k[0] == 'n' && k[1] == 'a' && k[2] == 'm' && k[3] == 'e') {
           slot = &ev_.name;
         } else if (k[0] == 'a' && k[1] == 'r' && k[2] == 'g' && k[3] == 's') {
+          if (ev_.args_seen) {  // a second "args": the first counts
+            if (ev_.duplicate_key.empty()) ev_.duplicate_key = key;
+            if (!cur.SkipValue()) return false;
+            continue;
+          }
+          ev_.args_seen = true;
           if (!ReadArgs(cur)) return false;
           continue;
         }
@@ -372,9 +408,15 @@ void TraceParser::Parse(std::string_view text, uint64_t offset) {
     return;
   }
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
-  if (!ev_.duplicate_key.empty()) Diag(DiagId::duplicate_key, offset, fmt::format("\"{}\"", ev_.duplicate_key));
+  if (!ev_.duplicate_key.empty()) DiagDuplicateKey(offset);
   ++events_;
   Commit(offset);
+}
+
+void TraceParser::DiagDuplicateKey(uint64_t offset) {
+  const std::string_view key = Clip(ev_.duplicate_key);
+  Diag(DiagId::duplicate_key, offset,
+       ev_.duplicate_in_args ? fmt::format("\"args\".\"{}\"", key) : fmt::format("\"{}\"", key));
 }
 
 bool TraceParser::TryParseInPlace(std::string_view rest, uint64_t offset, size_t* len) {
@@ -387,7 +429,7 @@ bool TraceParser::TryParseInPlace(std::string_view rest, uint64_t offset, size_t
   ++elements_;
   if (elements_ == 1) first_bad_offset_ = offset;
   if (cur.invalid_utf8_strings() > 0) Diag(DiagId::invalid_utf8, offset, {});
-  if (!ev_.duplicate_key.empty()) Diag(DiagId::duplicate_key, offset, fmt::format("\"{}\"", ev_.duplicate_key));
+  if (!ev_.duplicate_key.empty()) DiagDuplicateKey(offset);
   ++events_;
   Commit(offset);
   *len = cur.pos();

@@ -45,9 +45,12 @@ struct RawEvent {
   std::vector<PendingArg> args;
   std::vector<NumericArg> numeric_args;
   std::string_view duplicate_key;  // the first key the event repeats (its first value is used)
+  bool duplicate_in_args = false;  // that key is one of "args"
+  bool args_seen = false;
   void Clear() {
     ph = name = cat = pid = tid = ts = dur = id = Value{};
     duplicate_key = {};
+    duplicate_in_args = args_seen = false;
     meta_name = meta_labels = meta_sort_index = Value{};
     args.clear();
     numeric_args.clear();
@@ -123,6 +126,8 @@ class TraceParser {
   // Reads one event object; with whole_text, nothing but white space may follow it.
   bool ReadEvent(JsonCursor& cur, bool whole_text = true);
   bool ReadArgs(JsonCursor& cur);
+  bool RepeatedArg(std::string_view key, ArgKey k, JsonType t, uint64_t* seen);
+  void DiagDuplicateKey(uint64_t offset);
   bool ReadValue(JsonCursor& cur, Value* v);
   // Commit and its per-phase handlers move the event read into ev_ into the profile.
   void Commit(uint64_t offset);

@@ -267,5 +267,36 @@ TEST(TraceLineNumbers, ExactFarIntoTheFileAtAnyChunking) {
   }
 }
 
+// A key that "args" repeats, or a second "args": the first value counts, as for the event's own
+// keys and the top level, with a diagnostic naming the key (before, the last catalogued value won, a
+// counter got two rows of one series and a second "args" was merged in, silently).
+TEST(TraceDuplicateKeys, InArgsTheFirstValueCountsWithADiagnostic) {
+  const std::string path = WriteTemp(
+      "dup_args.json",
+      R"([{"ph":"M","name":"process_name","pid":1,"args":{"name":"first","name":"second"}},)"
+      R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":2,"ts":1,"dur":1,"args":{"stream":7,"External id":5,"External id":9}},)"
+      R"({"ph":"C","name":"mem","pid":1,"tid":3,"ts":2,"args":{"v":1,"v":2,"w":3}},)"
+      R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":4,"ts":3,"dur":1,"args":{"Sequence number":1},"args":{"Sequence number":2}}])");
+  for (size_t chunk : {size_t{7}, size_t{1} << 16}) {
+    Profile p;
+    ASSERT_TRUE(LoadTraceJson(path, p, LoadOptions{}, chunk).ok());
+    ASSERT_EQ(p.processes.size(), 1u);
+    EXPECT_EQ(p.str(p.processes[0].name), "first");
+    ASSERT_EQ(p.slices.size(), 2u);
+    EXPECT_EQ(p.ArgInt(p.slices[0], ArgKey::kExternalId), 5);
+    EXPECT_EQ(p.ArgInt(p.slices[0], ArgKey::kStream), 7);
+    EXPECT_EQ(p.ArgInt(p.slices[1], ArgKey::kSequenceNumber), 1);
+    ASSERT_EQ(p.counters.size(), 2u);  // v = 1 and w = 3
+    EXPECT_EQ(p.counters[0].value, 1.0);
+    EXPECT_EQ(p.counters[1].value, 3.0);
+    const auto& dup = p.diagnostics.entry(DiagId::duplicate_key);
+    EXPECT_EQ(dup.count, 4u);
+    std::string details;
+    for (const auto& ex : dup.examples) details += ex.detail + " ";
+    for (const char* key : {R"("args"."name")", R"("args"."External id")", R"("args"."v")", R"("args")"})
+      EXPECT_NE(details.find(key), std::string::npos) << key << " in " << details;
+  }
+}
+
 }  // namespace
 }  // namespace profdiff
