@@ -736,7 +736,12 @@ Status JsonArrayStream::Refill(bool* got) {
     head_ -= drop;
   }
   size_t want = source_.chunk_bytes();
-  if (buf_.size() - tail_ < want) buf_.resize(std::max(buf_.size() * 2, tail_ + want));
+  if (buf_.size() - tail_ < want) {
+    // Doubling, but never far past what a value may hold (the cap, a chunk beyond it, the quoted
+    // context): a value refused at the 1 GiB cap costs about 1 GiB, not 2.
+    const size_t most = std::max(tail_ + want, options_.max_element_bytes + want + 2 * kJsonSnippetRadius);
+    buf_.resize(std::min(std::max(buf_.size() * 2, tail_ + want), most));
+  }
   PD_ASSIGN_OR_RETURN(size_t n, source_.Read(buf_.data() + tail_, buf_.size() - tail_));
   tail_ += n;
   if (n == 0) {

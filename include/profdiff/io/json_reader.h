@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "profdiff/base/diagnostics.h"
+#include "profdiff/base/raw_buffer.h"
 #include "profdiff/base/status.h"
 #include "profdiff/io/byte_source.h"
 
@@ -190,6 +191,8 @@ class JsonArrayStream {
   // far the source was read ahead).
   uint64_t bytes_parsed() const { return base_offset_ + head_; }
   const std::string& file() const { return source_.path(); }
+  // Bytes the read buffer holds room for (its peak memory): at most about the value cap.
+  size_t buffer_bytes() const { return buf_.size(); }
 
  private:
   enum class Scan : uint8_t { kDone, kEof, kError };
@@ -210,7 +213,7 @@ class JsonArrayStream {
   ByteSource& source_;
   JsonStreamOptions options_;
   TopLevel top_level_ = TopLevel::kUnknown;
-  std::vector<char> buf_;
+  RawBuffer buf_;  // grows to the value cap at most, never zeroed or held twice
   size_t head_ = 0;  // first unconsumed byte
   size_t tail_ = 0;  // end of valid bytes
   uint64_t base_offset_ = 0;   // absolute offset of buf_[0]
