@@ -21,6 +21,22 @@
 namespace profdiff::cli {
 namespace {
 
+std::string Megabytes(uint64_t bytes) {
+  const double v = static_cast<double>(bytes) / 1e6;
+  return v < 10 ? fmt::format("{:.1f} MB", v) : v < 10000 ? fmt::format("{:.0f} MB", v) : fmt::format("{:.1f} GB", v / 1e3);
+}
+
+// "profdiff: load inputs: 2.1 MB of 8.3 MB (25 %), 3.2 GB decompressed...": the file bytes read
+// (of their total when known) and, for gzip'd traces, what they inflated to, which moves while a
+// small file inflates to gigabytes.
+std::string FormatLoadProgress(uint64_t read, uint64_t total, uint64_t inflated) {
+  std::string line = total > 0 ? fmt::format("profdiff: load inputs: {} of {} ({} %)", Megabytes(std::min(read, total)),
+                                             Megabytes(total), std::min<uint64_t>(100, read * 100 / total))
+                               : fmt::format("profdiff: load inputs: {} read", Megabytes(read));
+  if (inflated > 0) line += fmt::format(", {} decompressed", Megabytes(inflated));
+  return line + "...";
+}
+
 // The run's messages, printed on stderr as they come; notes are hidden by --quiet, warnings never.
 // On a terminal (and not --quiet) one line, rewritten in place, names the phase running; it is
 // cleared before anything else is printed. --verbose prints each phase's cost when it ends.
@@ -44,19 +60,9 @@ class StderrMessages : public pipeline::RunMessages {
     err_ << "\rprofdiff: " << name << "...\x1b[K" << std::flush;
     shown_ = true;
   }
-  void LoadProgress(uint64_t read, uint64_t total) override {
+  void LoadProgress(uint64_t read, uint64_t total, uint64_t inflated) override {
     if (!progress_) return;
-    auto mb = [](uint64_t b) {
-      const double v = static_cast<double>(b) / 1e6;
-      return v < 10 ? fmt::format("{:.1f}", v) : fmt::format("{:.0f}", v);
-    };
-    if (total > 0) {
-      err_ << fmt::format("\rprofdiff: load inputs: {} of {} MB ({} %)...\x1b[K", mb(std::min(read, total)),
-                          mb(total), std::min<uint64_t>(100, read * 100 / total));
-    } else {
-      err_ << fmt::format("\rprofdiff: load inputs: {} MB read...\x1b[K", mb(read));
-    }
-    err_ << std::flush;
+    err_ << "\r" << FormatLoadProgress(read, total, inflated) << "\x1b[K" << std::flush;
     shown_ = true;
   }
   void PhaseDone(const PhaseTiming& t) override {

@@ -99,6 +99,7 @@ StatusOr<size_t> ByteSource::Read(char* out, size_t n) {
   StatusOr<size_t> got = gzip_ ? ReadGzip(out, n) : ReadRaw(out, n);
   if (got.ok()) {
     offset_ += *got;
+    if (gzip_ && inflated_progress_ != nullptr) inflated_progress_->fetch_add(*got, std::memory_order_relaxed);
     if (*got == 0) eof_ = true;
   } else {
     failure_ = got.status();

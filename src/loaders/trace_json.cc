@@ -1006,6 +1006,7 @@ Status LoadTraceJson(const std::string& file, Profile& profile, const LoadOption
                      size_t chunk_bytes) {
   PD_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, ByteSource::Open(file, chunk_bytes));
   source->set_progress(options.trace_bytes_read);
+  source->set_inflated_progress(options.trace_bytes_inflated);
   ParallelReadOptions parallel;
   parallel.threads = ThreadsFor(options);
   if (options.parallel_block_bytes > 0) parallel.block_bytes = options.parallel_block_bytes;

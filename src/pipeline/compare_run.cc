@@ -136,6 +136,7 @@ uint64_t TraceFileBytes(const std::string& path, InputFormat format) {
 // Both sides load on their own threads; this thread reports the bytes read ten times a second.
 StatusOr<LoadedSides> LoadSides(const CompareRequest& request, RunMessages& messages) {
   std::atomic<uint64_t> read{0};
+  std::atomic<uint64_t> inflated{0};
   LoadOptions load_options;
   load_options.strict = request.strict;  // LoadProfile is the one place --strict is enforced
   load_options.input_format = request.input_format;
@@ -143,6 +144,7 @@ StatusOr<LoadedSides> LoadSides(const CompareRequest& request, RunMessages& mess
   // Only the module comparison (part of the operator comparison) reads python functions.
   load_options.python_functions = request.enabled.operators && !request.disable_module;
   load_options.trace_bytes_read = &read;
+  load_options.trace_bytes_inflated = &inflated;
   const uint64_t total = TraceFileBytes(request.base_path, request.input_format) +
                          TraceFileBytes(request.comparison_path, request.input_format);
   using Loaded = StatusOr<std::unique_ptr<Profile>>;
@@ -158,7 +160,7 @@ StatusOr<LoadedSides> LoadSides(const CompareRequest& request, RunMessages& mess
   std::future<Loaded> comparison_future = start(request.comparison_path);
   for (std::future<Loaded>* f : {&base_future, &comparison_future}) {
     while (f->wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout)
-      messages.LoadProgress(read.load(std::memory_order_relaxed), total);
+      messages.LoadProgress(read.load(std::memory_order_relaxed), total, inflated.load(std::memory_order_relaxed));
   }
   Loaded base = base_future.get();
   Loaded comparison = comparison_future.get();

@@ -7,9 +7,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "../common/gzip_util.h"
+#include "../report/report_test_util.h"
 #include "run_cli.h"
 #include "run_profdiff.h"
 
@@ -87,6 +90,24 @@ TEST(ProgressCli, ProgressLineOnATerminalClearedAtTheEnd) {
   const std::string quiet = RunOnTerminal({"compare", "-bp", kBase, "-d", kComp, "--no-xlsx", "-q"}, &rc);
   EXPECT_EQ(rc, 0) << quiet;
   EXPECT_EQ(quiet.find("..."), std::string::npos) << quiet;
+}
+
+// A small gzip that inflates to hundreds of megabytes (here 640 MiB of white space between two
+// events, 40 gzip members of 16 MiB, 0.7 MB on disk): its compressed bytes are read in the first
+// moments, so the line also says what it has inflated to (issue 32: stuck at "25 %" for a minute).
+TEST(ProgressCli, AGzipShowsWhatItHasInflatedTo) {
+  report::testing::TempDir d;
+  const std::string member = profdiff::testing::Gzip(std::string(size_t{16} << 20, ' '));
+  for (const char* name : {"a.json.gz", "b.json.gz"}) {
+    std::ofstream out(d / name, std::ios::binary);
+    out << profdiff::testing::Gzip(R"([{"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":1,"dur":5},)");
+    for (int i = 0; i < 40; ++i) out << member;
+    out << profdiff::testing::Gzip(R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":9,"dur":5}])");
+  }
+  int rc = -1;
+  const std::string shown = RunOnTerminal({"compare", "-bp", d / "a.json.gz", "-d", d / "b.json.gz", "--no-xlsx"}, &rc);
+  EXPECT_EQ(rc, 0) << shown;
+  EXPECT_NE(shown.find(" MB decompressed..."), std::string::npos) << shown;
 }
 
 }  // namespace

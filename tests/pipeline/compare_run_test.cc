@@ -156,8 +156,12 @@ class ProgressRecorder : public RunMessages {
  public:
   void Warning(std::string_view) override {}
   void Note(std::string_view) override {}
-  void LoadProgress(uint64_t read, uint64_t total) override { calls.emplace_back(read, total); }
+  void LoadProgress(uint64_t read, uint64_t total, uint64_t inflated) override {
+    calls.emplace_back(read, total);
+    last_inflated = inflated;
+  }
   std::vector<std::pair<uint64_t, uint64_t>> calls;
+  uint64_t last_inflated = 0;
 };
 
 // While two ~115 MB traces load (a few hundred ms), the run reports the bytes read of the two files'
@@ -188,6 +192,7 @@ TEST(RunComparison, ReportsTheBytesReadWhileLoading) {
     EXPECT_GE(read, last);
     last = read;
   }
+  EXPECT_EQ(messages.last_inflated, 0u);  // a plain file: nothing inflated
 }
 
 }  // namespace

@@ -61,6 +61,9 @@ class ByteSource {
   // Adds the bytes read from the file on disk (compressed bytes for .gz) to `counter` as they are
   // read, for a progress display on another thread; null: none.
   void set_progress(std::atomic<uint64_t>* counter) { progress_ = counter; }
+  // Adds the bytes a .gz inflates to to `counter` as they are produced (a small gzip can hold
+  // gigabytes: its compressed bytes alone would show no progress for minutes); null: none.
+  void set_inflated_progress(std::atomic<uint64_t>* counter) { inflated_progress_ = counter; }
 
  private:
   struct Inflater;
@@ -78,6 +81,7 @@ class ByteSource {
   uint64_t file_bytes_ = 0;
   uint64_t raw_offset_ = 0;  // compressed bytes consumed
   std::atomic<uint64_t>* progress_ = nullptr;
+  std::atomic<uint64_t>* inflated_progress_ = nullptr;
   std::unique_ptr<Inflater> inflater_;
   void* map_ = nullptr;
   size_t map_bytes_ = 0;

@@ -57,6 +57,8 @@ struct LoadOptions {
   // Bytes of the trace file read from disk so far (compressed bytes for .gz), added while it loads,
   // for a progress display on another thread; null: not counted.
   std::atomic<uint64_t>* trace_bytes_read = nullptr;
+  // Bytes a gzip'd trace inflated to so far, added while it loads; null: not counted.
+  std::atomic<uint64_t>* trace_bytes_inflated = nullptr;
 };
 
 // What a user path resolves to (docs/reference/inputs.md#path-resolution, #path-level).

@@ -30,8 +30,9 @@ class RunMessages {
   // inputs, a DB side's load steps ("load base: PYTORCH_API").
   virtual void PhaseDone(const PhaseTiming& /*timing*/) {}
   // While the inputs load, ten times a second: the trace bytes read from disk so far (compressed
-  // bytes for .gz) of `total` (0: unknown). Default: nothing.
-  virtual void LoadProgress(uint64_t /*read*/, uint64_t /*total*/) {}
+  // bytes for .gz) of `total` (0: unknown), and the bytes gzip'd traces inflated to so far (0: none
+  // is gzip'd). Default: nothing.
+  virtual void LoadProgress(uint64_t /*read*/, uint64_t /*total*/, uint64_t /*inflated*/) {}
 };
 
 struct CompareRunResult {
