@@ -1,7 +1,6 @@
 #include "profdiff/analysis/overall/gate.h"
 
 #include <algorithm>
-#include <map>
 #include <vector>
 #include <cctype>
 #include <cmath>
@@ -345,18 +344,10 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
 }
 
 std::optional<StepStats> StepDurations(const Timeline& timeline, std::optional<int64_t> only_step) {
-  std::map<int64_t, std::pair<int64_t, int64_t>> spans;  // step id -> [first start, last end]
-  for (const Step& s : timeline.MeasuredSteps()) {
-    if (only_step && s.id != *only_step) continue;
-    auto [it, inserted] = spans.try_emplace(s.id, s.start_ns, s.end_ns);
-    if (!inserted) {
-      it->second.first = std::min(it->second.first, s.start_ns);
-      it->second.second = std::max(it->second.second, s.end_ns);
-    }
-  }
-  if (spans.empty()) return std::nullopt;
   std::vector<int64_t> d;
-  for (const auto& [id, span] : spans) d.push_back(span.second - span.first);
+  for (const StepSpan& span : StepSpans(timeline.MeasuredSteps()))
+    if (!only_step || span.id == *only_step) d.push_back(span.end_ns - span.start_ns);
+  if (d.empty()) return std::nullopt;
   std::sort(d.begin(), d.end());
   StepStats st;
   st.count = static_cast<int64_t>(d.size());

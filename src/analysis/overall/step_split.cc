@@ -1,7 +1,6 @@
 #include "profdiff/analysis/overall/step_split.h"
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 namespace profdiff::analysis {
@@ -32,35 +31,23 @@ StepCoverage CoverageOfSteps(const std::vector<Step>& steps, const std::vector<I
 }
 
 std::optional<Interval> StepWindow(const std::vector<Step>& steps, int64_t id) {
-  std::optional<Interval> w;
-  for (const Step& s : steps) {
-    if (s.id != id) continue;
-    if (!w) w = Interval{s.start_ns, s.end_ns};
-    w->start_ns = std::min(w->start_ns, s.start_ns);
-    w->end_ns = std::max(w->end_ns, s.end_ns);
-  }
-  return w;
+  const std::optional<StepSpan> w = SpanOf(steps, id);
+  if (!w) return std::nullopt;
+  return Interval{w->start_ns, w->end_ns};
 }
 
 std::vector<StepSplit> SplitSteps(const std::vector<Step>& steps, const std::vector<Interval>& computing,
                                   const std::vector<Interval>& busy) {
-  std::map<int64_t, std::pair<int64_t, int64_t>> windows;  // id -> [first start, last end]
-  for (const Step& s : steps) {
-    auto [it, inserted] = windows.try_emplace(s.id, s.start_ns, s.end_ns);
-    if (!inserted) {
-      it->second.first = std::min(it->second.first, s.start_ns);
-      it->second.second = std::max(it->second.second, s.end_ns);
-    }
-  }
+  const std::vector<StepSpan> windows = StepSpans(steps);
   std::vector<StepSplit> out;
   out.reserve(windows.size());
-  for (const auto& [id, w] : windows) {
+  for (const StepSpan& w : windows) {
     StepSplit s;
-    s.id = id;
-    s.start_ns = w.first;
-    s.e2e_ns = w.second - w.first;
-    s.computing_ns = LengthWithin(computing, w.first, w.second);
-    s.communication_ns = LengthWithin(busy, w.first, w.second) - s.computing_ns;
+    s.id = w.id;
+    s.start_ns = w.start_ns;
+    s.e2e_ns = w.end_ns - w.start_ns;
+    s.computing_ns = LengthWithin(computing, w.start_ns, w.end_ns);
+    s.communication_ns = LengthWithin(busy, w.start_ns, w.end_ns) - s.computing_ns;
     s.free_ns = s.e2e_ns - s.computing_ns - s.communication_ns;
     out.push_back(s);
   }

@@ -37,16 +37,8 @@ struct Window {
 
 // The host windows, one per id (first start, last end of its markers), sorted by start.
 std::vector<Window> HostWindows(const std::vector<Step>& host_steps) {
-  std::map<int64_t, Window> by_id;
-  for (const Step& s : host_steps) {
-    auto [it, inserted] = by_id.try_emplace(s.id, Window{s.id, s.start_ns, s.end_ns, s.slice, false});
-    if (!inserted) {
-      it->second.start_ns = std::min(it->second.start_ns, s.start_ns);
-      it->second.end_ns = std::max(it->second.end_ns, s.end_ns);
-    }
-  }
   std::vector<Window> out;
-  for (const auto& [id, w] : by_id) out.push_back(w);
+  for (const StepSpan& w : StepSpans(host_steps)) out.push_back(Window{w.id, w.start_ns, w.end_ns, w.slice, false});
   std::stable_sort(out.begin(), out.end(), [](const Window& a, const Window& b) { return a.start_ns < b.start_ns; });
   return out;
 }

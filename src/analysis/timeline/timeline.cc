@@ -34,15 +34,40 @@ const Step* Timeline::FindStep(int64_t id) const {
   return first;
 }
 
-std::optional<std::pair<int64_t, int64_t>> Timeline::HostWindow(int64_t id) const {
-  std::optional<std::pair<int64_t, int64_t>> w;
+std::vector<StepSpan> StepSpans(const std::vector<Step>& steps) {
+  std::vector<StepSpan> spans;
+  spans.reserve(steps.size());
+  for (const Step& s : steps) spans.push_back({s.id, s.start_ns, s.end_ns, s.slice});
+  // By id, the first marker of each id first: then each id's markers fold into its first.
+  std::stable_sort(spans.begin(), spans.end(), [](const StepSpan& a, const StepSpan& b) { return a.id < b.id; });
+  size_t out = 0;
+  for (size_t i = 0; i < spans.size(); ++i) {
+    if (out > 0 && spans[out - 1].id == spans[i].id) {
+      spans[out - 1].start_ns = std::min(spans[out - 1].start_ns, spans[i].start_ns);
+      spans[out - 1].end_ns = std::max(spans[out - 1].end_ns, spans[i].end_ns);
+    } else {
+      spans[out++] = spans[i];
+    }
+  }
+  spans.resize(out);
+  return spans;
+}
+
+std::optional<StepSpan> SpanOf(const std::vector<Step>& steps, int64_t id) {
+  std::optional<StepSpan> w;
   for (const Step& s : steps) {
     if (s.id != id) continue;
-    if (!w) w.emplace(s.start_ns, s.end_ns);
-    w->first = std::min(w->first, s.start_ns);
-    w->second = std::max(w->second, s.end_ns);
+    if (!w) w = StepSpan{s.id, s.start_ns, s.end_ns, s.slice};
+    w->start_ns = std::min(w->start_ns, s.start_ns);
+    w->end_ns = std::max(w->end_ns, s.end_ns);
   }
   return w;
+}
+
+std::optional<std::pair<int64_t, int64_t>> Timeline::HostWindow(int64_t id) const {
+  const std::optional<StepSpan> w = SpanOf(steps, id);
+  if (!w) return std::nullopt;
+  return std::pair{w->start_ns, w->end_ns};
 }
 
 Timeline BuildTimeline(const Profile& profile, const TimelineOptions& options) {

@@ -182,5 +182,28 @@ TEST(Flows, FirstFwdBwdEndByIdCountsIdsWithoutAStart) {
   EXPECT_FALSE(LinkFlows(ProfileBuilder(DeviceKind::kGpu).p, std::nullopt).fwd_bwd_first_end_by_id.has_value());
 }
 
+// A step with a marker on two threads spans from the first start to the last end; ids ascend; the
+// first marker in the given order names the span (every per-step measure reads these spans).
+TEST(Timeline, StepSpansFoldEachIdsMarkers) {
+  const std::vector<Step> steps = {{7, 10, 100, 200}, {3, 11, 50, 90}, {7, 12, 90, 250}, {3, 13, 40, 60}};
+  const std::vector<StepSpan> spans = StepSpans(steps);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[0].id, 3);
+  EXPECT_EQ(spans[0].start_ns, 40);
+  EXPECT_EQ(spans[0].end_ns, 90);
+  EXPECT_EQ(spans[0].slice, 11u);
+  EXPECT_EQ(spans[1].id, 7);
+  EXPECT_EQ(spans[1].start_ns, 90);
+  EXPECT_EQ(spans[1].end_ns, 250);
+  EXPECT_EQ(spans[1].slice, 10u);
+  const std::optional<StepSpan> seven = SpanOf(steps, 7);
+  ASSERT_TRUE(seven.has_value());
+  EXPECT_EQ(seven->start_ns, 90);
+  EXPECT_EQ(seven->end_ns, 250);
+  EXPECT_EQ(seven->slice, 10u);
+  EXPECT_FALSE(SpanOf(steps, 5).has_value());
+  EXPECT_TRUE(StepSpans({}).empty());
+}
+
 }  // namespace
 }  // namespace profdiff::analysis

@@ -24,6 +24,19 @@ struct Step {
   int64_t end_ns = 0;
 };
 
+// What every per-step measure takes for a step: the first start and the last end of the markers
+// with its id (a step has one marker per annotated thread), and the first of them in the given order.
+struct StepSpan {
+  int64_t id = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  SliceId slice = 0;
+};
+// One span per id of `steps`, ascending by id.
+std::vector<StepSpan> StepSpans(const std::vector<Step>& steps);
+// The span of step `id` in `steps`; nullopt when no marker has that id.
+std::optional<StepSpan> SpanOf(const std::vector<Step>& steps, int64_t id);
+
 // The step markers of a profile, stably sorted by start.
 std::vector<Step> FindSteps(const Profile& profile);
 // The same from the ids of the profile's kStepMarker slices, ascending (a caller that passes over
