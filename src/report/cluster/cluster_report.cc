@@ -1,0 +1,153 @@
+// cluster_step_trace_time.csv, the cluster JSON result and the screen summary (cluster_report.h).
+#include "profdiff/report/cluster/cluster_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <string_view>
+
+#include "profdiff/base/time.h"
+#include "profdiff/report/csv_writer.h"
+#include "profdiff/report/operators/operator_sheets.h"
+
+namespace profdiff::report {
+namespace {
+
+std::string CellText(int64_t ns, double us_float, const analysis::ReferencePolicy& policy) {
+  if (policy.cluster_step_values_as_python_floats) {
+    if (!std::isnan(us_float)) return PyFloatRepr(us_float);
+    return ns == kAbsentNs ? std::string() : PyFloatRepr(NsToUs(ns));
+  }
+  return ns == kAbsentNs ? std::string() : FormatNsAsMicrosShortest(ns);
+}
+
+OrderedJson NsOrNull(int64_t ns) { return ns == kAbsentNs ? OrderedJson(nullptr) : OrderedJson(ns); }
+
+OrderedJson RankJson(const analysis::RankSummary& r) {
+  OrderedJson steps = OrderedJson::array();
+  for (const analysis::RankStep& s : r.steps) {
+    OrderedJson values = OrderedJson::object();
+    for (size_t c = 0; c < r.columns.size(); ++c)
+      values[r.columns[c]] = NsOrNull(c < s.values_ns.size() ? s.values_ns[c] : kAbsentNs);
+    steps.push_back({{"step", s.step}, {"step_time_ns", NsOrNull(s.step_time_ns)}, {"values_ns", values}});
+  }
+  OrderedJson groups = OrderedJson::array();
+  for (const analysis::CommunicationGroupSplit& g : r.groups) {
+    groups.push_back({{"group", g.group},
+                      {"uncovered_ns", g.uncovered_ns},
+                      {"transmit_ns", g.transmit_ns},
+                      {"wait_ns", g.wait_ns},
+                      {"idle_ns", g.idle_ns}});
+  }
+  return {{"rank", r.rank},
+          {"export", r.export_kind},
+          {"path", r.source_path},
+          {"device", std::string(Name(r.device))},
+          {"world_size", r.world_size == kNoNumber ? OrderedJson(nullptr) : OrderedJson(r.world_size)},
+          {"step_source", std::string(analysis::RankStepSourceName(r.step_source))},
+          {"missing", r.missing},
+          {"notes", r.notes},
+          {"steps", steps},
+          {"communication_groups", groups}};
+}
+
+OrderedJson StragglerJson(const analysis::StepStraggler& s) {
+  OrderedJson waiters = OrderedJson::array();
+  for (const analysis::RankWait& w : s.waiters) waiters.push_back({{"rank", w.rank}, {"extra_wait_ns", w.extra_wait_ns}});
+  return {{"step", s.step},
+          {"ranks", s.ranks},
+          {"rank", s.rank},
+          {"cause", std::string(analysis::SlowCauseName(s.cause))},
+          {"work_ns", s.work_ns},
+          {"median_work_ns", s.median_work_ns},
+          {"computing_excess_ns", s.computing_excess_ns},
+          {"free_excess_ns", s.free_excess_ns},
+          {"waiters", waiters},
+          {"longest_step_rank", s.longest_step_ns == kAbsentNs ? OrderedJson(nullptr) : OrderedJson(s.longest_step_rank)},
+          {"longest_step_ns", NsOrNull(s.longest_step_ns)}};
+}
+
+std::string Ms(int64_t ns) { return fmt::format("{:.3f} ms", NsToMs(ns)); }
+
+}  // namespace
+
+std::string RenderClusterStepTraceCsv(const analysis::ClusterStepTable& table, const analysis::ReferencePolicy& policy) {
+  std::string out = "Step,Type,Index";
+  for (const std::string& c : table.columns) out += "," + CsvField(c);
+  out += "\r\n";
+  for (const analysis::ClusterStepRow& row : table.rows) {
+    out += CsvField(row.step) + (row.stage ? ",stage," : ",rank,") + CsvField(row.index);
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      const int64_t ns = c < row.values_ns.size() ? row.values_ns[c] : kAbsentNs;
+      const double f = c < row.values_us_float.size() ? row.values_us_float[c] : NAN;
+      out += "," + CellText(ns, f, policy);
+    }
+    out += "\r\n";
+  }
+  return out;
+}
+
+OrderedJson ClusterJson(const ClusterResult& result, const std::string& version) {
+  OrderedJson ranks = OrderedJson::array();
+  std::vector<int64_t> found;
+  for (const analysis::RankSummary& r : result.ranks) {
+    ranks.push_back(RankJson(r));
+    found.push_back(r.rank);
+  }
+  OrderedJson slow = OrderedJson::array();
+  for (const analysis::StepStraggler& s : result.stragglers) slow.push_back(StragglerJson(s));
+  const analysis::ReferencePolicy& p = result.policy;
+  return {{"schema", kClusterJsonSchema},
+          {"tool", {{"name", "profdiff"}, {"version", version}}},
+          {"mode", std::string(analysis::PolicyModeName(p))},
+          {"reference_line",
+           p.reference_compat ? OrderedJson(std::string(analysis::ReferenceLineName(p.line))) : OrderedJson(nullptr)},
+          {"run",
+           {{"path", result.run_path},
+            {"world_size", result.world_size < 0 ? OrderedJson(nullptr) : OrderedJson(result.world_size)},
+            {"ranks_found", found},
+            {"missing_ranks", result.missing_ranks}}},
+          {"ranks", ranks},
+          {"slow_ranks", slow},
+          {"warnings", result.warnings},
+          {"outputs", result.outputs}};
+}
+
+std::string RenderClusterScreen(const ClusterResult& result) {
+  std::string out = fmt::format("profdiff cluster: {} rank{} in {}", result.ranks.size(),
+                                result.ranks.size() == 1 ? "" : "s", result.run_path);
+  if (result.world_size >= 0) out += fmt::format(" (world size {})", result.world_size);
+  out += "\n";
+  if (!result.missing_ranks.empty()) {
+    std::string list;
+    for (int64_t r : result.missing_ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
+    out += fmt::format("  missing ranks: {}\n", list);
+  }
+  for (const analysis::RankSummary& r : result.ranks) {
+    out += fmt::format("  rank {}: {} export, {} step{} from {}", r.rank, r.export_kind, r.steps.size(),
+                       r.steps.size() == 1 ? "" : "s", analysis::RankStepSourceName(r.step_source));
+    if (!r.missing.empty()) {
+      std::string list;
+      for (const std::string& m : r.missing) list += (list.empty() ? "" : ", ") + m;
+      out += fmt::format("; missing: {}", list);
+    }
+    out += "\n";
+  }
+  if (result.stragglers.empty()) out += "  no step is known on two ranks: nobody to compare\n";
+  for (const analysis::StepStraggler& s : result.stragglers) {
+    if (s.cause == analysis::SlowCause::kNone) {
+      out += fmt::format("  step {}: the {} ranks did the same work (computing + free {})\n", s.step, s.ranks,
+                         Ms(s.work_ns));
+      continue;
+    }
+    out += fmt::format("  step {}: rank {} holds the step back: computing + free {}, {} above the median rank "
+                       "(computing {:+.3f} ms, free {:+.3f} ms): cause {}\n",
+                       s.step, s.rank, Ms(s.work_ns), Ms(s.work_ns - s.median_work_ns),
+                       NsToMs(s.computing_excess_ns), NsToMs(s.free_excess_ns), analysis::SlowCauseName(s.cause));
+    for (const analysis::RankWait& w : s.waiters)
+      out += fmt::format("    rank {} waits {} more in communication\n", w.rank, Ms(w.extra_wait_ns));
+  }
+  return out;
+}
+
+}  // namespace profdiff::report
