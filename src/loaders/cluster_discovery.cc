@@ -305,7 +305,8 @@ StatusOr<ClusterInputs> DiscoverCluster(std::string_view run_dir, const ClusterD
   if (!fs::is_directory(dir, ec))
     return NotFound(fmt::format("{}: not a directory (pass the directory holding the ranks of one run)", run_dir));
   Walk w{options, {}, {}};
-  if (IsAscendRankFolderName(dir.filename().string())) {
+  // RUN may be one rank folder itself; a folder named like one but without profiler_info holds ranks.
+  if (IsAscendRankFolderName(dir.filename().string()) && ProfilerInfoRank(dir)) {
     PD_RETURN_IF_ERROR(AddAscendFolder(dir, w));
   } else {
     PD_RETURN_IF_ERROR(WalkDir(dir, 1, w));

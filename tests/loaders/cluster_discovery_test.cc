@@ -143,6 +143,18 @@ TEST_F(ClusterDiscovery, AscendAndKinetoRanksAreNotOneRun) {
   EXPECT_NE(c.status().message().find("mixes Ascend rank folders"), std::string::npos);
 }
 
+TEST_F(ClusterDiscovery, RunNamedLikeARankFolderHoldsRanks) {
+  MakeRank("run_ascend_pt/rank0_ascend_pt", 0);
+  MakeRank("run_ascend_pt/rank1_ascend_pt", 1);
+  auto c = DiscoverCluster((root_ / "run_ascend_pt").string(), {});
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->ranks.size(), 2u);
+  auto one = DiscoverCluster((root_ / "run_ascend_pt/rank1_ascend_pt").string(), {});
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  ASSERT_EQ(one->ranks.size(), 1u);  // RUN is one rank folder
+  EXPECT_EQ(one->ranks[0].rank, 1);
+}
+
 TEST_F(ClusterDiscovery, EmptyOrMissingRunIsNotFound) {
   auto empty = DiscoverCluster(root_.string(), {});
   ASSERT_FALSE(empty.ok());
