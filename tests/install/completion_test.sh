@@ -19,6 +19,8 @@ diff <({ "$pd" compare --help | options_of; echo -bp; } | sort -u) <(listed _pro
   fail "compare options differ from 'profdiff compare --help' (< help, > completion)"
 diff <("$pd" inspect --help | options_of) <(listed _profdiff_inspect_opts | grep -v '^$') ||
   fail "inspect options differ from 'profdiff inspect --help'"
+diff <({ "$pd" cluster --help | options_of; echo -bp; } | sort -u) <(listed _profdiff_cluster_opts | grep -v '^$') ||
+  fail "cluster options differ from 'profdiff cluster --help' (< help, > completion)"
 diff <("$pd" --help | options_of) <(listed _profdiff_top_opts | grep -v '^$') ||
   fail "top-level options differ from 'profdiff --help'"
 
