@@ -9,7 +9,7 @@ script="$src/packaging/bash-completion/profdiff"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 options_of() {  # the options a --help text lists (short and long forms), sorted
-  grep -oE '^  (-[A-Za-z],)*--?[A-Za-z][A-Za-z0-9_-]*' | sed 's/^  //' | tr ',' '\n' | sort -u
+  grep -oE '^  (-[A-Za-z],|--[A-Za-z][A-Za-z0-9_-]*,)*--?[A-Za-z][A-Za-z0-9_-]*' | sed 's/^  //' | tr ',' '\n' | sort -u
 }
 listed() {  # the words of one option list in the script, sorted
   bash -c "source '$script' 2>/dev/null || true; printf '%s\n' \$$1" | sort -u
