@@ -146,7 +146,7 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
   FindMissingRanks(request, result);
   if (!result.missing_ranks.empty()) {
     std::string w = fmt::format("the run records a world size of {}, but ranks {} were not found",
-                                result.world_size, RankListText(result.missing_ranks));
+                                result.world_size, report::RankRangesText(result.missing_ranks));
     messages.Warning(w);
     result.warnings.push_back(std::move(w));
   }

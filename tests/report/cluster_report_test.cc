@@ -35,6 +35,13 @@ TEST(ClusterStepTraceCsv, ExactByDefaultTheReferenceFloatsUnderCompat) {
             "50,stage,\"(0, 1)\",8873.756,0.0,\r\n");
 }
 
+TEST(ClusterScreen, RankRanges) {
+  EXPECT_EQ(RankRangesText({}), "");
+  EXPECT_EQ(RankRangesText({3}), "3");
+  EXPECT_EQ(RankRangesText({0, 2, 3, 4, 7, 8}), "0, 2-4, 7, 8");
+  EXPECT_EQ(RankRangesText({2, 3, 4, 5, 127}), "2-5, 127");
+}
+
 TEST(ClusterJson, SchemaRanksMissingAndSlowRanks) {
   ClusterResult r;
   r.run_path = "run";

@@ -71,6 +71,18 @@ std::string Ms(int64_t ns) { return fmt::format("{:.3f} ms", NsToMs(ns)); }
 
 }  // namespace
 
+std::string RankRangesText(const std::vector<int64_t>& ranks) {
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]);
+    if (j > i) out += (j == i + 1 ? ", " : "-") + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
 std::string RenderClusterStepTraceCsv(const analysis::ClusterStepTable& table, const analysis::ReferencePolicy& policy) {
   std::string out = "Step,Type,Index";
   for (const std::string& c : table.columns) out += "," + CsvField(c);
@@ -118,11 +130,7 @@ std::string RenderClusterScreen(const ClusterResult& result) {
                                 result.ranks.size() == 1 ? "" : "s", result.run_path);
   if (result.world_size >= 0) out += fmt::format(" (world size {})", result.world_size);
   out += "\n";
-  if (!result.missing_ranks.empty()) {
-    std::string list;
-    for (int64_t r : result.missing_ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
-    out += fmt::format("  missing ranks: {}\n", list);
-  }
+  if (!result.missing_ranks.empty()) out += fmt::format("  missing ranks: {}\n", RankRangesText(result.missing_ranks));
   for (const analysis::RankSummary& r : result.ranks) {
     out += fmt::format("  rank {}: {} export, {} step{} from {}", r.rank, r.export_kind, r.steps.size(),
                        r.steps.size() == 1 ? "" : "s", analysis::RankStepSourceName(r.step_source));

@@ -39,6 +39,9 @@ struct ClusterResult {
 // The JSON result (docs/json-schema.md#profdiff-cluster).
 OrderedJson ClusterJson(const ClusterResult& result, const std::string& version);
 
+// Rank ids as a short list, runs of consecutive ids as ranges: {0, 2, 3, 4, 7} -> "0, 2-4, 7".
+std::string RankRangesText(const std::vector<int64_t>& ranks);
+
 // The screen summary: ranks found (and missing), each rank's export and what it lacks, then per step
 // the rank that holds it back, by how much, why, and who waits for it.
 std::string RenderClusterScreen(const ClusterResult& result);
