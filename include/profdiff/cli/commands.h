@@ -10,7 +10,7 @@
 #include "profdiff/base/status.h"
 #include "profdiff/cli/options.h"
 #include "profdiff/model/profile.h"
-#include "profdiff/pipeline/cluster_run.h"
+#include "profdiff/pipeline/cluster_request.h"
 
 namespace profdiff::cli {
 
