@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <utility>
 
@@ -76,6 +78,20 @@ void NoteMissingSideFiles(const Profile& p, const Timeline* timeline, RankSummar
   }
 }
 
+// The HCCL ops of every group of the rank's timeline, group by group, each in start order.
+void CollectivesOf(const Timeline& timeline, RankSummary& out) {
+  const Profile& p = timeline.p();
+  for (const HcclGroup& g : timeline.hccl.groups) {
+    const size_t first = out.collectives.size();
+    for (SliceId id : g.ops) {
+      const Slice& s = p.slices[id];
+      out.collectives.push_back({g.pg_name.value_or(g.name), std::string(p.str(s.name)), s.ts_ns, s.end_ns()});
+    }
+    std::stable_sort(out.collectives.begin() + static_cast<std::ptrdiff_t>(first), out.collectives.end(),
+                     [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
+  }
+}
+
 }  // namespace
 
 int64_t RankStep::Value(const std::vector<std::string>& columns, std::string_view column) const {
@@ -123,6 +139,7 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   if (metrics) {
     for (const GroupCommunication& g : metrics->groups) out.groups.push_back(g.split);
   }
+  if (timeline != nullptr) CollectivesOf(*timeline, out);
   NoteMissingSideFiles(profile, timeline, out);
   return out;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/cluster/collectives.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
 #include "profdiff/analysis/cluster/slow_ranks.h"
 #include "profdiff/analysis/cluster/step_table.h"
@@ -130,6 +131,86 @@ TEST(SlowRanks, FreeTimeCauseAndEqualWork) {
   EXPECT_EQ(same[0].cause, SlowCause::kNone);
   EXPECT_TRUE(same[0].waiters.empty());
   EXPECT_TRUE(FindStepStragglers({Rank(0, {{1, 2, 3}})}).empty());  // one rank: nobody to compare
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
+
+namespace profdiff::analysis {
+namespace {
+
+RankSummary WithCollectives(int64_t rank, const std::vector<std::pair<std::string, int64_t>>& ops) {
+  RankSummary r;
+  r.rank = rank;
+  for (const auto& [name, start] : ops) r.collectives.push_back({"dp", name, start, start + 10});
+  return r;
+}
+
+TEST(Collectives, MatchedByGroupAndOrderWithArrivalsWaitsAndSkew) {
+  const std::vector<RankSummary> ranks = {WithCollectives(0, {{"allreduce_1", 100}, {"allreduce_2", 500}}),
+                                          WithCollectives(1, {{"allreduce_1", 160}, {"allreduce_2", 500}}),
+                                          WithCollectives(2, {{"allreduce_1", 130}, {"broadcast", 520}})};
+  const CollectiveMatching m = MatchCollectives(ranks);
+  ASSERT_EQ(m.collectives.size(), 2u);
+  const MatchedCollective& a = m.collectives[0];
+  EXPECT_EQ(a.group, "dp");
+  EXPECT_EQ(a.index, 0);
+  EXPECT_EQ(a.last_rank, 1);
+  EXPECT_EQ(a.skew_ns, 60);
+  ASSERT_EQ(a.arrivals.size(), 3u);
+  EXPECT_EQ(a.arrivals[0].wait_ns, 60);  // rank 0 waited for rank 1
+  EXPECT_EQ(a.arrivals[1].wait_ns, 0);
+  EXPECT_EQ(a.arrivals[2].wait_ns, 30);
+  EXPECT_FALSE(a.names_differ);
+  EXPECT_TRUE(m.collectives[1].names_differ);  // rank 2 ran a broadcast at that position
+  EXPECT_EQ(m.collectives[1].last_rank, 2);
+  const std::vector<LateRank> late = LastArrivals(m);
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[0].rank, 1);  // 60 ns of skew beats rank 2's 20 at one collective each
+  EXPECT_EQ(late[0].times_last, 1);
+  EXPECT_EQ(late[1].rank, 2);
+  EXPECT_TRUE(m.notes.empty());
+}
+
+TEST(Collectives, LatenessIsMeasuredInTimeNotCounted) {
+  // Rank 0 is last by 1 ns at three collectives, rank 1 by 5000 ns at one: rank 1 holds the others back.
+  const CollectiveMatching m = MatchCollectives({WithCollectives(0, {{"a", 1}, {"b", 101}, {"c", 201}, {"d", 300}}),
+                                                 WithCollectives(1, {{"a", 0}, {"b", 100}, {"c", 200}, {"d", 5300}})});
+  const std::vector<LateRank> late = LastArrivals(m);
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[0].rank, 1);
+  EXPECT_EQ(late[0].skew_ns, 5000);
+  EXPECT_EQ(late[1].rank, 0);
+  EXPECT_EQ(late[1].times_last, 3);
+}
+
+TEST(Collectives, DifferentCountsAreMatchedUpToTheShortestWithANote) {
+  const CollectiveMatching m =
+      MatchCollectives({WithCollectives(0, {{"a", 0}, {"b", 10}}), WithCollectives(1, {{"a", 0}})});
+  ASSERT_EQ(m.collectives.size(), 1u);
+  EXPECT_EQ(m.collectives[0].skew_ns, 0);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("rank 0: 2, rank 1: 1"), std::string::npos) << m.notes[0];
+  EXPECT_TRUE(LastArrivals(m).empty());  // arriving together is nobody's fault
+  EXPECT_TRUE(MatchCollectives({WithCollectives(0, {{"a", 0}})}).collectives.empty());  // one rank
+}
+
+TEST(Collectives, AnAscendRankGivesItsHcclOpsByGroup) {
+  LoadOptions load;
+  auto p = LoadProfile(std::string(PROFDIFF_SOURCE_DIR) + "/tests/data/ascend_910b_alexnet/rank0_ascend_pt", load);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const Timeline t = BuildTimeline(**p, {});
+  const RankSummary r = SummarizeRank(**p, &t, 0, "text", "rank0_ascend_pt", {});
+  ASSERT_EQ(r.collectives.size(), 4u);  // the step's four allreduces, in start order
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(r.collectives[i].name, "hcom_allReduce__586_" + std::to_string(i) + "_1");
+    EXPECT_EQ(r.collectives[i].group, "Group 0 Communication");
+    if (i > 0) {
+      EXPECT_GT(r.collectives[i].start_ns, r.collectives[i - 1].start_ns);
+    }
+  }
+  EXPECT_EQ(r.collectives[0].start_ns, 1736408883732241564);
+  EXPECT_EQ(r.collectives[0].end_ns - r.collectives[0].start_ns, 79089520);  // 79089.52021875 µs, exact ns
 }
 
 }  // namespace

@@ -52,6 +52,14 @@ enum class RankStepSource : uint8_t {
 };
 std::string_view RankStepSourceName(RankStepSource source);  // "none", "step_trace_time.csv", "timeline"
 
+// One collective of one rank: an HCCL op on its group's thread (NPU ranks with a trace or DB).
+struct RankCollective {
+  std::string group;  // the group's process-group name (profiler_metadata.json) when known, else its thread name
+  std::string name;   // the op as written, e.g. "hcom_allReduce__586_0_1"
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
 struct RankSummary {
   static constexpr int kVersion = 1;
   int64_t rank = 0;
@@ -65,6 +73,9 @@ struct RankSummary {
   // The exact transmit / wait / idle split of each communication group's uncovered communication,
   // over the whole capture (NPU ranks with a trace or DB; empty otherwise).
   std::vector<CommunicationGroupSplit> groups;
+  // Each communication group's collectives in the order the rank ran them (collectives.h matches
+  // them across ranks).
+  std::vector<RankCollective> collectives;
   // What the rank lacks, for the output to say ("trace_view.json", "communication.json", ...).
   std::vector<std::string> missing;
   std::vector<std::string> notes;  // why a part is unknown
