@@ -162,6 +162,12 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
   // Stage rows need the pipeline-parallel (p2p) groups, which profdiff does not derive yet: none.
   result.step_table = analysis::BuildClusterStepTable(result.ranks, {}, request.step_id);
   result.stragglers = analysis::FindStepStragglers(result.ranks);
+  result.collectives = analysis::MatchCollectives(result.ranks);
+  result.late_ranks = analysis::LastArrivals(result.collectives);
+  for (const std::string& note : result.collectives.notes) {
+    messages.Warning(note);
+    result.warnings.push_back(note);
+  }
   if (request.step_id)
     std::erase_if(result.stragglers, [&](const analysis::StepStraggler& s) { return s.step != *request.step_id; });
 }

@@ -94,6 +94,24 @@ TEST_F(ClusterCli, RankListStepIdAndJsonOnStdout) {
   EXPECT_NE(csv.find(",0.0,"), std::string::npos) << csv;
 }
 
+TEST_F(ClusterCli, CollectivesMatchedAcrossRanks) {
+  AddRank(0);
+  AddRank(1);  // the same capture twice: every collective arrives together
+  const auto r = RunCli({"cluster", "-d", run_.string(), "-o", out_.string(), "--format", "json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["collectives"]["matched"], 4);
+  EXPECT_TRUE(j["collectives"]["late_ranks"].empty());
+  const auto& c = j["collectives"]["items"][0];
+  EXPECT_EQ(c["name"], "hcom_allReduce__586_0_1");
+  EXPECT_EQ(c["skew_ns"], 0);
+  EXPECT_EQ(c["arrivals"].size(), 2u);
+  for (const auto& item : j["collectives"]["items"]) EXPECT_EQ(item["skew_ns"], 0);
+  const auto text = RunCli({"cluster", "-d", run_.string(), "-o", out_.string(), "--force"});
+  EXPECT_NE(text.out.find("collectives: 4 matched across ranks; the ranks arrive together (skew 0)"),
+            std::string::npos) << text.out;
+}
+
 TEST_F(ClusterCli, Refusals) {
   AddRank(0);
   ASSERT_EQ(RunCli({"cluster", "-d", run_.string(), "-o", out_.string()}).rc, 0);

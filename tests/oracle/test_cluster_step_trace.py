@@ -4,6 +4,7 @@
   for byte on every text cluster of the corpus (2025 levels 0-2, the GPT-3 2-rank sample with its rank
   folders renamed *_ascend_pt as the oracle case did);
 - the default mode writes the exact values: each cell is the reference's value rounded to the ns;
+- the collectives matched across ranks name the same rank as the step analysis (level1: skew 5.607716 ms);
 - a DB cluster's ranks, measured on their timelines (the overall analysis's step split), give the
   Computing, Communication(Not Overlapped) and Free of the reference's ClusterStepTraceTime table
   (cluster_analysis.db, both lines) exactly;
@@ -177,6 +178,15 @@ def main():
                 check(j["schema"] == "profdiff.cluster/1" and j["run"]["ranks_found"] == [0, 1], f"{name}: json run")
                 check(all(r["step_source"] == "step_trace_time.csv" for r in j["ranks"]), f"{name}: step source")
                 check([s["step"] for s in j["slow_ranks"]] == ["50"], f"{name}: slow_ranks {j['slow_ranks']}")
+                # Two independent answers agree: the rank that holds the step back by its own work is
+                # the one that arrives last, by time, at the step's four allreduces.
+                late = j["collectives"]["late_ranks"]
+                check(j["collectives"]["matched"] == 4 and late and late[0]["rank"] == j["slow_ranks"][0]["rank"],
+                      f"{name}: collectives {j['collectives']['matched']}, late {late}, slow {j['slow_ranks']}")
+                if name.endswith("level1"):
+                    # trace_view.json: rank 0 starts hcom_allReduce__586_0_1 at 1736408883732241.564 µs,
+                    # rank 1 at 1736408883737849.280 µs.
+                    check(late and late[0]["skew_ns"] == 5607716, f"{name}: skew {late}")
         j = check_case(GPT3 + "_as_ascend_pt", gpt3_as_ascend_pt(tmp), tmp)
         if j:
             check(all(r["export"] == "partial" and "trace_view.json" in r["missing"] for r in j["ranks"]),

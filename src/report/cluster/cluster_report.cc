@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 
@@ -69,6 +70,45 @@ OrderedJson StragglerJson(const analysis::StepStraggler& s) {
 
 std::string Ms(int64_t ns) { return fmt::format("{:.3f} ms", NsToMs(ns)); }
 
+OrderedJson CollectivesJson(const ClusterResult& result) {
+  OrderedJson late = OrderedJson::array();
+  for (const analysis::LateRank& l : result.late_ranks)
+    late.push_back({{"rank", l.rank}, {"times_last", l.times_last}, {"skew_ns", l.skew_ns}});
+  OrderedJson items = OrderedJson::array();
+  for (const analysis::MatchedCollective& c : result.collectives.collectives) {
+    OrderedJson arrivals = OrderedJson::array();
+    for (const analysis::CollectiveArrival& a : c.arrivals)
+      arrivals.push_back({{"rank", a.rank}, {"start_ns", a.start_ns}, {"end_ns", a.end_ns}, {"wait_ns", a.wait_ns}});
+    items.push_back({{"group", c.group},
+                     {"index", c.index},
+                     {"name", c.name},
+                     {"names_differ", c.names_differ},
+                     {"last_rank", c.last_rank},
+                     {"skew_ns", c.skew_ns},
+                     {"arrivals", arrivals}});
+  }
+  return {{"matched", result.collectives.collectives.size()},
+          {"late_ranks", late},
+          {"notes", result.collectives.notes},
+          {"items", items}};
+}
+
+std::string CollectivesLine(const ClusterResult& result) {
+  const auto& items = result.collectives.collectives;
+  if (items.empty()) return "";
+  int64_t max_skew = 0;
+  for (const analysis::MatchedCollective& c : items) max_skew = std::max(max_skew, c.skew_ns);
+  std::string out = fmt::format("  collectives: {} matched across ranks", items.size());
+  if (result.late_ranks.empty()) return out + "; the ranks arrive together (skew 0)\n";
+  const analysis::LateRank& l = result.late_ranks.front();
+  out += fmt::format("; rank {} arrives last by {} in total (last at {} of them; largest skew {})\n", l.rank,
+                     Ms(l.skew_ns), l.times_last, Ms(max_skew));
+  for (size_t i = 1; i < result.late_ranks.size(); ++i)
+    out += fmt::format("    rank {} arrives last by {} in total (at {})\n", result.late_ranks[i].rank,
+                       Ms(result.late_ranks[i].skew_ns), result.late_ranks[i].times_last);
+  return out;
+}
+
 }  // namespace
 
 std::string RankRangesText(const std::vector<int64_t>& ranks) {
@@ -121,6 +161,7 @@ OrderedJson ClusterJson(const ClusterResult& result, const std::string& version)
             {"missing_ranks", result.missing_ranks}}},
           {"ranks", ranks},
           {"slow_ranks", slow},
+          {"collectives", CollectivesJson(result)},
           {"warnings", result.warnings},
           {"outputs", result.outputs}};
 }
@@ -141,6 +182,7 @@ std::string RenderClusterScreen(const ClusterResult& result) {
     }
     out += "\n";
   }
+  out += CollectivesLine(result);
   if (result.stragglers.empty()) out += "  no step is known on two ranks: nobody to compare\n";
   for (const analysis::StepStraggler& s : result.stragglers) {
     if (s.cause == analysis::SlowCause::kNone) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/cluster/collectives.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
 #include "profdiff/analysis/cluster/slow_ranks.h"
 #include "profdiff/analysis/cluster/step_table.h"
@@ -32,6 +33,8 @@ struct ClusterResult {
   std::vector<analysis::RankSummary> ranks;  // ascending
   analysis::ClusterStepTable step_table;
   std::vector<analysis::StepStraggler> stragglers;
+  analysis::CollectiveMatching collectives;  // matched across ranks
+  std::vector<analysis::LateRank> late_ranks;  // who arrives last at them, most often first
   std::vector<std::string> warnings;
   std::vector<std::string> outputs;  // files written (absolute paths)
 };
