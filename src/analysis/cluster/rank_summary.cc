@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <utility>
 
+#include "profdiff/analysis/common/device_kernels.h"
 #include "profdiff/analysis/overall/gpu_overall.h"
 #include "profdiff/analysis/overall/npu_overall.h"
 
@@ -16,6 +18,7 @@ namespace profdiff::analysis {
 namespace {
 
 constexpr std::string_view kTraceViewJson = "trace_view.json";
+constexpr std::string_view kGpuCommunicationGroup = "communication kernels";
 // The side files a rank's cluster summary reads or will read (steps, communication, kernels).
 constexpr std::string_view kRankSideFiles[] = {"step_trace_time.csv", "communication.json", "kernel_details.csv"};
 
@@ -92,6 +95,23 @@ void CollectivesOf(const Timeline& timeline, RankSummary& out) {
   }
 }
 
+// A GPU rank's communication kernels (the device-kernel table: NCCL, RCCL, ...) in start order, as one
+// group: a Kineto trace carries no process-group id that profdiff reads yet, so they are matched by order.
+void GpuCollectivesOf(const Profile& p, RankSummary& out) {
+  const DeviceKernelNames names;
+  std::string lower;
+  for (const Slice& s : p.slices) {
+    if (s.kind != SliceKind::kKernel) continue;
+    const std::string_view name = p.str(s.name);
+    lower.assign(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!names.IsCommunication(lower)) continue;
+    out.collectives.push_back({std::string(kGpuCommunicationGroup), std::string(name), s.ts_ns, s.end_ns()});
+  }
+  std::stable_sort(out.collectives.begin(), out.collectives.end(),
+                   [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
+}
+
 }  // namespace
 
 int64_t RankStep::Value(const std::vector<std::string>& columns, std::string_view column) const {
@@ -139,7 +159,8 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   if (metrics) {
     for (const GroupCommunication& g : metrics->groups) out.groups.push_back(g.split);
   }
-  if (timeline != nullptr) CollectivesOf(*timeline, out);
+  if (timeline != nullptr && profile.meta.device == DeviceKind::kNpu) CollectivesOf(*timeline, out);
+  if (timeline != nullptr && profile.meta.device == DeviceKind::kGpu) GpuCollectivesOf(profile, out);
   NoteMissingSideFiles(profile, timeline, out);
   return out;
 }

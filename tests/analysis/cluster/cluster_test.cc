@@ -12,6 +12,7 @@
 #include "profdiff/analysis/cluster/step_table.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/loader.h"
+#include "../../common/profile_builder.h"
 
 namespace profdiff::analysis {
 namespace {
@@ -211,6 +212,22 @@ TEST(Collectives, AnAscendRankGivesItsHcclOpsByGroup) {
   }
   EXPECT_EQ(r.collectives[0].start_ns, 1736408883732241564);
   EXPECT_EQ(r.collectives[0].end_ns - r.collectives[0].start_ns, 79089520);  // 79089.52021875 µs, exact ns
+}
+
+TEST(Collectives, AGpuRankGivesItsCommunicationKernelsInStartOrder) {
+  testing::ProfileBuilder b(DeviceKind::kGpu);
+  const TrackId stream = b.Track("0", "stream 7");
+  b.Add(stream, SliceKind::kKernel, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "kernel", 500, 50);
+  b.Add(stream, SliceKind::kKernel, "void at::native::vectorized_elementwise_kernel<4>", "kernel", 100, 20);
+  b.Add(stream, SliceKind::kKernel, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", "kernel", 200, 30);
+  b.Add(stream, SliceKind::kCpuOp, "nccl:all_reduce", "cpu_op", 90, 5);  // a host op: no collective
+  const Timeline t = BuildTimeline(b.p, {});
+  const RankSummary r = SummarizeRank(b.p, &t, 3, "kineto", "rank3.json", {});
+  ASSERT_EQ(r.collectives.size(), 2u);
+  EXPECT_EQ(r.collectives[0].name, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t");
+  EXPECT_EQ(r.collectives[0].group, "communication kernels");
+  EXPECT_EQ(r.collectives[1].start_ns, 500);
+  EXPECT_EQ(r.collectives[1].end_ns, 550);
 }
 
 }  // namespace

@@ -52,9 +52,12 @@ enum class RankStepSource : uint8_t {
 };
 std::string_view RankStepSourceName(RankStepSource source);  // "none", "step_trace_time.csv", "timeline"
 
-// One collective of one rank: an HCCL op on its group's thread (NPU ranks with a trace or DB).
+// One collective of one rank: an HCCL op on its group's thread (NPU ranks with a trace or DB), or a
+// communication kernel (GPU ranks: NCCL, RCCL, ... by the device-kernel table).
 struct RankCollective {
-  std::string group;  // the group's process-group name (profiler_metadata.json) when known, else its thread name
+  // NPU: the group's process-group name (profiler_metadata.json) when known, else its thread name;
+  // GPU: "communication kernels" (every communication kernel of the rank, matched by order).
+  std::string group;
   std::string name;   // the op as written, e.g. "hcom_allReduce__586_0_1"
   int64_t start_ns = 0;
   int64_t end_ns = 0;
