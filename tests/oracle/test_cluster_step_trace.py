@@ -9,6 +9,8 @@
   Computing, Communication(Not Overlapped) and Free of the reference's ClusterStepTraceTime table
   (cluster_analysis.db, both lines) exactly;
 - the JSON result names the ranks, what a partial rank lacks and the rank that holds the step back;
+- a Kineto run (hta_trace_filter: ranks 0-1 of 128) has its missing ranks named, its NCCL kernels
+  matched across ranks and the same rank named by both analyses;
 - a synthetic 4-rank run of partial ranks whose ranks 2-3 compute 170 ms more (rank 3 1 µs more than
   rank 2) names rank 3, the cause "computing" and ranks 0-1 as the waiters;
 - outputs are never overwritten without --force and never written inside the run.
@@ -109,6 +111,23 @@ def check_db_case(name, tmp):
                       f"{name}{suffix} rank {g['Index']} {ours}: {g[ours]} != oracle {w[theirs]}")
 
 
+def check_kineto_run(tmp):
+    """hta_trace_filter: ranks 0 and 1 of a 128-rank Kineto run (distributedInfo)."""
+    out = os.path.join(tmp, "kineto")
+    rc, so, se = run_cluster(os.path.join(CORPUS, "hta_trace_filter"), out, "--format", "json")
+    check(rc == 0, f"kineto: exit {rc}: {se}")
+    if rc != 0:
+        return
+    j = json.loads(so)
+    check(j["run"]["world_size"] == 128 and j["run"]["missing_ranks"] == list(range(2, 128)), "kineto: world size")
+    check(all(r["export"] == "kineto" and r["step_source"] == "timeline" for r in j["ranks"]), "kineto: ranks")
+    c = j["collectives"]
+    check(c["matched"] == 10 and not any(i["names_differ"] for i in c["items"]) and not c["notes"],
+          f"kineto: collectives {c['matched']}, notes {c['notes']}")
+    check([s["rank"] for s in j["slow_ranks"]] == [1, 1] and c["late_ranks"][0]["rank"] == 1,
+          f"kineto: slow {j['slow_ranks']}, late {c['late_ranks']}")
+
+
 def synthetic_straggler(tmp):
     """4 partial ranks from GPT-3 rank 0's side files; ranks 2-3 compute 170 ms more, 0-1 wait 170 ms more."""
     run = os.path.join(tmp, "straggler_run")
@@ -193,6 +212,7 @@ def main():
                   f"gpt3: partial ranks name trace_view.json as missing: {[r['missing'] for r in j['ranks']]}")
         for name in DB_CLUSTERS:
             check_db_case(name, tmp)
+        check_kineto_run(tmp)
         synthetic_straggler(tmp)
         check_safety(tmp)
     finally:
