@@ -55,6 +55,9 @@ profdiff \- compare two ML training profiles and explain why one run is slower
 .B profdiff inspect
 [\fIOPTIONS\fR] \fIPATH\fR
 .br
+.B profdiff cluster
+\fB\-d\fR \fIRUN\fR [\fIOPTIONS\fR]
+.br
 .B profdiff
 [\fB\-\-help\fR | \fB\-\-version\fR]
 ROFF
@@ -62,7 +65,7 @@ ROFF
   "$bin" --help | sed -n '1s/^profdiff: //p' | awk '{ gsub(/-/, "\\-"); print }'
   echo ".PP"
   "$bin" --help | sed -n '/^Options:$/,/^Exit codes:$/p' | sed '$d' | help_to_roff
-  for cmd in compare inspect; do
+  for cmd in compare inspect cluster; do
     echo ".SH \"PROFDIFF $(echo "$cmd" | tr a-z A-Z)\""
     "$bin" "$cmd" --help | help_to_roff
   done

@@ -162,6 +162,74 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
       ->type_name("FILE");
 }
 
+// Everything CLI11 binds to for `cluster`, before validation.
+struct RawCluster {
+  ClusterOptions opts;
+  std::string rank_list;
+  std::string step_id;
+  std::string base_path;  // -bp: two runs are not compared yet (refused)
+  std::string format = "text";
+  std::string input_format = "auto";
+  std::string reference_line;
+  CLI::Option* rank_list_opt = nullptr;
+  CLI::Option* step_opt = nullptr;
+  CLI::Option* base_opt = nullptr;
+  CLI::Option* reference_compat_opt = nullptr;
+};
+
+void AddClusterOptions(CLI::App& c, RawCluster& r) {
+  ClusterOptions& o = r.opts;
+  c.add_option("-d,--profiling_path", o.run_path,
+               "The directory holding the ranks of one run: *_ascend_pt / *_ascend_ms rank folders (text, DB "
+               "or side files only) or Kineto traces, up to 5 levels below it")
+      ->required();
+  r.base_opt = c.add_option("--benchmark_profiling_path", r.base_path,
+                            "(also -bp) A base run to compare with: not supported yet (refused)");
+  c.add_option("-o,--output_path", o.output_path,
+               "Output directory: DIR/cluster_analysis_output/cluster_step_trace_time.csv and "
+               "DIR/profdiff_cluster.json (default: the current directory; never inside the run)");
+  r.rank_list_opt = c.add_option("--rank_list,--ranks", r.rank_list, "Only these ranks, e.g. 0,1,3")->type_name("LIST");
+  r.step_opt = c.add_option("--step_id", r.step_id, "Only this step's rows (the step id, e.g. 50)")->type_name("ID");
+  c.add_flag("--force", o.force, "Overwrite existing output files");
+  r.reference_compat_opt = c.add_option("--reference-compat", r.reference_line,
+                                        "Write cluster_step_trace_time.csv as the reference (msprof-analyze "
+                                        "cluster) does: its float values; LINE 26.1 (default) or 8.2")
+                               ->expected(0, 1)
+                               ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+                               ->type_name("[=LINE]");
+  c.add_option("--input-format", r.input_format, kInputFormatHelp)->check(CLI::IsMember({"auto", "text", "db"}));
+  c.add_option("-j,--threads", o.threads, "Ranks loaded at once (default: one per core)")
+      ->check(CLI::Range(1, kMaxThreads))
+      ->type_name("N");
+  c.add_option("--format", r.format, "stdout format: text (the summary) or json (the JSON result)")
+      ->check(CLI::IsMember({"text", "json"}));
+  c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
+  c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr");
+  c.add_flag("--verbose", o.verbose, "Print each phase's wall time, CPU time and peak memory on stderr");
+}
+
+Status FinishCluster(RawCluster& r, ClusterOptions& out) {
+  ClusterOptions& o = r.opts;
+  if (r.base_opt->count() > 0)
+    return InvalidArgument("cluster: -bp (comparing two runs) is not supported yet; run `profdiff cluster` on "
+                           "each run, or `profdiff compare` on a pair of ranks");
+  o.run_path = PreprocessPathArg(o.run_path);
+  o.output_path = PreprocessPathArg(o.output_path);
+  if (r.rank_list_opt->count() > 0) {
+    PD_ASSIGN_OR_RETURN(std::vector<int64_t> ranks, ParseRankList(r.rank_list));
+    o.rank_list = std::move(ranks);
+  }
+  if (r.step_opt->count() > 0) o.step_id = r.step_id;
+  o.input_format = InputFormatFromName(r.input_format).value_or(InputFormat::kAuto);
+  o.json = r.format == "json";
+  if (r.reference_compat_opt->count() > 0) {
+    PD_ASSIGN_OR_RETURN(analysis::ReferenceLine line, ParseReferenceCompatLine(r.reference_line));
+    o.reference_line = line;
+  }
+  out = o;
+  return Status::Ok();
+}
+
 // Turns the bound values into CompareOptions and runs the reference's validation
 // (docs/reference/command-line.md#argument-validation rules 1-7).
 Status Finish(RawCompare& r, CompareOptions& out) {
@@ -234,9 +302,9 @@ std::string UsageErrorText(const CLI::ParseError& e, CLI::App& app, const CLI::A
       const std::string near = ClosestName(typed, OptionNames(sub != nullptr ? *sub : app));
       what = "unknown option '" + typed + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?");
     } else if (sub == nullptr && dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
-      const std::string near = ClosestName(word, {"inspect", "compare"});
+      const std::string near = ClosestName(word, {"inspect", "compare", "cluster"});
       what = "unknown command '" + word + "'" +
-             (near.empty() ? "; the commands are inspect and compare" : "; did you mean '" + near + "'?");
+             (near.empty() ? "; the commands are inspect, compare and cluster" : "; did you mean '" + near + "'?");
     }
   }
   const std::string help = sub != nullptr ? "profdiff " + sub->get_name() + " --help" : "profdiff --help";
@@ -352,6 +420,13 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   AddCompareOptions(*compare_cmd, raw);
   compare_cmd->footer(kExitCodeHelp);
 
+  RawCluster raw_cluster;
+  CLI::App* cluster_cmd = app.add_subcommand(
+      "cluster", "Analyse the ranks of one distributed run (-d RUN): each rank's step breakdown, the "
+                 "rank that holds each step back and why; writes the reference's cluster_step_trace_time.csv");
+  AddClusterOptions(*cluster_cmd, raw_cluster);
+  cluster_cmd->footer(kExitCodeHelp);
+
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i] != nullptr ? argv[i] : "");
   try {
@@ -361,6 +436,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     const CLI::App* target = &app;
     if (inspect_cmd->parsed()) target = inspect_cmd;
     if (compare_cmd->parsed()) target = compare_cmd;
+    if (cluster_cmd->parsed()) target = cluster_cmd;
     out << target->help();
     return kExitOk;
   } catch (const CLI::CallForAllHelp&) {
@@ -371,7 +447,10 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       out << VersionText();
       return kExitOk;
     }
-    const CLI::App* sub = compare_cmd->parsed() ? compare_cmd : inspect_cmd->parsed() ? inspect_cmd : nullptr;
+    const CLI::App* sub = compare_cmd->parsed()   ? compare_cmd
+                          : inspect_cmd->parsed() ? inspect_cmd
+                          : cluster_cmd->parsed() ? cluster_cmd
+                                                  : nullptr;
     err << EscapeForTerminal(UsageErrorText(e, app, sub));
     return kExitUsage;
   }
@@ -393,7 +472,16 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     }
     return RunCompare(opts, out, err);
   }
-  err << "profdiff: error: a command is required: inspect or compare\n" << app.help();
+  if (cluster_cmd->parsed()) {
+    ClusterOptions opts;
+    Status s = FinishCluster(raw_cluster, opts);
+    if (!s.ok()) {
+      err << "profdiff: error: " << EscapeForTerminal(s.message()) << "\n";
+      return ExitCodeFor(s);
+    }
+    return RunClusterCommand(opts, out, err);
+  }
+  err << "profdiff: error: a command is required: inspect, compare or cluster\n" << app.help();
   return kExitUsage;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <limits>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -269,14 +270,26 @@ Status LoadMemoryRecord(CsvReader& r, Cells& cells, Profile& profile) {
 // ---- step_trace_time.csv ------------------------------------------------------------------------
 
 // A row is the step cell (into t.steps) and the µs values of the other columns.
+// float(cell) as Python reads it (correctly rounded, like from_chars); NaN when absent or bad.
+double PythonFloatOfCell(std::string_view cell) {
+  if (IsAbsentCell(cell)) return std::numeric_limits<double>::quiet_NaN();
+  const std::string_view t = TrimCell(cell);
+  double v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size()) return std::numeric_limits<double>::quiet_NaN();
+  return v;
+}
+
 Status LoadStepTraceTime(CsvReader& r, Cells& cells, Profile& profile) {
   StepTraceTable t;
   t.columns.assign(r.header().begin() + 1, r.header().end());
   auto fill = [&](const CsvRecord& rec, std::vector<int64_t>& values) {
     t.steps.emplace_back(TrimCell(rec[0]));
     values.reserve(t.columns.size());
+    std::vector<double>& floats = t.values_us_float.emplace_back();
     for (size_t c = 1; c < rec.size(); ++c) {
       values.push_back(cells.MetricNs(rec, static_cast<int>(c)));
+      floats.push_back(PythonFloatOfCell(rec.Get(static_cast<int>(c))));
     }
     return true;
   };

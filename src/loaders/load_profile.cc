@@ -97,8 +97,8 @@ std::string NotAProfileHint(const fs::path& p) {
   std::string names;
   for (size_t i = 0; i < std::min(ranks.size(), kNamed); ++i) names += (i ? ", " : "") + ranks[i];
   if (ranks.size() > kNamed) names += ", ...";
-  return fmt::format("; it holds {} profile{} ({}): pass one of them", ranks.size(), ranks.size() == 1 ? "" : "s",
-                     names);
+  return fmt::format("; it holds {} profile{} ({}): pass one of them (`profdiff cluster -d DIR` reads them all)",
+                     ranks.size(), ranks.size() == 1 ? "" : "s", names);
 }
 
 StatusOr<ResolvedInput> ResolveSideFile(const fs::path& p, ResolvedInput r, bool accept_side_files) {

@@ -275,22 +275,6 @@ analysis::GateResult RunGate(const CompareRequest& request, const analysis::Refe
   return gate;
 }
 
-// Times one phase of the run: tells `messages` when it starts and, when the scope ends, what it cost.
-class PhaseScope {
- public:
-  PhaseScope(RunMessages& messages, std::string name) : messages_(messages), name_(std::move(name)) {
-    messages_.PhaseStarted(name_);
-  }
-  PhaseScope(const PhaseScope&) = delete;
-  PhaseScope& operator=(const PhaseScope&) = delete;
-  ~PhaseScope() { messages_.PhaseDone({std::move(name_), clock_.Lap()}); }
-
- private:
-  RunMessages& messages_;
-  std::string name_;
-  PhaseClock clock_;
-};
-
 // What the table's enabled comparisons produced.
 struct TableOutput {
   std::vector<report::SheetSpec> sheets;      // in workbook order

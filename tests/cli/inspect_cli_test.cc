@@ -226,7 +226,8 @@ TEST_F(InspectCli, PathsThatAreNotProfilesAreRefused) {
   EXPECT_EQ(cluster.exit_code, 3);
   EXPECT_NE(cluster.err.find("not an Ascend profile: no trace_view.json (the data is not collected by PyTorch or "
                              "MindSpore mode, or it is not parsed yet); it holds 4 profiles (rank0_ascend_pt, "
-                             "rank1_ascend_pt, rank2_ascend_ms, ...): pass one of them"),
+                             "rank1_ascend_pt, rank2_ascend_ms, ...): pass one of them (`profdiff cluster -d DIR` "
+                             "reads them all)"),
             std::string::npos)
       << cluster.err;
 }

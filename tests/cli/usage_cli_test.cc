@@ -31,7 +31,7 @@ TEST(UsageCli, UnknownWordsAreNamedWithASuggestion) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"comapre"}, "profdiff: error: unknown command 'comapre'; did you mean 'compare'?\n"
                     "Run 'profdiff --help' for usage.\n"},
-      {{"fooo"}, "profdiff: error: unknown command 'fooo'; the commands are inspect and compare\n"
+      {{"fooo"}, "profdiff: error: unknown command 'fooo'; the commands are inspect, compare and cluster\n"
                  "Run 'profdiff --help' for usage.\n"},
       {{"compare", "-bp", "a", "-d", "b", "--enable_kernal_compare"},
        "profdiff: error: unknown option '--enable_kernal_compare'; did you mean '--enable_kernel_compare'?\n"

@@ -9,7 +9,7 @@ script="$src/packaging/bash-completion/profdiff"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 options_of() {  # the options a --help text lists (short and long forms), sorted
-  grep -oE '^  (-[A-Za-z],)*--?[A-Za-z][A-Za-z0-9_-]*' | sed 's/^  //' | tr ',' '\n' | sort -u
+  grep -oE '^  (-[A-Za-z],|--[A-Za-z][A-Za-z0-9_-]*,)*--?[A-Za-z][A-Za-z0-9_-]*' | sed 's/^  //' | tr ',' '\n' | sort -u
 }
 listed() {  # the words of one option list in the script, sorted
   bash -c "source '$script' 2>/dev/null || true; printf '%s\n' \$$1" | sort -u
@@ -19,6 +19,8 @@ diff <({ "$pd" compare --help | options_of; echo -bp; } | sort -u) <(listed _pro
   fail "compare options differ from 'profdiff compare --help' (< help, > completion)"
 diff <("$pd" inspect --help | options_of) <(listed _profdiff_inspect_opts | grep -v '^$') ||
   fail "inspect options differ from 'profdiff inspect --help'"
+diff <({ "$pd" cluster --help | options_of; echo -bp; } | sort -u) <(listed _profdiff_cluster_opts | grep -v '^$') ||
+  fail "cluster options differ from 'profdiff cluster --help' (< help, > completion)"
 diff <("$pd" --help | options_of) <(listed _profdiff_top_opts | grep -v '^$') ||
   fail "top-level options differ from 'profdiff --help'"
 

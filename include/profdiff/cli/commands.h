@@ -3,11 +3,14 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "profdiff/analysis/overall/gate.h"
 #include "profdiff/base/status.h"
 #include "profdiff/cli/options.h"
 #include "profdiff/model/profile.h"
+#include "profdiff/pipeline/cluster_request.h"
 
 namespace profdiff::cli {
 
@@ -33,5 +36,18 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
 
 // `profdiff compare`, after ParseCompareArgs succeeded. Returns the exit code.
 int RunCompare(const CompareOptions& options, std::ostream& out, std::ostream& err);
+
+// What the command line of `cluster` asks for: the pipeline's request plus what only the CLI uses.
+struct ClusterOptions : pipeline::ClusterRequest {
+  bool quiet = false;
+  bool verbose = false;
+  bool json = false;  // --format json: the JSON result on stdout instead of the screen summary
+};
+
+// "0,1,3" -> {0, 1, 3} (duplicates dropped); anything else is kInvalidArgument.
+StatusOr<std::vector<int64_t>> ParseRankList(std::string_view text);
+
+// `profdiff cluster`, after its arguments were parsed. Returns the exit code.
+int RunClusterCommand(const ClusterOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace profdiff::cli

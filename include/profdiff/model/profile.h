@@ -351,6 +351,9 @@ struct StepTraceTable {
   std::vector<std::string> columns;            // value columns, e.g. "Computing", "Free"
   std::vector<std::string> steps;              // "Step" cell as written (may be empty)
   std::vector<std::vector<int64_t>> values_ns;  // [row][column], kAbsentNs when empty
+  // The same cells as the reference's Python reads them (float(text), µs), for --reference-compat
+  // output only (`profdiff cluster` writes them back as the reference does); NaN when empty or bad.
+  std::vector<std::vector<double>> values_us_float;
 };
 
 struct TransportBandwidth {

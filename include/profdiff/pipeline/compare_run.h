@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +34,22 @@ class RunMessages {
   // bytes for .gz) of `total` (0: unknown), and the bytes gzip'd traces inflated to so far (0: none
   // is gzip'd). Default: nothing.
   virtual void LoadProgress(uint64_t /*read*/, uint64_t /*total*/, uint64_t /*inflated*/) {}
+};
+
+// Times one phase of a run (compare or cluster): tells `messages` when it starts and, when the scope ends, what it cost.
+class PhaseScope {
+ public:
+  PhaseScope(RunMessages& messages, std::string name) : messages_(messages), name_(std::move(name)) {
+    messages_.PhaseStarted(name_);
+  }
+  PhaseScope(const PhaseScope&) = delete;
+  PhaseScope& operator=(const PhaseScope&) = delete;
+  ~PhaseScope() { messages_.PhaseDone({std::move(name_), clock_.Lap()}); }
+
+ private:
+  RunMessages& messages_;
+  std::string name_;
+  PhaseClock clock_;
 };
 
 struct CompareRunResult {

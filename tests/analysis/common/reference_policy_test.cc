@@ -23,6 +23,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.comm_tasks_single_cursor || p.comm_tasks_paired_by_order || p.csv_workbook_grid ||
                p.overall_hides_step_coverage || p.workbook_reference_widths ||
                p.measure_side_without_device_events || p.step_selection_npu_sides_only);
+  EXPECT_FALSE(p.cluster_step_values_as_python_floats);
   EXPECT_FALSE(p.workbook_one_line_banners);
   EXPECT_FALSE(p.workbook_silent_on_empty_comparisons);
   EXPECT_FALSE(p.keep_unmatched_wrappers);
@@ -69,6 +70,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.comm_tasks_single_cursor && p.comm_tasks_paired_by_order && p.csv_workbook_grid &&
                 p.overall_hides_step_coverage && p.workbook_reference_widths &&
                 p.measure_side_without_device_events && p.step_selection_npu_sides_only);
+    EXPECT_TRUE(p.cluster_step_values_as_python_floats);
     EXPECT_TRUE(p.workbook_one_line_banners);
     EXPECT_TRUE(p.workbook_silent_on_empty_comparisons);
     EXPECT_TRUE(p.keep_unmatched_wrappers);

@@ -215,6 +215,12 @@ struct ReferencePolicy {
   // reference does. Default: every comparison of every side reads the selected step (its host
   // ProfilerStep window for operators, modules and memory records; the kernels those launched).
   bool step_selection_npu_sides_only = false;
+
+  // ---- Cluster (`profdiff cluster`) -------------------------------------------------------------
+  // cluster_step_trace_time.csv: each value is Python's repr of float(cell) of the rank's
+  // step_trace_time.csv ("8873.756000000001", "0.0"), as the reference writes it back (cluster
+  // deviation 1). Default: the exact µs decimal of the value's ns ("8873.756", "0").
+  bool cluster_step_values_as_python_floats = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).

@@ -1,0 +1,100 @@
+// The compact summary of one rank of a distributed run (`profdiff cluster`): the map step reduces a
+// loaded rank to this and frees the profile; everything across ranks (analysis/cluster/step_table.h,
+// stragglers.h) reads summaries only. Built from the rank's own files (step_trace_time.csv) and
+// today's per-rank analyses (the Timeline and the overall comparison's side metrics), never by
+// re-deriving timeline facts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/analysis/overall/kernel_masks.h"
+#include "profdiff/analysis/overall/overall.h"
+#include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/model/profile.h"
+
+namespace profdiff::analysis {
+
+// The value columns of the reference's step_trace_time.csv (and of cluster_step_trace_time.csv after
+// its Step, Type, Index columns), in its order. A rank measured from its timeline fills the ones it
+// can (Computing, Communication(Not Overlapped), Free, Stage) in this order.
+inline constexpr std::string_view kColComputing = "Computing";
+inline constexpr std::string_view kColCommNotOverlapped = "Communication(Not Overlapped)";
+inline constexpr std::string_view kColOverlapped = "Overlapped";
+inline constexpr std::string_view kColCommunication = "Communication";
+inline constexpr std::string_view kColFree = "Free";
+inline constexpr std::string_view kColStage = "Stage";
+inline constexpr std::string_view kColBubble = "Bubble";
+inline constexpr std::string_view kColCommExcludeReceive = "Communication(Not Overlapped and Exclude Receive)";
+inline constexpr std::string_view kColPreparing = "Preparing";
+
+// One step of one rank.
+struct RankStep {
+  std::string step;  // the step id as the source writes it ("50"), "" when the source has none
+  std::vector<int64_t> values_ns;  // per RankSummary::columns; kAbsentNs when unknown
+  // The reference's float(cell) in µs, per column (step_trace_time.csv only; NaN otherwise).
+  std::vector<double> values_us_float;
+  // How long the step took on this rank: Computing + Communication(Not Overlapped) + Free, or the
+  // measured window's length for a rank measured from its timeline; kAbsentNs when unknown.
+  int64_t step_time_ns = kAbsentNs;
+  int64_t Value(const std::vector<std::string>& columns, std::string_view column) const;
+};
+
+// Where a rank's step rows come from.
+enum class RankStepSource : uint8_t {
+  kNone,           // neither step_trace_time.csv nor step windows
+  kStepTraceTime,  // the rank's step_trace_time.csv (the reference's source)
+  kTimeline,       // the step windows of its timeline split by the overall analysis (step_split.h)
+};
+std::string_view RankStepSourceName(RankStepSource source);  // "none", "step_trace_time.csv", "timeline"
+
+// One collective of one rank: an HCCL op on its group's thread (NPU ranks with a trace or DB), or a
+// communication kernel (GPU ranks: NCCL, RCCL, ... by the device-kernel table).
+struct RankCollective {
+  // NPU: the group's process-group name (profiler_metadata.json) when known, else its thread name;
+  // GPU: "communication kernels" (every communication kernel of the rank, matched by order).
+  std::string group;
+  std::string name;   // the op as written, e.g. "hcom_allReduce__586_0_1"
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+struct RankSummary {
+  static constexpr int kVersion = 1;
+  int64_t rank = 0;
+  int64_t world_size = kNoNumber;  // from the rank's metadata, when it records one
+  std::string export_kind;         // "text", "db", "partial", "kineto" (loaders/cluster_discovery.h)
+  std::string source_path;
+  DeviceKind device = DeviceKind::kUnknown;
+  RankStepSource step_source = RankStepSource::kNone;
+  std::vector<std::string> columns;  // value columns of `steps`
+  std::vector<RankStep> steps;       // in the source's order
+  // The exact transmit / wait / idle split of each communication group's uncovered communication,
+  // over the whole capture (NPU ranks with a trace or DB; empty otherwise).
+  std::vector<CommunicationGroupSplit> groups;
+  // Each communication group's collectives in the order the rank ran them (collectives.h matches
+  // them across ranks).
+  std::vector<RankCollective> collectives;
+  // What the rank lacks, for the output to say ("trace_view.json", "communication.json", ...).
+  std::vector<std::string> missing;
+  std::vector<std::string> notes;  // why a part is unknown
+};
+
+struct RankSummaryOptions {
+  const KernelMasks* masks = nullptr;  // nullptr: KernelMasks::Defaults()
+  ReferencePolicy policy = ExactPolicy();
+};
+
+// The summary of one loaded rank. `timeline` is the rank's Timeline, or nullptr for a rank without a
+// trace (side files only): its steps then come from step_trace_time.csv alone. An Ascend rank with
+// step_trace_time.csv takes its step rows from it (as the reference); any other rank from its
+// timeline's step split. `rank`, `export_kind` and `source_path` are the discovery's.
+RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int64_t rank,
+                          std::string_view export_kind, std::string_view source_path,
+                          const RankSummaryOptions& options);
+
+}  // namespace profdiff::analysis

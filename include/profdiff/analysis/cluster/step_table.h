@@ -1,0 +1,39 @@
+// The reduce step behind cluster_step_trace_time.csv: every rank's step rows, then one `stage` row per
+// (step, pipeline stage) holding the largest value of the stage's ranks per column (the reference's
+// rule). Reads RankSummary values only.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profdiff/analysis/cluster/rank_summary.h"
+
+namespace profdiff::analysis {
+
+struct ClusterStepRow {
+  std::string step;
+  bool stage = false;  // false: a rank row
+  std::string index;   // a rank row: "3"; a stage row: the stage's ranks as Python prints a tuple, "(0, 1)"
+  std::vector<int64_t> values_ns;      // per ClusterStepTable::columns; kAbsentNs when unknown
+  std::vector<double> values_us_float; // the reference's floats (NaN when unknown)
+};
+
+struct ClusterStepTable {
+  std::vector<std::string> columns;  // value columns: the first rank's, then any other rank's new ones
+  std::vector<ClusterStepRow> rows;  // rank rows (rank ascending, each rank's steps in its order), then stage rows
+};
+
+// `ranks` ascending by rank. `stage_groups`: the ranks of each pipeline stage (the reference's p2p
+// communication groups); empty: no stage rows (the reference writes none either). A rank in no stage
+// group is counted in the stage "()" when there are groups, as the reference does. `step`: only that
+// step's rows (the step id as written, "50"); nullopt: every step.
+ClusterStepTable BuildClusterStepTable(const std::vector<RankSummary>& ranks,
+                                       const std::vector<std::vector<int64_t>>& stage_groups,
+                                       const std::optional<std::string>& step = std::nullopt);
+
+// Python's repr of a tuple of ints: "()", "(3,)", "(0, 1)".
+std::string PythonTupleText(const std::vector<int64_t>& values);
+
+}  // namespace profdiff::analysis

@@ -1,0 +1,27 @@
+// What one `profdiff cluster` run is asked to do, after the command line was parsed
+// (cli/commands.h). The pipeline (cluster_run.h) reads only this.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/loaders/loader.h"
+
+namespace profdiff::pipeline {
+
+struct ClusterRequest {
+  std::string run_path;     // -d: the directory holding the ranks of one run
+  std::string output_path;  // -o: outputs go to <DIR>/cluster_analysis_output/ and <DIR>/profdiff_cluster.json
+  std::optional<std::vector<int64_t>> rank_list;  // --rank_list: only these ranks
+  std::optional<std::string> step_id;             // --step_id: only this step's rows
+  bool force = false;
+  std::optional<analysis::ReferenceLine> reference_line;  // --reference-compat[=LINE]
+  InputFormat input_format = InputFormat::kAuto;
+  int threads = 0;  // ranks loaded at once (0: one per core)
+  bool strict = false;
+};
+
+}  // namespace profdiff::pipeline

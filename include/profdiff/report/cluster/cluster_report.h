@@ -1,0 +1,52 @@
+// The outputs of `profdiff cluster`: the reference's cluster_step_trace_time.csv, the versioned JSON
+// result (schema "profdiff.cluster/1", docs/json-schema.md) and the short screen summary.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profdiff/analysis/cluster/collectives.h"
+#include "profdiff/analysis/cluster/rank_summary.h"
+#include "profdiff/analysis/cluster/slow_ranks.h"
+#include "profdiff/analysis/cluster/step_table.h"
+#include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/report/json_values.h"
+
+namespace profdiff::report {
+
+inline constexpr const char* kClusterJsonSchema = "profdiff.cluster/1";
+
+// cluster_step_trace_time.csv as the reference writes it: "Step,Type,Index,<columns>", CRLF line
+// ends, one row per table row ("rank"/"stage"). Values in µs: under
+// policy.cluster_step_values_as_python_floats Python's repr of the reference's float ("0.0",
+// "8873.756000000001"), else the exact µs decimal of the ns value ("0", "8873.756"); an unknown value
+// is an empty cell.
+std::string RenderClusterStepTraceCsv(const analysis::ClusterStepTable& table, const analysis::ReferencePolicy& policy);
+
+// What one cluster run found and measured.
+struct ClusterResult {
+  std::string run_path;
+  analysis::ReferencePolicy policy;
+  int64_t world_size = -1;             // the largest world size a rank records; -1: none records one
+  std::vector<int64_t> missing_ranks;  // below world_size and not found (empty without a world size)
+  std::vector<analysis::RankSummary> ranks;  // ascending
+  analysis::ClusterStepTable step_table;
+  std::vector<analysis::StepStraggler> stragglers;
+  analysis::CollectiveMatching collectives;  // matched across ranks
+  std::vector<analysis::LateRank> late_ranks;  // who arrives last at them, most often first
+  std::vector<std::string> warnings;
+  std::vector<std::string> outputs;  // files written (absolute paths)
+};
+
+// The JSON result (docs/json-schema.md#profdiff-cluster).
+OrderedJson ClusterJson(const ClusterResult& result, const std::string& version);
+
+// Rank ids as a short list, runs of consecutive ids as ranges: {0, 2, 3, 4, 7} -> "0, 2-4, 7".
+std::string RankRangesText(const std::vector<int64_t>& ranks);
+
+// The screen summary: ranks found (and missing), each rank's export and what it lacks, then per step
+// the rank that holds it back, by how much, why, and who waits for it.
+std::string RenderClusterScreen(const ClusterResult& result);
+
+}  // namespace profdiff::report

@@ -1,0 +1,168 @@
+// SummarizeRank: one rank reduced to its step rows and communication split (rank_summary.h).
+#include "profdiff/analysis/cluster/rank_summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <utility>
+
+#include "profdiff/analysis/common/device_kernels.h"
+#include "profdiff/analysis/overall/gpu_overall.h"
+#include "profdiff/analysis/overall/npu_overall.h"
+
+namespace profdiff::analysis {
+namespace {
+
+constexpr std::string_view kTraceViewJson = "trace_view.json";
+constexpr std::string_view kGpuCommunicationGroup = "communication kernels";
+// The side files a rank's cluster summary reads or will read (steps, communication, kernels).
+constexpr std::string_view kRankSideFiles[] = {"step_trace_time.csv", "communication.json", "kernel_details.csv"};
+
+int ColumnIndex(const std::vector<std::string>& columns, std::string_view name) {
+  for (size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+// Computing + Communication(Not Overlapped) + Free, when the three are known.
+int64_t StepTimeOf(const std::vector<std::string>& columns, const RankStep& s) {
+  int64_t total = 0;
+  for (std::string_view c : {kColComputing, kColCommNotOverlapped, kColFree}) {
+    const int64_t v = s.Value(columns, c);
+    if (v == kAbsentNs) return kAbsentNs;
+    total += v;
+  }
+  return total;
+}
+
+void StepsFromStepTrace(const StepTraceTable& t, RankSummary& out) {
+  out.step_source = RankStepSource::kStepTraceTime;
+  out.columns = t.columns;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (size_t row = 0; row < t.values_ns.size(); ++row) {
+    RankStep s;
+    s.step = row < t.steps.size() ? t.steps[row] : std::string();
+    s.values_ns = t.values_ns[row];
+    s.values_ns.resize(t.columns.size(), kAbsentNs);
+    s.values_us_float = row < t.values_us_float.size() ? t.values_us_float[row] : std::vector<double>();
+    s.values_us_float.resize(t.columns.size(), nan);
+    s.step_time_ns = StepTimeOf(out.columns, s);
+    out.steps.push_back(std::move(s));
+  }
+}
+
+void StepsFromSplits(const std::vector<StepSplit>& splits, RankSummary& out) {
+  out.step_source = RankStepSource::kTimeline;
+  out.columns = {std::string(kColComputing), std::string(kColCommNotOverlapped), std::string(kColFree)};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const StepSplit& split : splits) {
+    RankStep s;
+    s.step = std::to_string(split.id);
+    s.values_ns = {split.computing_ns, split.communication_ns, split.free_ns};
+    s.values_us_float.assign(out.columns.size(), nan);
+    s.step_time_ns = split.e2e_ns;
+    out.steps.push_back(std::move(s));
+  }
+}
+
+// The side files an Ascend text or partial rank lacks (of those the cluster summary reads).
+void NoteMissingSideFiles(const Profile& p, const Timeline* timeline, RankSummary& out) {
+  if (p.meta.device != DeviceKind::kNpu || out.export_kind == "db") return;
+  if (timeline == nullptr) out.missing.emplace_back(kTraceViewJson);
+  for (std::string_view name : kRankSideFiles) {
+    bool read = false;
+    for (const std::string& f : p.meta.files)
+      if (f == name || std::string_view(f).ends_with("/" + std::string(name))) read = true;
+    if (!read) out.missing.emplace_back(name);
+  }
+}
+
+// The HCCL ops of every group of the rank's timeline, group by group, each in start order.
+void CollectivesOf(const Timeline& timeline, RankSummary& out) {
+  const Profile& p = timeline.p();
+  for (const HcclGroup& g : timeline.hccl.groups) {
+    const size_t first = out.collectives.size();
+    for (SliceId id : g.ops) {
+      const Slice& s = p.slices[id];
+      out.collectives.push_back({g.pg_name.value_or(g.name), std::string(p.str(s.name)), s.ts_ns, s.end_ns()});
+    }
+    std::stable_sort(out.collectives.begin() + static_cast<std::ptrdiff_t>(first), out.collectives.end(),
+                     [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
+  }
+}
+
+// A GPU rank's communication kernels (the device-kernel table: NCCL, RCCL, ...) in start order, as one
+// group: a Kineto trace carries no process-group id that profdiff reads yet, so they are matched by order.
+void GpuCollectivesOf(const Profile& p, RankSummary& out) {
+  const DeviceKernelNames names;
+  std::string lower;
+  for (const Slice& s : p.slices) {
+    if (s.kind != SliceKind::kKernel) continue;
+    const std::string_view name = p.str(s.name);
+    lower.assign(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!names.IsCommunication(lower)) continue;
+    out.collectives.push_back({std::string(kGpuCommunicationGroup), std::string(name), s.ts_ns, s.end_ns()});
+  }
+  std::stable_sort(out.collectives.begin(), out.collectives.end(),
+                   [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
+}
+
+}  // namespace
+
+int64_t RankStep::Value(const std::vector<std::string>& columns, std::string_view column) const {
+  const int i = ColumnIndex(columns, column);
+  if (i < 0 || static_cast<size_t>(i) >= values_ns.size()) return kAbsentNs;
+  return values_ns[static_cast<size_t>(i)];
+}
+
+std::string_view RankStepSourceName(RankStepSource source) {
+  switch (source) {
+    case RankStepSource::kNone: return "none";
+    case RankStepSource::kStepTraceTime: return "step_trace_time.csv";
+    case RankStepSource::kTimeline: return "timeline";
+  }
+  return "none";
+}
+
+RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int64_t rank,
+                          std::string_view export_kind, std::string_view source_path,
+                          const RankSummaryOptions& options) {
+  RankSummary out;
+  out.rank = rank;
+  out.world_size = profile.meta.world_size;
+  out.export_kind = std::string(export_kind);
+  out.source_path = std::string(source_path);
+  out.device = profile.meta.device;
+  std::optional<SideMetrics> metrics;
+  if (timeline != nullptr) {
+    const KernelMasks masks = options.masks == nullptr ? KernelMasks::Defaults() : *options.masks;
+    if (profile.meta.device == DeviceKind::kNpu)
+      metrics = ComputeNpuSideMetrics(*timeline, masks, options.policy);
+    else if (profile.meta.device == DeviceKind::kGpu)
+      metrics = ComputeGpuSideMetrics(*timeline, masks, options.policy);
+  }
+  if (profile.npu.step_trace.present) {
+    StepsFromStepTrace(profile.npu.step_trace, out);
+  } else if (metrics && !metrics->step_splits.empty()) {
+    StepsFromSplits(metrics->step_splits, out);
+  } else {
+    out.notes.push_back(timeline == nullptr
+                            ? "no step_trace_time.csv and no trace: the step breakdown is unknown"
+                            : "no step windows (no ProfilerStep markers) and no step_trace_time.csv: the step "
+                              "breakdown is unknown");
+  }
+  if (metrics) {
+    for (const GroupCommunication& g : metrics->groups) out.groups.push_back(g.split);
+  }
+  if (timeline != nullptr && profile.meta.device == DeviceKind::kNpu) CollectivesOf(*timeline, out);
+  if (timeline != nullptr && profile.meta.device == DeviceKind::kGpu) GpuCollectivesOf(profile, out);
+  NoteMissingSideFiles(profile, timeline, out);
+  return out;
+}
+
+}  // namespace profdiff::analysis

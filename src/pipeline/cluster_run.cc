@@ -1,0 +1,212 @@
+// RunCluster (cluster_run.h): discover -> map on a worker pool -> reduce -> outputs.
+#include "profdiff/pipeline/cluster_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/loaders/cluster_discovery.h"
+#include "profdiff/report/output_file.h"
+
+namespace profdiff::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+Status AsInputError(const Status& status) {
+  if (status.code() != StatusCode::kInvalidArgument) return status;
+  return NotFound(status.message());
+}
+
+std::string RankListText(const std::vector<int64_t>& ranks) {
+  std::string s;
+  for (int64_t r : ranks) s += (s.empty() ? "" : ", ") + std::to_string(r);
+  return s;
+}
+
+// Keeps the ranks of --rank_list; a rank it names that the run lacks is an input error.
+Status SelectRanks(const ClusterRequest& request, ClusterInputs& inputs) {
+  if (!request.rank_list) return Status::Ok();
+  std::vector<int64_t> found;
+  for (const RankInput& r : inputs.ranks) found.push_back(r.rank);
+  for (int64_t want : *request.rank_list) {
+    if (std::find(found.begin(), found.end(), want) == found.end())
+      return NotFound(fmt::format("--rank_list: the run {} has no rank {} (ranks found: {})", request.run_path, want,
+                                  RankListText(found)));
+  }
+  std::erase_if(inputs.ranks, [&](const RankInput& r) {
+    return std::find(request.rank_list->begin(), request.rank_list->end(), r.rank) == request.rank_list->end();
+  });
+  return Status::Ok();
+}
+
+struct OutputPaths {
+  std::string csv;
+  std::string json;
+};
+
+// Every output may be written, checked before any rank is loaded; no output may lie inside the run.
+StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const ClusterInputs& inputs,
+                                   report::OutputScope& scope) {
+  scope.ProtectInput(request.run_path);
+  for (const RankInput& r : inputs.ranks) scope.ProtectInput(r.path);
+  const fs::path base = request.output_path.empty() ? fs::path(".") : fs::path(request.output_path);
+  const fs::path dir = base / kClusterOutputDir;
+  PD_RETURN_IF_ERROR(report::MakeOutputDirs(dir.string(), 0750));
+  OutputPaths out{(dir / kClusterStepTraceCsv).string(), (base / kClusterJsonFile).string()};
+  for (const std::string* p : {&out.csv, &out.json}) {
+    PD_RETURN_IF_ERROR(report::CheckOutputPath(*p, request.force));
+    PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(*p));
+  }
+  return out;
+}
+
+// The map step for one rank: load, timeline, summary; the profile is freed on return.
+StatusOr<analysis::RankSummary> SummarizeOne(const RankInput& rank, const ClusterRequest& request,
+                                             const analysis::RankSummaryOptions& options, int load_threads) {
+  LoadOptions load;
+  load.strict = request.strict;
+  load.input_format = request.input_format;
+  load.accept_side_files = true;  // a partial rank (no trace_view.json) gives what its side files hold
+  load.python_functions = false;
+  load.threads = load_threads;
+  auto profile = LoadProfile(rank.path, load);
+  if (!profile.ok()) return AsInputError(profile.status().WithContext(fmt::format("rank {}", rank.rank)));
+  std::optional<analysis::Timeline> timeline;
+  if (rank.kind != RankExport::kAscendPartial) timeline = analysis::BuildTimeline(**profile, {});
+  return analysis::SummarizeRank(**profile, timeline ? &*timeline : nullptr, rank.rank, RankExportName(rank.kind),
+                                 rank.path, options);
+}
+
+// Every rank summarised on min(threads, ranks) workers; the first failure in rank order is returned.
+StatusOr<std::vector<analysis::RankSummary>> MapRanks(const ClusterInputs& inputs, const ClusterRequest& request,
+                                                      const analysis::RankSummaryOptions& options) {
+  LoadOptions probe;
+  probe.threads = request.threads;
+  const size_t n = inputs.ranks.size();
+  const size_t workers = std::max<size_t>(1, std::min<size_t>(n, static_cast<size_t>(ThreadsFor(probe))));
+  const int load_threads = workers > 1 ? 1 : request.threads;
+  std::vector<std::optional<StatusOr<analysis::RankSummary>>> results(n);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
+      results[i].emplace(SummarizeOne(inputs.ranks[i], request, options, load_threads));
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // fewer workers: this thread does the rest
+    }
+  }
+  work();
+  for (std::thread& t : pool) t.join();
+  std::vector<analysis::RankSummary> out;
+  out.reserve(n);
+  for (auto& r : results) {
+    if (!r->ok()) return r->status();
+    out.push_back(std::move(**r));
+  }
+  return out;
+}
+
+// World size (the largest a rank records) and the ranks below it that the run lacks.
+void FindMissingRanks(const ClusterRequest& request, report::ClusterResult& result) {
+  for (const analysis::RankSummary& r : result.ranks)
+    if (r.world_size != kNoNumber) result.world_size = std::max(result.world_size, r.world_size);
+  if (result.world_size < 0 || request.rank_list) return;
+  std::set<int64_t> found;
+  for (const analysis::RankSummary& r : result.ranks) found.insert(r.rank);
+  for (int64_t r = 0; r < result.world_size; ++r)
+    if (!found.count(r)) result.missing_ranks.push_back(r);
+}
+
+Status CheckStepId(const ClusterRequest& request, const std::vector<analysis::RankSummary>& ranks) {
+  if (!request.step_id) return Status::Ok();
+  std::set<std::string> steps;
+  for (const analysis::RankSummary& r : ranks)
+    for (const analysis::RankStep& s : r.steps) steps.insert(s.step);
+  if (steps.count(*request.step_id)) return Status::Ok();
+  std::string list;
+  for (const std::string& s : steps) list += (list.empty() ? "" : ", ") + s;
+  return NotFound(fmt::format("--step_id {}: no rank of {} has that step (steps: {})", *request.step_id,
+                              request.run_path, list.empty() ? "none" : list));
+}
+
+void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMessages& messages) {
+  FindMissingRanks(request, result);
+  if (!result.missing_ranks.empty()) {
+    std::string w = fmt::format("the run records a world size of {}, but ranks {} were not found",
+                                result.world_size, report::RankRangesText(result.missing_ranks));
+    messages.Warning(w);
+    result.warnings.push_back(std::move(w));
+  }
+  for (const analysis::RankSummary& r : result.ranks) {
+    if (r.missing.empty()) continue;
+    std::string list;
+    for (const std::string& m : r.missing) list += (list.empty() ? "" : ", ") + m;
+    std::string w = fmt::format("rank {} ({}) has no {}: what needs it is unknown for that rank", r.rank,
+                                r.source_path, list);
+    messages.Warning(w);
+    result.warnings.push_back(std::move(w));
+  }
+  // Stage rows need the pipeline-parallel (p2p) groups, which profdiff does not derive yet: none.
+  result.step_table = analysis::BuildClusterStepTable(result.ranks, {}, request.step_id);
+  result.stragglers = analysis::FindStepStragglers(result.ranks);
+  result.collectives = analysis::MatchCollectives(result.ranks);
+  result.late_ranks = analysis::LastArrivals(result.collectives);
+  for (const std::string& note : result.collectives.notes) {
+    messages.Warning(note);
+    result.warnings.push_back(note);
+  }
+  if (request.step_id)
+    std::erase_if(result.stragglers, [&](const analysis::StepStraggler& s) { return s.step != *request.step_id; });
+}
+
+}  // namespace
+
+StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMessages& messages) {
+  std::optional<PhaseScope> phase(std::in_place, messages, "discover ranks");
+  ClusterDiscoveryOptions discovery;
+  discovery.input_format = request.input_format;
+  auto found = DiscoverCluster(request.run_path, discovery);
+  if (!found.ok()) return AsInputError(found.status());
+  ClusterInputs inputs = std::move(*found);
+  report::ClusterResult result;
+  result.run_path = request.run_path;
+  result.policy = analysis::MakeReferencePolicy(request.reference_line);
+  for (const std::string& w : inputs.warnings) {
+    messages.Warning(w);
+    result.warnings.push_back(w);
+  }
+  PD_RETURN_IF_ERROR(SelectRanks(request, inputs));
+  report::OutputScope scope;  // what this run creates: removed unless it succeeds
+  PD_ASSIGN_OR_RETURN(OutputPaths paths, CheckOutputs(request, inputs, scope));
+  phase.emplace(messages, "load and summarise ranks");
+  analysis::RankSummaryOptions options;
+  options.policy = result.policy;
+  PD_ASSIGN_OR_RETURN(result.ranks, MapRanks(inputs, request, options));
+  PD_RETURN_IF_ERROR(CheckStepId(request, result.ranks));
+  phase.emplace(messages, "reduce");
+  Reduce(request, result, messages);
+  phase.emplace(messages, "write outputs");
+  PD_RETURN_IF_ERROR(report::WriteFileAtomically(
+      paths.csv, report::RenderClusterStepTraceCsv(result.step_table, result.policy), request.force));
+  result.outputs.push_back(fs::absolute(paths.csv).lexically_normal().string());
+  result.outputs.push_back(fs::absolute(paths.json).lexically_normal().string());
+  const std::string json = report::ClusterJson(result, PROFDIFF_VERSION).dump(2) + "\n";
+  PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.json, json, request.force));
+  scope.Commit();
+  return result;
+}
+
+}  // namespace profdiff::pipeline

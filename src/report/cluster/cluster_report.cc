@@ -1,0 +1,203 @@
+// cluster_step_trace_time.csv, the cluster JSON result and the screen summary (cluster_report.h).
+#include "profdiff/report/cluster/cluster_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#include "profdiff/base/time.h"
+#include "profdiff/report/csv_writer.h"
+#include "profdiff/report/operators/operator_sheets.h"
+
+namespace profdiff::report {
+namespace {
+
+std::string CellText(int64_t ns, double us_float, const analysis::ReferencePolicy& policy) {
+  if (policy.cluster_step_values_as_python_floats) {
+    if (!std::isnan(us_float)) return PyFloatRepr(us_float);
+    return ns == kAbsentNs ? std::string() : PyFloatRepr(NsToUs(ns));
+  }
+  return ns == kAbsentNs ? std::string() : FormatNsAsMicrosShortest(ns);
+}
+
+OrderedJson NsOrNull(int64_t ns) { return ns == kAbsentNs ? OrderedJson(nullptr) : OrderedJson(ns); }
+
+OrderedJson RankJson(const analysis::RankSummary& r) {
+  OrderedJson steps = OrderedJson::array();
+  for (const analysis::RankStep& s : r.steps) {
+    OrderedJson values = OrderedJson::object();
+    for (size_t c = 0; c < r.columns.size(); ++c)
+      values[r.columns[c]] = NsOrNull(c < s.values_ns.size() ? s.values_ns[c] : kAbsentNs);
+    steps.push_back({{"step", s.step}, {"step_time_ns", NsOrNull(s.step_time_ns)}, {"values_ns", values}});
+  }
+  OrderedJson groups = OrderedJson::array();
+  for (const analysis::CommunicationGroupSplit& g : r.groups) {
+    groups.push_back({{"group", g.group},
+                      {"uncovered_ns", g.uncovered_ns},
+                      {"transmit_ns", g.transmit_ns},
+                      {"wait_ns", g.wait_ns},
+                      {"idle_ns", g.idle_ns}});
+  }
+  return {{"rank", r.rank},
+          {"export", r.export_kind},
+          {"path", r.source_path},
+          {"device", std::string(Name(r.device))},
+          {"world_size", r.world_size == kNoNumber ? OrderedJson(nullptr) : OrderedJson(r.world_size)},
+          {"step_source", std::string(analysis::RankStepSourceName(r.step_source))},
+          {"missing", r.missing},
+          {"notes", r.notes},
+          {"steps", steps},
+          {"communication_groups", groups}};
+}
+
+OrderedJson StragglerJson(const analysis::StepStraggler& s) {
+  OrderedJson waiters = OrderedJson::array();
+  for (const analysis::RankWait& w : s.waiters) waiters.push_back({{"rank", w.rank}, {"extra_wait_ns", w.extra_wait_ns}});
+  return {{"step", s.step},
+          {"ranks", s.ranks},
+          {"rank", s.rank},
+          {"cause", std::string(analysis::SlowCauseName(s.cause))},
+          {"work_ns", s.work_ns},
+          {"median_work_ns", s.median_work_ns},
+          {"computing_excess_ns", s.computing_excess_ns},
+          {"free_excess_ns", s.free_excess_ns},
+          {"waiters", waiters},
+          {"longest_step_rank", s.longest_step_ns == kAbsentNs ? OrderedJson(nullptr) : OrderedJson(s.longest_step_rank)},
+          {"longest_step_ns", NsOrNull(s.longest_step_ns)}};
+}
+
+std::string Ms(int64_t ns) { return fmt::format("{:.3f} ms", NsToMs(ns)); }
+
+OrderedJson CollectivesJson(const ClusterResult& result) {
+  OrderedJson late = OrderedJson::array();
+  for (const analysis::LateRank& l : result.late_ranks)
+    late.push_back({{"rank", l.rank}, {"times_last", l.times_last}, {"skew_ns", l.skew_ns}});
+  OrderedJson items = OrderedJson::array();
+  for (const analysis::MatchedCollective& c : result.collectives.collectives) {
+    OrderedJson arrivals = OrderedJson::array();
+    for (const analysis::CollectiveArrival& a : c.arrivals)
+      arrivals.push_back({{"rank", a.rank}, {"start_ns", a.start_ns}, {"end_ns", a.end_ns}, {"wait_ns", a.wait_ns}});
+    items.push_back({{"group", c.group},
+                     {"index", c.index},
+                     {"name", c.name},
+                     {"names_differ", c.names_differ},
+                     {"last_rank", c.last_rank},
+                     {"skew_ns", c.skew_ns},
+                     {"arrivals", arrivals}});
+  }
+  return {{"matched", result.collectives.collectives.size()},
+          {"late_ranks", late},
+          {"notes", result.collectives.notes},
+          {"items", items}};
+}
+
+std::string CollectivesLine(const ClusterResult& result) {
+  const auto& items = result.collectives.collectives;
+  if (items.empty()) return "";
+  int64_t max_skew = 0;
+  for (const analysis::MatchedCollective& c : items) max_skew = std::max(max_skew, c.skew_ns);
+  std::string out = fmt::format("  collectives: {} matched across ranks", items.size());
+  if (result.late_ranks.empty()) return out + "; the ranks arrive together (skew 0)\n";
+  const analysis::LateRank& l = result.late_ranks.front();
+  out += fmt::format("; rank {} arrives last by {} in total (last at {} of them; largest skew {})\n", l.rank,
+                     Ms(l.skew_ns), l.times_last, Ms(max_skew));
+  for (size_t i = 1; i < result.late_ranks.size(); ++i)
+    out += fmt::format("    rank {} arrives last by {} in total (at {})\n", result.late_ranks[i].rank,
+                       Ms(result.late_ranks[i].skew_ns), result.late_ranks[i].times_last);
+  return out;
+}
+
+}  // namespace
+
+std::string RankRangesText(const std::vector<int64_t>& ranks) {
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]);
+    if (j > i) out += (j == i + 1 ? ", " : "-") + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string RenderClusterStepTraceCsv(const analysis::ClusterStepTable& table, const analysis::ReferencePolicy& policy) {
+  std::string out = "Step,Type,Index";
+  for (const std::string& c : table.columns) out += "," + CsvField(c);
+  out += "\r\n";
+  for (const analysis::ClusterStepRow& row : table.rows) {
+    out += CsvField(row.step) + (row.stage ? ",stage," : ",rank,") + CsvField(row.index);
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      const int64_t ns = c < row.values_ns.size() ? row.values_ns[c] : kAbsentNs;
+      const double f = c < row.values_us_float.size() ? row.values_us_float[c] : NAN;
+      out += "," + CellText(ns, f, policy);
+    }
+    out += "\r\n";
+  }
+  return out;
+}
+
+OrderedJson ClusterJson(const ClusterResult& result, const std::string& version) {
+  OrderedJson ranks = OrderedJson::array();
+  std::vector<int64_t> found;
+  for (const analysis::RankSummary& r : result.ranks) {
+    ranks.push_back(RankJson(r));
+    found.push_back(r.rank);
+  }
+  OrderedJson slow = OrderedJson::array();
+  for (const analysis::StepStraggler& s : result.stragglers) slow.push_back(StragglerJson(s));
+  const analysis::ReferencePolicy& p = result.policy;
+  return {{"schema", kClusterJsonSchema},
+          {"tool", {{"name", "profdiff"}, {"version", version}}},
+          {"mode", std::string(analysis::PolicyModeName(p))},
+          {"reference_line",
+           p.reference_compat ? OrderedJson(std::string(analysis::ReferenceLineName(p.line))) : OrderedJson(nullptr)},
+          {"run",
+           {{"path", result.run_path},
+            {"world_size", result.world_size < 0 ? OrderedJson(nullptr) : OrderedJson(result.world_size)},
+            {"ranks_found", found},
+            {"missing_ranks", result.missing_ranks}}},
+          {"ranks", ranks},
+          {"slow_ranks", slow},
+          {"collectives", CollectivesJson(result)},
+          {"warnings", result.warnings},
+          {"outputs", result.outputs}};
+}
+
+std::string RenderClusterScreen(const ClusterResult& result) {
+  std::string out = fmt::format("profdiff cluster: {} rank{} in {}", result.ranks.size(),
+                                result.ranks.size() == 1 ? "" : "s", result.run_path);
+  if (result.world_size >= 0) out += fmt::format(" (world size {})", result.world_size);
+  out += "\n";
+  if (!result.missing_ranks.empty()) out += fmt::format("  missing ranks: {}\n", RankRangesText(result.missing_ranks));
+  for (const analysis::RankSummary& r : result.ranks) {
+    out += fmt::format("  rank {}: {} export, {} step{} from {}", r.rank, r.export_kind, r.steps.size(),
+                       r.steps.size() == 1 ? "" : "s", analysis::RankStepSourceName(r.step_source));
+    if (!r.missing.empty()) {
+      std::string list;
+      for (const std::string& m : r.missing) list += (list.empty() ? "" : ", ") + m;
+      out += fmt::format("; missing: {}", list);
+    }
+    out += "\n";
+  }
+  out += CollectivesLine(result);
+  if (result.stragglers.empty()) out += "  no step is known on two ranks: nobody to compare\n";
+  for (const analysis::StepStraggler& s : result.stragglers) {
+    if (s.cause == analysis::SlowCause::kNone) {
+      out += fmt::format("  step {}: the {} ranks did the same work (computing + free {})\n", s.step, s.ranks,
+                         Ms(s.work_ns));
+      continue;
+    }
+    out += fmt::format("  step {}: rank {} holds the step back: computing + free {}, {} above the median rank "
+                       "(computing {:+.3f} ms, free {:+.3f} ms): cause {}\n",
+                       s.step, s.rank, Ms(s.work_ns), Ms(s.work_ns - s.median_work_ns),
+                       NsToMs(s.computing_excess_ns), NsToMs(s.free_excess_ns), analysis::SlowCauseName(s.cause));
+    for (const analysis::RankWait& w : s.waiters)
+      out += fmt::format("    rank {} waits {} more in communication\n", w.rank, Ms(w.extra_wait_ns));
+  }
+  return out;
+}
+
+}  // namespace profdiff::report

@@ -1,0 +1,234 @@
+// The cluster analyses: a rank's summary (rank_summary.h), the step table with its stage rows
+// (step_table.h) and the rank that holds each step back (slow_ranks.h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "profdiff/analysis/cluster/collectives.h"
+#include "profdiff/analysis/cluster/rank_summary.h"
+#include "profdiff/analysis/cluster/slow_ranks.h"
+#include "profdiff/analysis/cluster/step_table.h"
+#include "profdiff/analysis/timeline/timeline.h"
+#include "profdiff/loaders/loader.h"
+#include "../../common/profile_builder.h"
+
+namespace profdiff::analysis {
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+
+// A rank whose step rows hold Computing, Communication(Not Overlapped), Free (ms) per step.
+RankSummary Rank(int64_t rank, const std::vector<std::vector<int64_t>>& steps_ms) {
+  RankSummary r;
+  r.rank = rank;
+  r.columns = {std::string(kColComputing), std::string(kColCommNotOverlapped), std::string(kColFree)};
+  int64_t id = 1;
+  for (const auto& v : steps_ms) {
+    RankStep s;
+    s.step = std::to_string(id++);
+    for (int64_t ms : v) s.values_ns.push_back(ms * kMs);
+    s.values_us_float.assign(3, NAN);
+    s.step_time_ns = (v[0] + v[1] + v[2]) * kMs;
+    r.steps.push_back(s);
+  }
+  return r;
+}
+
+TEST(RankSummary, AscendRankFromItsStepTraceTimeAndTimeline) {
+  LoadOptions load;
+  auto p = LoadProfile(std::string(PROFDIFF_SOURCE_DIR) + "/tests/data/ascend_910b_alexnet/rank0_ascend_pt", load);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const Timeline t = BuildTimeline(**p, {});
+  const RankSummary r = SummarizeRank(**p, &t, 0, "text", "rank0_ascend_pt", {});
+  EXPECT_EQ(r.step_source, RankStepSource::kStepTraceTime);
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0].step, "50");
+  // 8873.756000000001 µs: the exact ns (sub-ns digits rounded), the reference's float beside it.
+  EXPECT_EQ(r.steps[0].Value(r.columns, kColComputing), 8'873'756);
+  EXPECT_EQ(r.steps[0].values_us_float[0], 8873.756000000001);
+  EXPECT_EQ(r.steps[0].Value(r.columns, kColBubble), 0);
+  EXPECT_EQ(r.steps[0].step_time_ns, 8'873'756 + 101'963'203 + 25'744'050);
+  // The exact communication split of the overall analysis: transmit + wait + idle = uncovered.
+  ASSERT_FALSE(r.groups.empty());
+  for (const CommunicationGroupSplit& g : r.groups)
+    EXPECT_EQ(g.transmit_ns + g.wait_ns + g.idle_ns, g.uncovered_ns) << g.group;
+  EXPECT_TRUE(r.missing.empty());
+}
+
+TEST(RankSummary, PartialRankSaysWhatIsMissing) {
+  Profile p;
+  p.meta.device = DeviceKind::kNpu;
+  p.meta.files = {"/x/ASCEND_PROFILER_OUTPUT/step_trace_time.csv"};
+  p.npu.step_trace.present = true;
+  p.npu.step_trace.columns = {"Computing", "Communication(Not Overlapped)", "Free"};
+  p.npu.step_trace.steps = {"7"};
+  p.npu.step_trace.values_ns = {{10, 20, 30}};
+  const RankSummary r = SummarizeRank(p, nullptr, 2, "partial", "/x", {});
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0].step_time_ns, 60);
+  EXPECT_TRUE(std::isnan(r.steps[0].values_us_float[0]));  // no floats loaded: unknown, never 0
+  EXPECT_EQ(r.missing, (std::vector<std::string>{"trace_view.json", "communication.json", "kernel_details.csv"}));
+  EXPECT_TRUE(r.groups.empty());
+}
+
+TEST(RankSummary, NoStepsIsANoteNotAZero) {
+  Profile p;
+  p.meta.device = DeviceKind::kNpu;
+  const RankSummary r = SummarizeRank(p, nullptr, 0, "partial", "/x", {});
+  EXPECT_TRUE(r.steps.empty());
+  EXPECT_EQ(r.step_source, RankStepSource::kNone);
+  ASSERT_EQ(r.notes.size(), 1u);
+}
+
+TEST(ClusterStepTable, RankRowsThenStageRowsOfTheLargestValues) {
+  const std::vector<RankSummary> ranks = {Rank(0, {{10, 5, 1}}), Rank(1, {{12, 2, 3}}), Rank(2, {{8, 9, 0}})};
+  const ClusterStepTable none = BuildClusterStepTable(ranks, {});
+  ASSERT_EQ(none.rows.size(), 3u);  // no groups: no stage rows, as the reference
+  EXPECT_EQ(none.rows[2].index, "2");
+  const ClusterStepTable t = BuildClusterStepTable(ranks, {{0, 1}});
+  ASSERT_EQ(t.rows.size(), 5u);
+  EXPECT_TRUE(t.rows[3].stage);
+  EXPECT_EQ(t.rows[3].index, "(0, 1)");
+  EXPECT_EQ(t.rows[3].values_ns, (std::vector<int64_t>{12 * kMs, 5 * kMs, 3 * kMs}));
+  EXPECT_EQ(t.rows[4].index, "()");  // rank 2 is in no group: the reference's empty stage
+  EXPECT_EQ(t.rows[4].values_ns, (std::vector<int64_t>{8 * kMs, 9 * kMs, 0}));
+  const ClusterStepTable one = BuildClusterStepTable(ranks, {}, std::string("2"));
+  EXPECT_TRUE(one.rows.empty());
+}
+
+TEST(ClusterStepTable, PythonTuples) {
+  EXPECT_EQ(PythonTupleText({}), "()");
+  EXPECT_EQ(PythonTupleText({3}), "(3,)");
+  EXPECT_EQ(PythonTupleText({0, 1, 2}), "(0, 1, 2)");
+}
+
+// The 4-rank case: ranks 2-3 compute 170 ms more, ranks 0-1 wait for them. The slow rank is
+// the one with the most computing + free, not the one with the longest step.
+TEST(SlowRanks, TheRankThatComputesLongerHoldsTheStepBack) {
+  const std::vector<RankSummary> ranks = {Rank(0, {{100, 180, 10}}), Rank(1, {{101, 179, 10}}),
+                                          Rank(2, {{270, 8, 12}}), Rank(3, {{268, 12, 10}})};
+  const auto s = FindStepStragglers(ranks);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].rank, 2);
+  EXPECT_EQ(s[0].cause, SlowCause::kComputing);
+  EXPECT_EQ(s[0].work_ns, 282 * kMs);
+  EXPECT_EQ(s[0].median_work_ns, 111 * kMs);  // lower median of 110, 111, 278, 282
+  EXPECT_EQ(s[0].computing_excess_ns, 169 * kMs);
+  ASSERT_EQ(s[0].waiters.size(), 3u);
+  EXPECT_EQ(s[0].waiters[0].rank, 0);
+  EXPECT_EQ(s[0].waiters[0].extra_wait_ns, 172 * kMs);
+  EXPECT_EQ(s[0].waiters[2].rank, 3);
+}
+
+TEST(SlowRanks, FreeTimeCauseAndEqualWork) {
+  const auto free = FindStepStragglers({Rank(0, {{100, 50, 5}}), Rank(1, {{101, 1, 53}})});
+  ASSERT_EQ(free.size(), 1u);
+  EXPECT_EQ(free[0].rank, 1);
+  EXPECT_EQ(free[0].cause, SlowCause::kFree);
+  const auto same = FindStepStragglers({Rank(0, {{100, 50, 5}}), Rank(1, {{100, 50, 5}})});
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_EQ(same[0].cause, SlowCause::kNone);
+  EXPECT_TRUE(same[0].waiters.empty());
+  EXPECT_TRUE(FindStepStragglers({Rank(0, {{1, 2, 3}})}).empty());  // one rank: nobody to compare
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
+
+namespace profdiff::analysis {
+namespace {
+
+RankSummary WithCollectives(int64_t rank, const std::vector<std::pair<std::string, int64_t>>& ops) {
+  RankSummary r;
+  r.rank = rank;
+  for (const auto& [name, start] : ops) r.collectives.push_back({"dp", name, start, start + 10});
+  return r;
+}
+
+TEST(Collectives, MatchedByGroupAndOrderWithArrivalsWaitsAndSkew) {
+  const std::vector<RankSummary> ranks = {WithCollectives(0, {{"allreduce_1", 100}, {"allreduce_2", 500}}),
+                                          WithCollectives(1, {{"allreduce_1", 160}, {"allreduce_2", 500}}),
+                                          WithCollectives(2, {{"allreduce_1", 130}, {"broadcast", 520}})};
+  const CollectiveMatching m = MatchCollectives(ranks);
+  ASSERT_EQ(m.collectives.size(), 2u);
+  const MatchedCollective& a = m.collectives[0];
+  EXPECT_EQ(a.group, "dp");
+  EXPECT_EQ(a.index, 0);
+  EXPECT_EQ(a.last_rank, 1);
+  EXPECT_EQ(a.skew_ns, 60);
+  ASSERT_EQ(a.arrivals.size(), 3u);
+  EXPECT_EQ(a.arrivals[0].wait_ns, 60);  // rank 0 waited for rank 1
+  EXPECT_EQ(a.arrivals[1].wait_ns, 0);
+  EXPECT_EQ(a.arrivals[2].wait_ns, 30);
+  EXPECT_FALSE(a.names_differ);
+  EXPECT_TRUE(m.collectives[1].names_differ);  // rank 2 ran a broadcast at that position
+  EXPECT_EQ(m.collectives[1].last_rank, 2);
+  const std::vector<LateRank> late = LastArrivals(m);
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[0].rank, 1);  // 60 ns of skew beats rank 2's 20 at one collective each
+  EXPECT_EQ(late[0].times_last, 1);
+  EXPECT_EQ(late[1].rank, 2);
+  EXPECT_TRUE(m.notes.empty());
+}
+
+TEST(Collectives, LatenessIsMeasuredInTimeNotCounted) {
+  // Rank 0 is last by 1 ns at three collectives, rank 1 by 5000 ns at one: rank 1 holds the others back.
+  const CollectiveMatching m = MatchCollectives({WithCollectives(0, {{"a", 1}, {"b", 101}, {"c", 201}, {"d", 300}}),
+                                                 WithCollectives(1, {{"a", 0}, {"b", 100}, {"c", 200}, {"d", 5300}})});
+  const std::vector<LateRank> late = LastArrivals(m);
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[0].rank, 1);
+  EXPECT_EQ(late[0].skew_ns, 5000);
+  EXPECT_EQ(late[1].rank, 0);
+  EXPECT_EQ(late[1].times_last, 3);
+}
+
+TEST(Collectives, DifferentCountsAreMatchedUpToTheShortestWithANote) {
+  const CollectiveMatching m =
+      MatchCollectives({WithCollectives(0, {{"a", 0}, {"b", 10}}), WithCollectives(1, {{"a", 0}})});
+  ASSERT_EQ(m.collectives.size(), 1u);
+  EXPECT_EQ(m.collectives[0].skew_ns, 0);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("rank 0: 2, rank 1: 1"), std::string::npos) << m.notes[0];
+  EXPECT_TRUE(LastArrivals(m).empty());  // arriving together is nobody's fault
+  EXPECT_TRUE(MatchCollectives({WithCollectives(0, {{"a", 0}})}).collectives.empty());  // one rank
+}
+
+TEST(Collectives, AnAscendRankGivesItsHcclOpsByGroup) {
+  LoadOptions load;
+  auto p = LoadProfile(std::string(PROFDIFF_SOURCE_DIR) + "/tests/data/ascend_910b_alexnet/rank0_ascend_pt", load);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const Timeline t = BuildTimeline(**p, {});
+  const RankSummary r = SummarizeRank(**p, &t, 0, "text", "rank0_ascend_pt", {});
+  ASSERT_EQ(r.collectives.size(), 4u);  // the step's four allreduces, in start order
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(r.collectives[i].name, "hcom_allReduce__586_" + std::to_string(i) + "_1");
+    EXPECT_EQ(r.collectives[i].group, "Group 0 Communication");
+    if (i > 0) {
+      EXPECT_GT(r.collectives[i].start_ns, r.collectives[i - 1].start_ns);
+    }
+  }
+  EXPECT_EQ(r.collectives[0].start_ns, 1736408883732241564);
+  EXPECT_EQ(r.collectives[0].end_ns - r.collectives[0].start_ns, 79089520);  // 79089.52021875 µs, exact ns
+}
+
+TEST(Collectives, AGpuRankGivesItsCommunicationKernelsInStartOrder) {
+  testing::ProfileBuilder b(DeviceKind::kGpu);
+  const TrackId stream = b.Track("0", "stream 7");
+  b.Add(stream, SliceKind::kKernel, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "kernel", 500, 50);
+  b.Add(stream, SliceKind::kKernel, "void at::native::vectorized_elementwise_kernel<4>", "kernel", 100, 20);
+  b.Add(stream, SliceKind::kKernel, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", "kernel", 200, 30);
+  b.Add(stream, SliceKind::kCpuOp, "nccl:all_reduce", "cpu_op", 90, 5);  // a host op: no collective
+  const Timeline t = BuildTimeline(b.p, {});
+  const RankSummary r = SummarizeRank(b.p, &t, 3, "kineto", "rank3.json", {});
+  ASSERT_EQ(r.collectives.size(), 2u);
+  EXPECT_EQ(r.collectives[0].name, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t");
+  EXPECT_EQ(r.collectives[0].group, "communication kernels");
+  EXPECT_EQ(r.collectives[1].start_ns, 500);
+  EXPECT_EQ(r.collectives[1].end_ns, 550);
+}
+
+}  // namespace
+}  // namespace profdiff::analysis
