@@ -69,10 +69,12 @@ TEST(HtmlWaterfall, CategoriesSumToTheE2eDelta) {
 
 TEST(HtmlWaterfall, TopOperatorsAndOtherSumToTheTotal) {
   OrderedJson ops = {{"kind", "operator"}, {"operator_statistic", OrderedJson::array()}};
-  // 0.1 ms steps do not add up exactly in binary floating point; the ns parts must.
+  // The parts are the exact ns of the JSON (never its ms through a double): they add up exactly. The
+  // ms fields disagree on purpose (rounded, as --reference-compat writes them) and must not be read.
   for (int i = 0; i < 25; ++i)
-    ops["operator_statistic"].push_back(
-        {{"name", "op" + std::to_string(i)}, {"base_ms", 0.1 * i}, {"comparison_ms", 0.1 * (24 - i) + 0.0000004}});
+    ops["operator_statistic"].push_back({{"name", "op" + std::to_string(i)}, {"base_ms", 0.01 * i},
+                                         {"base_ns", 100000 * i}, {"comparison_ms", 0.0},
+                                         {"comparison_ns", 100000 * (24 - i) + 3}});
   auto w = ItemWaterfall(ops, 10);
   ASSERT_TRUE(w.has_value());
   ASSERT_EQ(w->parts.size(), 11u);
@@ -88,8 +90,8 @@ TEST(HtmlWaterfall, TopOperatorsAndOtherSumToTheTotal) {
 
 TEST(HtmlWaterfall, ModulesBySelfTimeAndNoOtherWhenAllShown) {
   OrderedJson ops = OrderedJson::parse(R"({"kind": "module", "module_statistic": [
-      {"module_name": "/a", "base_self_ms": 1.0, "comparison_self_ms": 1.5, "base_total_ms": 9, "comparison_total_ms": 1},
-      {"module_name": "/a/b", "base_self_ms": 2.0, "comparison_self_ms": 1.0}]})");
+      {"module_name": "/a", "base_self_ns": 1000000, "comparison_self_ns": 1500000, "base_total_ns": 9, "comparison_total_ns": 1},
+      {"module_name": "/a/b", "base_self_ns": 2000000, "comparison_self_ns": 1000000}]})");
   auto w = ItemWaterfall(ops, 10);
   ASSERT_TRUE(w.has_value());
   ASSERT_EQ(w->parts.size(), 2u);

@@ -71,6 +71,12 @@ struct ReferencePolicy {
   // Durations shown as the reference's float µs sums in its order of additions, not exact int64 sums
   // converted once (overall deviation 6, operator deviation 5).
   bool float_us_sums = false;
+  // Diff and ratio columns as the reference rounds them: every diff round(comparison - base, 2)
+  // (0.01 ms, or 0.01 µs for the µs columns), every ratio round(comparison / base, 4), and the
+  // kernel and API comparisons' totals and averages round(x, 2) before their diffs and ratios
+  // (deviation 19). Default: every diff, ratio and time field is computed from the exact sums and
+  // never rounded (the screen and the HTML page print them with their own decimals).
+  bool rounded_diffs_and_ratios = false;
   // Screen table: base wait "( / )" when 0, Python's "{: .3f}" leading space (deviation 7).
   bool screen_quirks = false;
   // Op types containing "fusedinferattention" count as flash attention (26.1 rule for text input;
