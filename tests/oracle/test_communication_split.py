@@ -42,8 +42,11 @@ def run_json(extra, failures, where):
 
 
 def row(res, label):
+    """The row of `label`, given as the sheet writes it ("\t\tWait"): the JSON has the reference's tabs
+    under --reference-compat, the bare label ("Wait", depth in `indent`) in the default mode."""
     for r in res["overall_metrics"]:
-        if r["label"] == label:
+        bare, depth = label.lstrip("\t"), len(label) - len(label.lstrip("\t"))
+        if r["label"] == label or (r["label"] == bare and r["indent"] == depth):
             return r
     return None
 

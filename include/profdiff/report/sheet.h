@@ -84,6 +84,10 @@ struct SheetSpec {
   Banner comparison_banner;  // yellow, "Comparison Profiling: {path}"
   std::vector<ColumnSpec> columns;
   std::vector<RowSpec> rows;
+  // The tidy CSV writes each row's `indent` as an "indent" column after the first one, whose text
+  // loses its leading tabs there (OverallMetrics: "\t\tTransmit" -> "Transmit", 2). The workbook
+  // and the grid CSV keep the reference's tabs.
+  bool tidy_indent_column = false;
 };
 
 // Row index (0-based) of the header and of the first data row in every sheet

@@ -159,6 +159,11 @@ struct ReferencePolicy {
   // (communication deviation 2). Default: task rows are paired by task name.
   bool comm_tasks_paired_by_order = false;
   // ---- Outputs ----------------------------------------------------------------------------------
+  // The JSON result's overall_metrics[].label keeps the reference's leading tab characters
+  // ("\t\tTransmit"). Default: the label without them (its depth is the `indent` field; the tidy
+  // CSV, a default-mode output, likewise has an `indent` column); the workbook and the screen keep
+  // the reference's text in both modes.
+  bool overall_labels_keep_tabs = false;
   // `--csv DIR` writes each sheet's grid as the workbook holds it (the layout of the oracle CSVs: the
   // banner row, an empty row, the reference's headers, repeated names, cells cut at Excel's limit).
   // Default: a tidy table (one header row of unique snake_case names carrying side and unit, exact
