@@ -6,7 +6,7 @@
 #include <string>
 
 #include "../../../src/report/html/html_sections.h"
-#include "../../../src/report/html/sha256.h"
+#include "../../../src/report/html/csp_hash.h"
 #include "profdiff/report/html/html_escape.h"
 #include "profdiff/report/html/html_report.h"
 #include "profdiff/report/html/svg_charts.h"
@@ -122,17 +122,25 @@ TEST(HtmlCharts, ShortenAndFormat) {
   EXPECT_EQ(FormatMs(-400), "0.000");
 }
 
-TEST(HtmlPage, Sha256AndTheCspHashes) {
-  EXPECT_EQ(CspHashSource("abc"), "'sha256-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0='");
-  EXPECT_EQ(CspHashSource(""), "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='");
+// The CSP hash sources come from CMake's hex digests (FIPS 180-4 examples "abc" and ""); the page
+// carries the style and script it names. tests/oracle/test_html_csp.py recomputes the digests of
+// the page's own <style> and <script> with Python's hashlib.
+TEST(HtmlPage, CspHashSourcesFromBuildTimeDigests) {
+  EXPECT_EQ(CspHashSource("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            "'sha256-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0='");
+  EXPECT_EQ(CspHashSource("E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855"),
+            "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='");
+  EXPECT_EQ(CspHashSource("abc"), "");  // not a digest
+  EXPECT_EQ(CspHashSource(std::string(64, 'g')), "");
   OrderedJson doc = {{"schema", "profdiff.compare/1"}};
   HtmlPageContext ctx;
   ctx.document = &doc;
   const std::string page = RenderHtmlPage(ctx);
-  EXPECT_NE(page.find("script-src " + CspHashSource(PageScript())), std::string::npos);
-  EXPECT_NE(page.find("style-src " + CspHashSource(PageStyle())), std::string::npos);
+  EXPECT_NE(page.find("style-src 'sha256-"), std::string::npos);
+  EXPECT_NE(page.find("script-src 'sha256-"), std::string::npos);
   EXPECT_NE(page.find("<style>" + PageStyle() + "</style>"), std::string::npos);
   EXPECT_NE(page.find("<script>" + PageScript() + "</script>"), std::string::npos);
+  EXPECT_NE(PageScript().find("items-table"), std::string::npos);
 }
 
 // The comparisons without rows are listed with their reason (escaped); none: no section.
