@@ -41,6 +41,9 @@ struct ColumnSpec {
   // A text column whose long cells wrap at its width (their rows made tall enough), not only the
   // cells of several lines.
   bool wrap = false;
+  // A call-stack column: with WorkbookOptions::fit_text_columns its cells make their row at most
+  // kCallStackRowLines lines tall (the whole stack stays in the cell); else as tall as every line.
+  bool call_stack = false;
 };
 
 struct Cell {

@@ -36,6 +36,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.float_us_sums = true;
   p.rounded_diffs_and_ratios = true;
   p.overall_labels_keep_tabs = true;
+  p.workbook_ratio_inf_text = true;
   p.screen_quirks = true;
   p.attach_kernels_by_start_ts = true;
   p.hccl_ops_attach_only_with_comm = true;

@@ -164,6 +164,10 @@ struct ReferencePolicy {
   // CSV, a default-mode output, likewise has an `indent` column); the workbook and the screen keep
   // the reference's text in both modes.
   bool overall_labels_keep_tabs = false;
+  // The workbook's Diff Ratio of a row whose base is 0 is the text "INF" (the reference). Default:
+  // the largest finite number (1.7976931348623157E308), so a number filter ("> 1") keeps the new
+  // operators and rows sort by ratio.
+  bool workbook_ratio_inf_text = false;
   // `--csv DIR` writes each sheet's grid as the workbook holds it (the layout of the oracle CSVs: the
   // banner row, an empty row, the reference's headers, repeated names, cells cut at Excel's limit).
   // Default: a tidy table (one header row of unique snake_case names carrying side and unit, exact
