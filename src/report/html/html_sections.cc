@@ -11,6 +11,7 @@
 
 #include "profdiff/report/html/html_escape.h"
 #include "profdiff/report/html/svg_charts.h"
+#include "profdiff/report/overall/screen.h"
 
 namespace profdiff::report::html {
 namespace {
@@ -294,7 +295,8 @@ std::string CommunicationSection(const OrderedJson& doc) {
   std::string out = "<section id=\"communication\"><h2>Communication</h2>";
   if (!rows.empty())
     out += "<h3>Uncovered communication per group</h3>" +
-           SimpleTable({"side", "group", "uncovered (ms)", "transmit (ms)", "wait (ms)", "idle (ms)"}, rows);
+           SimpleTable({"side", "group", "uncovered (ms)", "transmit (ms)", "wait (ms)", "idle (ms)"}, rows) +
+           "<p class=\"note\">" + EscapeText(kCommunicationWordsNote) + "</p>";
   if (comm.is_object()) {
     std::vector<std::string> ops;
     for (const OrderedJson& r : Member(comm, "top_by_diff")) {
