@@ -42,6 +42,34 @@ constexpr const char* kExitCodeHelp =
     "  130, 143  killed by SIGINT, SIGTERM: temporary files and the outputs this\n"
     "     run created are removed first\n";
 
+// `inspect` never gates: its exit codes are these four.
+constexpr const char* kInspectExitCodeHelp =
+    "Exit codes:\n"
+    "  0  success\n"
+    "  2  usage error: bad command line or option value\n"
+    "  3  input error: missing, unreadable or malformed input (with --strict also a\n"
+    "     malformed record); the message names the file and line/offset\n"
+    "  130, 143  killed by SIGINT, SIGTERM\n";
+
+constexpr const char* kInspectExamples =
+    "Examples:\n"
+    "  profdiff inspect run/rank0_ascend_pt\n"
+    "  profdiff inspect trace.pt.trace.json.gz --json > loaded.json\n"
+    "  profdiff inspect rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv\n\n";
+
+constexpr const char* kCompareExamples =
+    "Examples:\n"
+    "  profdiff compare -bp before.pt.trace.json -d after.pt.trace.json\n"
+    "      screen table and summary; the workbook in the current directory\n"
+    "  profdiff compare -bp gpu_run/trace.json -d npu_run/rank0_ascend_pt -o out/ --html out/report.html\n"
+    "      GPU -> NPU migration: workbook in out/, an HTML page beside it\n"
+    "  profdiff compare -bp main.json -d pr.json --no-xlsx --gate-e2e 5 --format md\n"
+    "      CI: exit 1 when E2E grew by more than 5 %, a Markdown summary on stdout\n"
+    "  profdiff compare -bp a.json -d b.json --format json > result.json\n"
+    "      the JSON result on stdout (no workbook unless -o)\n"
+    "  profdiff compare -bp a.json -d b.json --reference-compat\n"
+    "      the reference's (msprof-analyze compare) numbers and screen\n\n";
+
 constexpr const char* kInputFormatHelp =
     "Which export of an Ascend directory holding both to read: auto (the DB export "
     "ascend_pytorch_profiler_<rank>.db when present, as the reference), text (trace_view.json and "
@@ -75,6 +103,7 @@ struct RawCompare {
   std::string reference_line;  // --reference-compat's LINE ("" when given without one)
   CLI::Option* reference_compat_opt = nullptr;
   CLI::Option* max_kernel_opt = nullptr;
+  CLI::Option* output_opt = nullptr;
   CLI::Option* gate_opts[4] = {nullptr, nullptr, nullptr, nullptr};
 };
 
@@ -92,9 +121,10 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   }
   c.add_flag("--disable_details", o.disable_details, "Hide detailed comparison");
   c.add_flag("--disable_module", o.disable_module, "Hide module comparison");
-  c.add_option("-o,--output_path", o.output_path,
-               "Output directory (workbook performance_comparison_result_<UTC time>.xlsx), or exactly "
-               "FILE.xlsx; default: the current directory");
+  r.output_opt = c.add_option("-o,--output_path", o.output_path,
+                              "Output directory (workbook performance_comparison_result_<UTC time>.xlsx), or "
+                              "exactly FILE.xlsx; default: the current directory (with --format json: no "
+                              "workbook unless -o is given)");
   r.max_kernel_opt = c.add_option("--max_kernel_num", r.max_kernel_num,
                                   "The number of kernels per torch op is limited (must be > 3)");
   c.add_option("--op_name_map", o.op_name_map_text,
@@ -240,6 +270,8 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   o.config_path = PreprocessPathArg(o.config_path);
   if (r.max_kernel_opt->count() > 0) o.max_kernel_num = r.max_kernel_num;
   o.format = r.format == "json" ? OutputFormat::kJson : r.format == "md" ? OutputFormat::kMarkdown : OutputFormat::kText;
+  // JSON on stdout is the whole answer: a workbook only when asked for with -o.
+  if (o.format == OutputFormat::kJson && r.output_opt->count() == 0) o.no_xlsx = true;
   o.input_format = InputFormatFromName(r.input_format).value_or(InputFormat::kAuto);
   o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;
   std::optional<double>* gates[4] = {&o.gate_e2e_pct, &o.gate_compute_pct, &o.gate_comm_pct,
@@ -412,13 +444,13 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   inspect_cmd->add_option("--threads", inspect.threads, kThreadsHelp)
       ->check(CLI::Range(1, kMaxThreads))
       ->type_name("N");
-  inspect_cmd->footer(kExitCodeHelp);
+  inspect_cmd->footer(std::string(kInspectExamples) + kInspectExitCodeHelp);
 
   RawCompare raw;
   CLI::App* compare_cmd = app.add_subcommand(
       "compare", "Compare COMPARISON (-d) against BASE (-bp): screen table, workbook, JSON result, gates");
   AddCompareOptions(*compare_cmd, raw);
-  compare_cmd->footer(kExitCodeHelp);
+  compare_cmd->footer(std::string(kCompareExamples) + kExitCodeHelp);
 
   RawCluster raw_cluster;
   CLI::App* cluster_cmd = app.add_subcommand(

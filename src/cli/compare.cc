@@ -1,10 +1,13 @@
 // `profdiff compare`: runs the pipeline (pipeline/compare_run.h), then prints what it produced and
 // maps the outcome to the exit code.
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -54,13 +57,46 @@ report::SummaryInput SummaryFor(const CompareOptions& options, const pipeline::C
   return in;
 }
 
+// The width of the terminal standard output is, when `out` is standard output on a terminal.
+std::optional<size_t> TerminalColumns(const std::ostream& out) {
+  if (&out != &std::cout || ::isatty(STDOUT_FILENO) == 0) return std::nullopt;
+  winsize ws{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return std::nullopt;
+  return ws.ws_col;
+}
+
+// Columns of the widest line of `text` (UTF-8 code points; the table has no colour codes here).
+size_t WidestLine(std::string_view text) {
+  size_t widest = 0, n = 0;
+  for (unsigned char c : text) {
+    if (c == '\n') {
+      widest = std::max(widest, n);
+      n = 0;
+    } else {
+      n += (c & 0xC0) != 0x80;
+    }
+  }
+  return std::max(widest, n);
+}
+
 // The screen table (with --enable_profiling_compare or by default), the summary (default mode, not
-// with -q) and the gate's verdict.
+// with -q) and the gate's verdict. In the default mode on a terminal narrower than the table (it
+// is 190-260 columns wide) the table's lines would wrap into noise: the summary's layout is printed
+// instead, with a line saying so (the table stays under --reference-compat and when piped).
 void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult& result,
                  std::ostream& out, StderrMessages& messages) {
   const bool color = UseColor(options.color, out);
+  const std::optional<size_t> columns = TerminalColumns(out);
+  const size_t table_width = WidestLine(report::RenderScreenTable(result.overall, false));
+  const bool narrow = !options.reference_line && columns && *columns < table_width;
   if (options.enabled.profiling) {
-    out << report::RenderScreenTable(result.overall, color);
+    if (narrow) {
+      out << fmt::format("The reference's screen table is {} columns wide, wider than this terminal ({}): its\n"
+                         "numbers are in the summary below. --reference-compat, or a pipe, prints the table.\n",
+                         table_width, *columns);
+    } else {
+      out << report::RenderScreenTable(result.overall, color);
+    }
     out << EscapeForTerminal(report::RenderCommunicationSplitLines(result.overall));
     out << report::RenderStepCoverageLine(result.overall);
     if (result.overall.rows.empty())
@@ -68,7 +104,7 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
           "no OverallMetrics sheet: a side has no end-to-end time (no kernels or device tasks were "
           "found)");
   }
-  if (!options.quiet && !options.reference_line)
+  if ((!options.quiet || (narrow && options.enabled.profiling)) && !options.reference_line)
     out << "\n" << EscapeForTerminal(report::RenderSummaryText(SummaryFor(options, result, messages.warnings())));
   out << report::RenderVerdict(result.gate, color);
 }

@@ -343,6 +343,7 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
     workbook_options.comparison_path_arg = request.comparison_path;
     workbook_options.fit_text_columns = !policy.workbook_reference_widths;
     workbook_options.wrap_banners = !policy.workbook_one_line_banners;
+    workbook_options.infinite_ratio_as_number = !policy.workbook_ratio_inf_text;
     workbook_options.empty_reason = table.empty_reason;
     workbook_options.cut_sheets = &cut_sheets;
     PD_RETURN_IF_ERROR(report::WriteWorkbook(table.sheets, workbook, workbook_options));

@@ -206,10 +206,22 @@ std::string RenderWorkbookGrid(const SheetSpec& sheet, bool neutralise) {
 
 std::string RenderTidy(const SheetSpec& sheet, bool neutralise) {
   std::string out;
-  EmitRecord(out, TidyColumnNames(sheet), "\n");
+  std::vector<std::string> names = TidyColumnNames(sheet);
+  const bool indent = sheet.tidy_indent_column && !names.empty();
+  if (indent) names.insert(names.begin() + 1, "indent");
+  EmitRecord(out, names, "\n");
   std::vector<std::string> fields(sheet.columns.size());
   for (const RowSpec& row : sheet.rows) {
     RowFields(row, TidyNumber, /*cut=*/false, neutralise, fields);
+    if (indent) {
+      std::vector<std::string> with = fields;
+      size_t tabs = 0;
+      while (tabs < with[0].size() && with[0][tabs] == '\t') ++tabs;
+      with[0].erase(0, tabs);
+      with.insert(with.begin() + 1, std::to_string(row.indent));
+      EmitRecord(out, with, "\n");
+      continue;
+    }
     EmitRecord(out, fields, "\n");
   }
   return out;

@@ -33,6 +33,15 @@ std::string FitLeft(std::string_view s, size_t max) {
   return "…" + std::string(s.substr(i));
 }
 
+// A path cut to `max` characters by leaving out whole leading directories: "…/<last directories>/<file>"
+// (the end says most); a last component longer than that alone is cut with FitLeft.
+std::string FitPath(std::string_view s, size_t max) {
+  if (Width(s) <= max) return std::string(s);
+  for (size_t slash = s.find('/', 1); slash != std::string_view::npos; slash = s.find('/', slash + 1))
+    if (Width(s.substr(slash)) + 1 <= max) return "…" + std::string(s.substr(slash));
+  return FitLeft(s, max);
+}
+
 // A duration in the unit that shows it (a small model's step is µs, an LLM's seconds): s, ms or µs
 // with three decimals, or whole ns.
 std::string Ms(int64_t ns) {
@@ -181,8 +190,10 @@ void PickLargestMoves(std::vector<SummaryItem> items, SummaryPart& part) {
 
 std::string RenderSummaryText(const SummaryInput& in) {
   std::string out = "Summary\n";
-  out += "  base:       " + FitLeft(in.base_path, kWidth - 14) + "\n";
-  out += "  comparison: " + FitLeft(in.comparison_path, kWidth - 14) + "\n";
+  out += "  base:       " + FitPath(in.base_path, kWidth - 14) + "\n";
+  out += "  comparison: " + FitPath(in.comparison_path, kWidth - 14) + "\n";
+  if (Width(in.base_path) > kWidth - 14 || Width(in.comparison_path) > kWidth - 14)
+    out += "  (\"…\" stands for the leading directories left out to fit 100 columns; --json has the full paths)\n";
   const analysis::OverallComparison& o = *in.overall;
   if (!o.base.has_overall || !o.comparison.has_overall) {
     out += "  E2E: not comparable (a side has no kernels or device tasks)\n";

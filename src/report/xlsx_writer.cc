@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -55,6 +56,16 @@ class FormatCache {
     return f;
   }
 
+  // A ratio whose base is 0, written as the largest double: red like every ratio above 1, and shown
+  // as "INF" by its number format, so that a number filter ("> 1") keeps it and sorting puts it first.
+  lxw_format* InfiniteRatio() {
+    if (infinite_ratio_ != nullptr) return infinite_ratio_;
+    infinite_ratio_ = Base();
+    format_set_num_format(infinite_ratio_, kInfiniteRatioFormat);
+    format_set_bg_color(infinite_ratio_, static_cast<lxw_color_t>(kFillRed));
+    return infinite_ratio_;
+  }
+
  private:
   lxw_format* Base() {
     lxw_format* f = workbook_add_format(wb_);
@@ -67,6 +78,7 @@ class FormatCache {
   }
 
   lxw_workbook* wb_;
+  lxw_format* infinite_ratio_ = nullptr;
   std::map<std::pair<uint32_t, bool>, lxw_format*> headers_;
   std::map<std::tuple<int, uint32_t, int, bool, bool>, lxw_format*> data_;
 };
@@ -218,14 +230,19 @@ Status WriteBanners(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sh
 // (its lines, and the lines a line wider than the column wraps into; up to Excel's tallest row), so
 // the lines show instead of being drawn over each other.
 Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet, size_t r,
-                const std::vector<double>& widths, const std::string& where) {
+                const std::vector<double>& widths, const WorkbookOptions& options, const std::string& where) {
   const RowSpec& row = sheet.rows[r];
   const auto xr = static_cast<lxw_row_t>(kFirstDataRow + r);
   size_t lines = 1;
   for (size_t c = 0; c < row.cells.size() && c < widths.size(); ++c) {
     const Cell& cell = row.cells[c];
     const bool wraps = sheet.columns[c].wrap || cell.text.find('\n') != std::string::npos;
-    if (cell.kind == Cell::Kind::kString && wraps) lines = std::max(lines, WrappedLines(cell.text, widths[c]));
+    if (cell.kind != Cell::Kind::kString || !wraps) continue;
+    size_t cell_lines = WrappedLines(cell.text, widths[c]);
+    // A long call stack (often at the far right, out of view) would make a row whose visible cells
+    // hold one line dozens of lines tall: the default layout shows its first lines only.
+    if (options.fit_text_columns && sheet.columns[c].call_stack) cell_lines = std::min(cell_lines, kCallStackRowLines);
+    lines = std::max(lines, cell_lines);
   }
   if (lines > 1) {
     if (lxw_error e = worksheet_set_row(ws, xr, RowPoints(lines), nullptr); e != LXW_NO_ERROR)
@@ -258,6 +275,10 @@ Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet,
       }
       case Cell::Kind::kString: {
         const bool red = col.ratio && cell.text == "INF";
+        if (red && options.infinite_ratio_as_number) {
+          e = worksheet_write_number(ws, xr, xc, std::numeric_limits<double>::max(), formats.InfiniteRatio());
+          break;
+        }
         const bool wrap = col.wrap || cell.text.find('\n') != std::string::npos;
         e = WriteStringCell(ws, xr, xc, cell.text, formats.Data(col.format, row.fill, indent, red, wrap));
         break;
@@ -295,7 +316,7 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
   }
   PD_RETURN_IF_ERROR(AddFilterAndFreeze(ws, sheet, where));
   const size_t rows = sheet.rows.size() > kMaxSheetDataRows ? kMaxSheetDataRows - 1 : sheet.rows.size();
-  for (size_t r = 0; r < rows; ++r) PD_RETURN_IF_ERROR(WriteRow(ws, formats, sheet, r, widths, where));
+  for (size_t r = 0; r < rows; ++r) PD_RETURN_IF_ERROR(WriteRow(ws, formats, sheet, r, widths, options, where));
   if (rows == sheet.rows.size()) return Status::Ok();
   // Past Excel's last row: what is left out, in the sheet's last row and on the caller's list.
   const std::string cut = fmt::format("{} more rows not shown: a sheet holds {} rows; the CSV files (--csv) and the "

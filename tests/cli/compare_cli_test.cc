@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -376,6 +377,38 @@ TEST(CompareCli, HelpDocumentsExitCodesAndAddedFlags) {
                         "1  a --gate-* found a regression", "4  incomparable"}) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
   }
+  EXPECT_NE(r.out.find("Examples:\n  profdiff compare -bp before.pt.trace.json -d after.pt.trace.json\n"),
+            std::string::npos)
+      << r.out;
+}
+
+// inspect never gates: its help lists its own exit codes, not the gate's, and shows examples.
+TEST(CompareCli, InspectHelpHasItsExitCodesAndExamples) {
+  Result r = RunCli({"inspect", "--help"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("Examples:\n  profdiff inspect run/rank0_ascend_pt\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3  input error"), std::string::npos) << r.out;
+  for (const char* gate : {"--gate", "regression", "4  incomparable"})
+    EXPECT_EQ(r.out.find(gate), std::string::npos) << gate << " in\n" << r.out;
+}
+
+// --format json without -o leaves no workbook in the current directory (issue 34: three runs left
+// three .xlsx files); with -o it writes one there.
+TEST(CompareCli, FormatJsonWritesNoUnrequestedWorkbook) {
+  TempDir d;
+  const std::filesystem::path dir = d.path();
+  const std::filesystem::path previous = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  Result r = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--format", "json", "-q"});
+  const bool empty = std::filesystem::is_empty(dir);
+  Result with_o = RunCli({"compare", "-bp", kH100Before, "-d", kH100After, "--format", "json", "-q", "-o",
+                          (dir / "wb.xlsx").string()});
+  std::filesystem::current_path(previous);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(ParseJson(r.out)["schema"], "profdiff.compare/1");
+  EXPECT_TRUE(empty) << "a file was written into the current directory";
+  EXPECT_EQ(with_o.rc, 0) << with_o.err;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "wb.xlsx"));
 }
 
 }  // namespace

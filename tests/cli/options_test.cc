@@ -26,6 +26,19 @@ std::string ErrorOf(const std::vector<std::string>& args) {
   return r.status().message();
 }
 
+// --format json prints the whole answer on stdout: a workbook only when -o asks for one (issue 34).
+TEST(CompareArgs, JsonOnStdoutWritesAWorkbookOnlyWithOutputPath) {
+  auto json_only = ParseCompareArgs(Base({"--format", "json"}));
+  ASSERT_TRUE(json_only.ok()) << json_only.status().ToString();
+  EXPECT_TRUE(json_only->no_xlsx);
+  auto with_o = ParseCompareArgs(Base({"--format", "json", "-o", "out"}));
+  ASSERT_TRUE(with_o.ok()) << with_o.status().ToString();
+  EXPECT_FALSE(with_o->no_xlsx);
+  auto text = ParseCompareArgs(Base({"--format", "text"}));
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  EXPECT_FALSE(text->no_xlsx);
+}
+
 TEST(CompareArgs, Defaults) {
   auto r = ParseCompareArgs(Base());
   ASSERT_TRUE(r.ok()) << r.status().ToString();

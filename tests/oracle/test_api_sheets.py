@@ -5,7 +5,8 @@ and for each line, profdiff writes a workbook with that line's flag (`--referenc
 against ../shared/oracle, the bare `--reference-compat` against ../shared/oracle-26.1) plus the
 case's options, and the sheet is compared with the reference's CSV dump cell for cell (numbers
 exactly, text exactly), then its row-1 merge ranges, column widths and ratio formats. The default
-(exact) mode is run too: on the text/GPU profiles its rounded values are the same; on the DB cases
+(exact) mode is run too: on the text/GPU profiles its exact values round to the reference's (its
+ratios are the exact ones, docs/deviations.md row 19; oracle_util.default_mode_cell); on the DB cases
 it counts each op once where the reference counts it once per connection id, so there it must
 differ (and only in rows of such ops). Exits 77 (skip) when ../shared is absent.
 """

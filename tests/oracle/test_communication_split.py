@@ -42,8 +42,11 @@ def run_json(extra, failures, where):
 
 
 def row(res, label):
+    """The row of `label`, given as the sheet writes it ("\t\tWait"): the JSON has the reference's tabs
+    under --reference-compat, the bare label ("Wait", depth in `indent`) in the default mode."""
     for r in res["overall_metrics"]:
-        if r["label"] == label:
+        bare, depth = label.lstrip("\t"), len(label) - len(label.lstrip("\t"))
+        if r["label"] == label or (r["label"] == bare and r["indent"] == depth):
             return r
     return None
 
@@ -120,6 +123,20 @@ def profiler_agrees_on_transfer(res, failures):
                             f"{prof['wait'] + prof['idle']:.3f} ms (ops - uncovered = {gap:.3f} ms)")
 
 
+def words_of_the_profiler(failures):
+    """The screen and the HTML page say what communication.json calls "waiting for peers" (issue 34, item 7)."""
+    base, comp = side_dirs()
+    page = os.path.join(u.tmpdir(), "r.html")
+    rc, out, err = u.run_profdiff(["compare", "-bp", base, "-d", comp, "--no-xlsx", "--enable_profiling_compare",
+                                   "--html", page])
+    sentence = "count that time, over whole ops, as Wait and most of Idle"
+    if rc != 0 or "waiting for peers" not in out or sentence not in out:
+        failures.append(f"screen: exit {rc}, no sentence naming the profiler's words: {out[-600:]}")
+    with open(page, encoding="utf-8") as f:
+        if sentence not in f.read():
+            failures.append("HTML page: no sentence naming the profiler's words")
+
+
 def compat_unchanged(failures):
     base, comp = side_dirs()
     for line, (_, flag) in u.LINES.items():
@@ -146,6 +163,7 @@ def main():
         split_adds_up(res, failures)
         mostly_waiting_not_transmitting(res, failures)
         profiler_agrees_on_transfer(res, failures)
+    words_of_the_profiler(failures)
     compat_unchanged(failures)
     base, comp = side_dirs()
     rc, out, err = u.run_profdiff(["compare", "-bp", base, "-d", comp, "--no-xlsx", "-q"])

@@ -6,8 +6,9 @@ for each line, profdiff writes a workbook with that line's flag (`--reference-co
 options. The workbook is read back with openpyxl and compared with the reference's CSV dump cell for
 cell: numbers exactly (as floats), text exactly, blanks as blanks, then the row-1 merge ranges, the
 column widths and the ratio columns' formats (a float column whose ratios > 1 and "INF" are red
-percentages, docs/reference/workbook.md). The default (exact) mode is run too: on these profiles
-(durations with three decimals) it gives the same cells. Exits 77 (skip) when ../shared is absent.
+percentages, docs/reference/workbook.md). The default (exact) mode is run too: its durations round
+to the reference's 2 decimals and its ratios are the exact ones (docs/deviations.md row 19;
+oracle_util.default_mode_cell). Exits 77 (skip) when ../shared is absent.
 """
 import os
 import sys

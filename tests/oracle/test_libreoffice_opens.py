@@ -49,6 +49,7 @@ def check(base, comp, tmp, failures):
     if sorted(lo_sheets) != sorted(wb.sheetnames):
         failures.append(f"LibreOffice sheets {sorted(lo_sheets)} != openpyxl {sorted(wb.sheetnames)}")
         return
+    infinite = [0]
     for name in wb.sheetnames:
         ours = u.sheet_values(wb[name])
         with open(lo_sheets[name], newline="", encoding="utf-8") as f:
@@ -65,7 +66,15 @@ def check(base, comp, tmp, failures):
                     got = b[c] if c < len(b) else None
                     failures.append(f"{name} row {r} col {c + 1}: LibreOffice {got!r:.120} != {x!r:.120}")
                     break
-    print(f"{os.path.basename(base)} vs {os.path.basename(comp)}: LibreOffice opened {len(files)} sheets")
+                # An infinite ratio is a number (a filter keeps it) that its number format shows as
+                # "INF" (issue 34, item 4).
+                if isinstance(x, float) and x >= 1e300:
+                    infinite[0] += 1
+                    if c >= len(b) or b[c] != "INF":
+                        failures.append(f"{name} row {r} col {c + 1}: an infinite ratio shows as {b[c] if c < len(b) else None!r}")
+    print(f"{os.path.basename(base)} vs {os.path.basename(comp)}: LibreOffice opened {len(files)} sheets, "
+          f"{infinite[0]} infinite ratios shown as INF")
+    return infinite[0]
 
 
 def main():
@@ -73,14 +82,20 @@ def main():
         print("SKIP: LibreOffice (soffice) is not installed (apt-get install libreoffice-calc-nogui)")
         sys.exit(u.SKIP)
     pairs = [(os.path.join(DATA, "kineto_h100_tiny/before_fix_trace.json"),
-              os.path.join(DATA, "kineto_h100_tiny/after_fix_trace.json"))]
+              os.path.join(DATA, "kineto_h100_tiny/after_fix_trace.json")),
+             # NPU vs GPU: rows whose base is 0, so infinite ratios.
+             (os.path.join(DATA, "ascend_trace_view/trace_view.json"),
+              os.path.join(DATA, "kineto_h100_tiny/before_fix_trace.json"))]
     level1 = os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1")
     if os.path.isdir(level1):
         pairs.append((os.path.join(level1, "rank0_ascend_pt"), os.path.join(level1, "rank1_ascend_pt")))
     failures = []
+    infinite = 0
     for base, comp in pairs:
         tmp = u.tmpdir()
-        check(base, comp, tmp, failures)
+        infinite += check(base, comp, tmp, failures) or 0
+    if infinite == 0:
+        failures.append("no infinite ratio in the workbooks: the INF number format went unchecked")
     if failures:
         print("\n".join(failures[:50]))
         sys.exit(1)

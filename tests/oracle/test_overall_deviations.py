@@ -46,6 +46,10 @@ def exact_ns_vs_microsecond_grid(failures):
         failures.append(f"compat rows {labels(compat)} != {want_compat}")
     if compat["sides"]["base"]["computing_ns"] != 0:
         failures.append(f"compat computing {compat['sides']['base']['computing_ns']} ns, want 0 (µs grid)")
+    # Issue 34 item 6: the default mode's labels have no tabs (the depth is `indent`); compat keeps them.
+    if any(r["label"].startswith("\t") for r in exact["overall_metrics"]) or not any(
+            r["indent"] > 0 for r in exact["overall_metrics"]):
+        failures.append(f"exact labels keep tabs or lost their indent: {[(r['label'], r['indent']) for r in exact['overall_metrics']]}")
     if exact["sides"]["base"]["computing_ns"] != 20 or labels(exact)[0] != "Computing Time":
         failures.append(f"exact computing {exact['sides']['base']['computing_ns']} ns, want 20 and a Computing row")
 

@@ -89,10 +89,16 @@ def check_workbook(path, base_arg, comp_arg, failures, seen):
                 failures.append(f"{where}: {c.coordinate} base format")
             ratio = i == 8
             v = c.value
-            red = ratio and (v == "INF" or (isinstance(v, (int, float)) and v > 1))
+            # An infinite ratio (a zero base) is, in the default mode, the largest double shown as "INF"
+            # by its number format, so that a number filter keeps it (issue 34, item 4).
+            inf = isinstance(v, float) and v >= 1e300
+            red = ratio and (inf or v == "INF" or (isinstance(v, (int, float)) and v > 1))
             if red:
-                seen.add("red_inf" if v == "INF" else "red_ratio")
-                if fill(c) != RED or c.number_format != "0.00%":
+                seen.add("red_inf" if inf else "red_ratio")
+                if v == "INF":
+                    failures.append(f"{where}: {label!r} ratio is the text INF in the default mode")
+                want = INF_FORMAT if inf else "0.00%"
+                if fill(c) != RED or c.number_format != want:
                     failures.append(f"{where}: {label!r} ratio {v} is not red (fill {fill(c)}, {c.number_format})")
                 continue
             if ratio:
@@ -105,6 +111,23 @@ def check_workbook(path, base_arg, comp_arg, failures, seen):
             seen.add(want_fill)
         else:
             seen.add("no_fill")
+
+
+INF_FORMAT = '[>=1E+300]"INF";0.00%'
+
+
+def check_compat_inf_is_text(failures):
+    """--reference-compat keeps the reference's text "INF" (red) in the Diff Ratio column."""
+    out = os.path.join(u.tmpdir(), "compat.xlsx")
+    rc, _, err = u.run_profdiff(["compare", "-bp", GPU, "-d", NPU, "-o", out, "-q", "--enable_profiling_compare",
+                                 "--reference-compat"], cwd=DATA)
+    if rc != 0:
+        failures.append(f"compat: exit {rc}: {err}")
+        return
+    ws = u.read_xlsx(out)["OverallMetrics"]
+    values = [r[8].value for r in ws.iter_rows(min_row=4)]
+    if "INF" not in values or any(isinstance(v, float) and v >= 1e300 for v in values):
+        failures.append(f"compat Diff Ratio column {values}: want the text INF")
 
 
 def check_styles(failures):
@@ -164,6 +187,7 @@ def check_no_overwrite(failures):
 def main():
     failures = []
     check_styles(failures)
+    check_compat_inf_is_text(failures)
     check_no_overwrite(failures)
     u.finish(failures)
 

@@ -47,6 +47,14 @@ def check_tidy(label, out, failures):
     overall = read_rows(os.path.join(out, "OverallMetrics.csv")) if "OverallMetrics.csv" in files else []
     if overall and not {"base_duration_ms", "comparison_duration_ms", "diff_duration_ms"} <= set(overall[0]):
         failures.append(f"{label}/OverallMetrics.csv: header {overall[0]}")
+    # The labels without the reference's tabs, their depth in the `indent` column (issue 34, item 6).
+    if overall and overall[0][:2] != ["index", "indent"]:
+        failures.append(f"{label}/OverallMetrics.csv: header starts {overall[0][:2]}, want index, indent")
+    elif overall:
+        if any(r[0].startswith("\t") for r in overall[1:]):
+            failures.append(f"{label}/OverallMetrics.csv: a tab-indented index {[r[0] for r in overall[1:]]}")
+        if not any(int(r[1]) > 0 for r in overall[1:]):
+            failures.append(f"{label}/OverallMetrics.csv: no indented row {[r[:2] for r in overall[1:]]}")
 
 
 def main():

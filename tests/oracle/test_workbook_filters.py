@@ -1,7 +1,8 @@
 """A workbook that filters (issue 13, part 2): every sheet with a header row (row 3, under the banners)
 has an autofilter over the header and the data rows, its panes frozen below the header and prints
 landscape, one page wide, with the header row on every page, and every text cell of several lines
-wraps in a row tall enough for its lines, in the default mode and under --reference-compat (cell
+wraps in a row tall enough for its lines (in the default mode a call stack counts at most 3 lines),
+in the default mode and under --reference-compat (cell
 values are pinned by the other oracle tests). The default mode also widens text columns to their
 longest line and wraps a banner longer than its merged columns in a row 1 tall enough for it;
 --reference-compat keeps the reference's widths and one-line banners. Read back with openpyxl.
@@ -33,7 +34,7 @@ NPU_PAIR = (os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1/rank0_ascend_p
             os.path.join(u.CORPUS, "msinsight_pt_text_2025_level1/rank1_ascend_pt"))
 MODES = {"default": [], "compat": ["--reference-compat"]}
 WIDENED = []  # per pair: columns the default mode made wider than the reference's
-WRAPPED = {"cells": 0, "banners": 0}  # multi-line cells checked; banners the default mode wrapped
+WRAPPED = {"cells": 0, "banners": 0, "stacks": 0}  # multi-line cells checked; banners the default mode wrapped
 POINTS_PER_LINE, MAX_ROW_POINTS = 15, 409
 
 
@@ -45,17 +46,37 @@ def header_width(ws):
     return len(row)
 
 
-def check_multiline_cells(where, ws, failures):
-    """Each text cell of several lines wraps, and its row is tall enough for its longest cell."""
+CALL_STACK_LINES = 3  # kCallStackRowLines: the most lines a call stack makes its row tall (default mode)
+
+
+def check_multiline_cells(where, ws, failures, mode):
+    """Each text cell of several lines wraps, and its row is tall enough for its longest cell. In the
+    default mode a call stack counts at most CALL_STACK_LINES lines (issue 34: ModuleCompareStatistic
+    rows dozens of lines tall whose visible cells hold one line), and such a row is no taller."""
+    header = [c.value for c in ws[3]] if ws.max_row >= 3 else []
     for row in ws.iter_rows(min_row=4):
-        lines = max((str(c.value).count("\n") + 1 for c in row if isinstance(c.value, str)), default=1)
-        if lines < 2:
+        need, capped = 1, False
+        others = 1  # the lines of the other cells, wrapped at their columns' width as the writer counts them
+        for i, c in enumerate(row):
+            if not isinstance(c.value, str):
+                continue
+            n = str(c.value).count("\n") + 1
+            if mode == "default" and i < len(header) and "Call Stack" in str(header[i] or "") and n > CALL_STACK_LINES:
+                n, capped = CALL_STACK_LINES, True
+                WRAPPED["stacks"] += 1
+            elif "\n" in c.value:
+                width = max(1, int((ws.column_dimensions[c.column_letter].width or 8.43) - 0.71))
+                others = max(others, sum(max(1, -(-len(line) // width)) for line in c.value.split("\n")))
+            need = max(need, n)
+        if need < 2:
             continue
         r = row[0].row
-        want = min(MAX_ROW_POINTS, POINTS_PER_LINE * lines)
+        want = min(MAX_ROW_POINTS, POINTS_PER_LINE * need)
         height = ws.row_dimensions[r].height
         if height is None or height < want - 1e-6:
-            failures.append(f"{where} row {r}: {lines} lines in a row of height {height}, want {want}")
+            failures.append(f"{where} row {r}: {need} lines in a row of height {height}, want {want}")
+        if capped and height is not None and height > POINTS_PER_LINE * max(need, others) + 1e-6:
+            failures.append(f"{where} row {r}: a call stack made the row {height} points tall, want at most {want}")
         for c in row:
             if isinstance(c.value, str) and "\n" in c.value:
                 WRAPPED["cells"] += 1
@@ -94,7 +115,7 @@ def check_sheet(where, ws, failures, mode):
     n = header_width(ws)
     if n == 0:
         return False
-    check_multiline_cells(where, ws, failures)
+    check_multiline_cells(where, ws, failures, mode)
     check_banners(where, ws, mode, failures)
     want = f"A3:{get_column_letter(n)}{ws.max_row}"
     if ws.auto_filter.ref != want:
@@ -156,6 +177,8 @@ def main():
     # Real names are longer than the reference's 30-character name columns: the default mode widens them.
     if not any(WIDENED):
         failures.append("the default mode widened no column (text columns fit their longest line)")
+    if os.path.isdir(u.CORPUS) and WRAPPED["stacks"] == 0:
+        failures.append("no call stack longer than 3 lines: the capped row heights went unchecked")
     if WRAPPED["cells"] == 0 or WRAPPED["banners"] == 0:
         failures.append(f"nothing to check: {WRAPPED} (the bundled pairs have kernel lists and long paths)")
     u.finish(failures, f"OK: {checked} sheets filter and freeze their header; {WRAPPED['cells']} multi-line "

@@ -79,7 +79,9 @@ TEST(ScreenTable, CommunicationSplitLineInTheExactModeOnly) {
   EXPECT_EQ(RenderCommunicationSplitLines(cmp),
             "NPU (base): uncovered communication 102.0 ms: 98.0 ms waiting for peers, 3.9 ms transfer, 0.1 ms idle\n"
             "NPU (comparison): uncovered communication 3.0 ms: 0.5 ms waiting for peers, 1.2 ms transfer, 1.2 ms "
-            "idle (over 2 communication groups)\n");
+            "idle (over 2 communication groups)\n"
+            "(\"waiting for peers\": a Notify_Wait task runs; the profiler's communication.json and MindStudio\n"
+            " Insight count that time, over whole ops, as Wait and most of Idle; \"transfer\" is their Transit)\n");
   // A side without uncovered communication gets no line.
   cmp.comparison.communication_groups.clear();
   EXPECT_EQ(RenderCommunicationSplitLines(cmp).find("comparison"), std::string::npos);

@@ -47,7 +47,12 @@ TEST(Summary, TextNamesTheRunsAndSplitsTheE2eChange) {
   in.warnings = 2;
   const std::string text = RenderSummaryText(in);
   EXPECT_NE(text.find("  comparison: npu_ascend_pt\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("gpu.pt.trace.json\n"), std::string::npos) << text;  // the path's end is kept
+  // The path's end is kept, whole directories are left out, and the summary says so.
+  EXPECT_NE(text.find("  base:       …/gpu.pt.trace.json\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  (\"…\" stands for the leading directories left out to fit 100 columns; --json has the full "
+                      "paths)\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("E2E: 100.000 ms -> 112.500 ms: +12.500 ms (+12.5 %); captures of 3 and 3 step(s)"),
             std::string::npos)
       << text;
@@ -62,6 +67,14 @@ TEST(Summary, TextNamesTheRunsAndSplitsTheE2eChange) {
   EXPECT_NE(text.find("operators matched: 75.0 % of base, 50.0 % of comparison"), std::string::npos) << text;
   EXPECT_NE(text.find("2 warning(s) above on stderr"), std::string::npos) << text;
   EXPECT_EQ(text.find("step (median"), std::string::npos);  // no step line without both medians
+  // A deep checkout: "…/" then the last directories that fit, never a directory cut in its middle.
+  in.base_path = "/home/user/src/github.com/some-org/profdiff-bars/golden-clone/p/tests/golden/compare/"
+                 "gpu_small_default/inputs/base.json";
+  const std::string deep = RenderSummaryText(in);
+  EXPECT_NE(deep.find("  base:       …/profdiff-bars/golden-clone/p/tests/golden/compare/gpu_small_default/"
+                      "inputs/base.json\n"),
+            std::string::npos)
+      << deep;
   in.base_median_step_ns = 146'000'000;
   in.comparison_median_step_ns = 176'000'000;
   in.base_median_of = 3;

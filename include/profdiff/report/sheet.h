@@ -41,6 +41,9 @@ struct ColumnSpec {
   // A text column whose long cells wrap at its width (their rows made tall enough), not only the
   // cells of several lines.
   bool wrap = false;
+  // A call-stack column: with WorkbookOptions::fit_text_columns its cells make their row at most
+  // kCallStackRowLines lines tall (the whole stack stays in the cell); else as tall as every line.
+  bool call_stack = false;
 };
 
 struct Cell {
@@ -84,6 +87,10 @@ struct SheetSpec {
   Banner comparison_banner;  // yellow, "Comparison Profiling: {path}"
   std::vector<ColumnSpec> columns;
   std::vector<RowSpec> rows;
+  // The tidy CSV writes each row's `indent` as an "indent" column after the first one, whose text
+  // loses its leading tabs there (OverallMetrics: "\t\tTransmit" -> "Transmit", 2). The workbook
+  // and the grid CSV keep the reference's tabs.
+  bool tidy_indent_column = false;
 };
 
 // Row index (0-based) of the header and of the first data row in every sheet

@@ -30,6 +30,10 @@ struct WorkbookOptions {
   // A banner longer than its merged columns wraps there and row 1 is made tall enough for it (the
   // default mode; --reference-compat keeps the reference's one-line banners).
   bool wrap_banners = false;
+  // A ratio column's +inf (a row whose base is 0: a new operator) is the number 1.7976931348623157E308
+  // shown as "INF" by its number format (kInfiniteRatioFormat), so that a number filter keeps it (the
+  // default mode); else the text "INF", as the reference writes it (--reference-compat).
+  bool infinite_ratio_as_number = false;
   // Filled with a line for each sheet cut at the most rows a sheet holds (kMaxSheetDataRows data
   // rows; the CSV files and the JSON result keep every row), when not null.
   std::vector<std::string>* cut_sheets = nullptr;
@@ -41,6 +45,12 @@ struct WorkbookOptions {
 inline constexpr size_t kMaxSheetDataRows = 1048576 - 3;
 
 inline constexpr double kMaxFittedWidth = 80;
+
+// The most lines a call-stack cell makes its row tall with fit_text_columns (ColumnSpec::call_stack).
+inline constexpr size_t kCallStackRowLines = 3;
+
+// The number format of an infinite ratio written as a number: "INF" for it, a percentage otherwise.
+inline constexpr const char* kInfiniteRatioFormat = "[>=1E+300]\"INF\";0.00%";
 
 // The width a column gets with fit_text_columns: max(col.width, min(kMaxFittedWidth, longest line + 2))
 // where a line's length counts UTF-8 characters; number cells do not widen a column.

@@ -67,14 +67,15 @@ std::vector<ApiRow> RowsOf(const SideAggregate& base, const SideAggregate& compa
   return rows;
 }
 
-// The displayed values of one side: ms rounded to 2 places, the average from the rounded total.
+// The displayed values of one side: under rounded_diffs_and_ratios ms rounded to 2 places and the
+// average from the rounded total (the reference); else the exact values.
 void Display(ApiSide& s, const ReferencePolicy& policy) {
   const double total_ms =
       policy.float_us_sums ? s.ref_total_us / 1000.0 : static_cast<double>(s.total_ns) / 1e6;
   const double self_ms = policy.float_us_sums ? s.ref_self_us / 1000.0 : static_cast<double>(s.self_ns) / 1e6;
-  s.total_ms = PyRound(total_ms, 2);
-  s.self_ms = PyRound(self_ms, 2);
-  s.avg_ms = s.calls ? PyRound(s.total_ms / static_cast<double>(s.calls), 2) : 0.0;
+  s.total_ms = PolicyRound(total_ms, 2, policy);
+  s.self_ms = PolicyRound(self_ms, 2, policy);
+  s.avg_ms = s.calls ? PolicyRound(s.total_ms / static_cast<double>(s.calls), 2, policy) : 0.0;
 }
 
 // One node as an ApiOp: exact self time from the slices' int64 durations, the reference's from
@@ -162,11 +163,14 @@ ApiComparison CompareApi(const Timeline& base, const Timeline& comparison, const
   for (ApiRow& r : out.rows) {
     Display(r.base, policy);
     Display(r.comparison, policy);
-    r.diff_total_ratio = DiffRatio(r.base.total_ms, r.comparison.total_ms);
-    r.diff_self_ratio = DiffRatio(r.base.self_ms, r.comparison.self_ms);
-    r.diff_avg_ratio = DiffRatio(r.base.avg_ms, r.comparison.avg_ms);
+    r.diff_total_ms = policy.rounded_diffs_and_ratios
+                          ? DiffMs(r.base.total_ms, r.comparison.total_ms)
+                          : static_cast<double>(r.comparison.total_ns - r.base.total_ns) / 1e6;
+    r.diff_total_ratio = DiffRatio(r.base.total_ms, r.comparison.total_ms, policy);
+    r.diff_self_ratio = DiffRatio(r.base.self_ms, r.comparison.self_ms, policy);
+    r.diff_avg_ratio = DiffRatio(r.base.avg_ms, r.comparison.avg_ms, policy);
     r.diff_calls_ratio =
-        DiffRatio(static_cast<double>(r.base.calls), static_cast<double>(r.comparison.calls));
+        DiffRatio(static_cast<double>(r.base.calls), static_cast<double>(r.comparison.calls), policy);
   }
   return out;
 }

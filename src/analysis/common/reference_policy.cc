@@ -34,6 +34,9 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.single_cursor_overlap = true;
   p.comm_wait_least_wait_plane = true;
   p.float_us_sums = true;
+  p.rounded_diffs_and_ratios = true;
+  p.overall_labels_keep_tabs = true;
+  p.workbook_ratio_inf_text = true;
   p.screen_quirks = true;
   p.attach_kernels_by_start_ts = true;
   p.hccl_ops_attach_only_with_comm = true;

@@ -160,8 +160,8 @@ void AppendOp(const CommOpStats* b, const CommOpStats* c, const ReferencePolicy&
   CommRow row;
   if (b != nullptr) row.base_name = b->name, row.base = b->ops;
   if (c != nullptr) row.comparison_name = c->name, row.comparison = c->ops;
-  row.diff_us = PyRound(row.comparison.total_us - row.base.total_us, 2);
-  row.diff_ratio = DiffRatio(row.base.total_us, row.comparison.total_us);
+  row.diff_us = DiffMs(row.base.total_us, row.comparison.total_us, policy);  // round(c - b, 2) or exact
+  row.diff_ratio = DiffRatio(row.base.total_us, row.comparison.total_us, policy);
   rows.push_back(std::move(row));
   if ((b != nullptr && !b->tasks.empty()) || (c != nullptr && !c->tasks.empty())) AppendTaskRows(b, c, policy, rows);
 }

@@ -76,13 +76,14 @@ SideGroups GroupKernels(const Profile& p, std::optional<int64_t> step, const Ref
   return out;
 }
 
-// The displayed values of a present group (docs/reference/kernels.md#kernelcompare): totals, max
-// and min rounded to 2 decimals, the average from the rounded total.
+// The displayed values of a present group (docs/reference/kernels.md#kernelcompare): under
+// rounded_diffs_and_ratios totals, max and min rounded to 2 decimals and the average from the
+// rounded total (the reference); else the exact values.
 void Display(KernelGroupSide& g, const ReferencePolicy& policy) {
-  g.total_us = PyRound(g.total.Us(policy), 2);
-  g.avg_us = PyRound(g.total_us / static_cast<double>(g.total.count), 2);
-  g.max_us = PyRound(static_cast<double>(g.max_ns) / 1e3, 2);
-  g.min_us = PyRound(static_cast<double>(g.min_ns) / 1e3, 2);
+  g.total_us = PolicyRound(g.total.Us(policy), 2, policy);
+  g.avg_us = PolicyRound(g.total_us / static_cast<double>(g.total.count), 2, policy);
+  g.max_us = PolicyRound(static_cast<double>(g.max_ns) / 1e3, 2, policy);
+  g.min_us = PolicyRound(static_cast<double>(g.min_ns) / 1e3, 2, policy);
 }
 
 // The aggregation key: the reference concatenates type and shapes; the default keeps the pair apart
@@ -114,8 +115,8 @@ std::vector<KernelRow> JoinGroups(SideGroups& base, SideGroups& comparison, cons
   add(base.groups, true);
   add(comparison.groups, false);
   for (KernelRow& r : rows) {
-    r.diff_total_ratio = DiffRatio(r.base.total_us, r.comparison.total_us);
-    r.diff_avg_ratio = DiffRatio(r.base.avg_us, r.comparison.avg_us);
+    r.diff_total_ratio = DiffRatio(r.base.total_us, r.comparison.total_us, policy);
+    r.diff_avg_ratio = DiffRatio(r.base.avg_us, r.comparison.avg_us, policy);
   }
   return rows;
 }

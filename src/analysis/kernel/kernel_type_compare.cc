@@ -56,7 +56,9 @@ std::string NoStatisticWarning(const Profile& p, std::string_view side) {
 
 // Base keys in order, then comparison-only keys. A later row with the same key replaces the values
 // of the earlier one and keeps its place (a dictionary update).
-std::vector<KernelTypeRow> JoinStatistics(const Profile& base, const Profile& comparison, bool float_sums) {
+std::vector<KernelTypeRow> JoinStatistics(const Profile& base, const Profile& comparison,
+                                          const ReferencePolicy& policy) {
+  const bool float_sums = policy.float_us_sums;
   std::vector<KernelTypeRow> rows;
   std::unordered_map<std::string, size_t> index;
   auto add = [&](const Profile& p, bool is_base) {
@@ -70,8 +72,8 @@ std::vector<KernelTypeRow> JoinStatistics(const Profile& base, const Profile& co
   add(base, true);
   add(comparison, false);
   for (KernelTypeRow& r : rows) {
-    r.diff_total_ratio = DiffRatio(r.base.total_us, r.comparison.total_us);
-    r.diff_avg_ratio = DiffRatio(r.base.avg_us, r.comparison.avg_us);
+    r.diff_total_ratio = DiffRatio(r.base.total_us, r.comparison.total_us, policy);
+    r.diff_avg_ratio = DiffRatio(r.base.avg_us, r.comparison.avg_us, policy);
   }
   // Stable, largest ratio first (+inf before every number).
   std::stable_sort(rows.begin(), rows.end(), [](const KernelTypeRow& a, const KernelTypeRow& b) {
@@ -93,7 +95,7 @@ void CompareByType(const Timeline& base, const Timeline& comparison, KernelCompa
   }
   if (!out.base.has_data || !out.comparison.has_data) return;
   out.kind = KernelCompareKind::kType;
-  out.type_rows = JoinStatistics(base.p(), comparison.p(), out.policy.float_us_sums);
+  out.type_rows = JoinStatistics(base.p(), comparison.p(), out.policy);
 }
 
 }  // namespace profdiff::analysis

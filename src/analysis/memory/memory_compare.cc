@@ -86,8 +86,8 @@ std::vector<MemoryStatRow> Statistics(const MemoryComparison& cmp) {
       row.name = comparison_groups.keys()[j.comparison];
       row.comparison = comparison_groups.values()[j.comparison];
     }
-    row.diff_mb = DiffMs(row.base.size_mb, row.comparison.size_mb);
-    row.ratio = DiffRatio(row.base.size_mb, row.comparison.size_mb);
+    row.diff_mb = DiffMs(row.base.size_mb, row.comparison.size_mb, cmp.policy);
+    row.ratio = DiffRatio(row.base.size_mb, row.comparison.size_mb, cmp.policy);
     out.push_back(row);
   }
   return out;
@@ -238,8 +238,8 @@ void CompareOnPairing(const Timeline& base, const Timeline& comparison, const Re
     MemoryRow row;
     row.base = MakeSide(base.p(), out.base_tree(), out.base_memory, np.base, policy);
     row.comparison = MakeSide(comparison.p(), out.comparison_tree(), out.comparison_memory, np.comparison, policy);
-    row.diff_kb = DiffMs(row.base.size_kb, row.comparison.size_kb);
-    row.ratio = DiffRatio(row.base.size_kb, row.comparison.size_kb);
+    row.diff_kb = DiffMs(row.base.size_kb, row.comparison.size_kb, policy);
+    row.ratio = DiffRatio(row.base.size_kb, row.comparison.size_kb, policy);
     out.rows.push_back(std::move(row));
   }
   out.stats = Statistics(out);

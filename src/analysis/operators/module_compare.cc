@@ -483,9 +483,9 @@ ModuleBlock MakeModuleBlock(const ModPair& mp, const SideModules (&sides)[2], co
   ModuleBlock b;
   b.base = MakeModuleSide(sides[0], mp.base);
   b.comparison = MakeModuleSide(sides[1], mp.comparison);
-  b.total_diff_us = PyRound(b.comparison.total.Us(policy) - b.base.total.Us(policy), 2);
-  b.self_diff_us = PyRound(b.comparison.self.Us(policy) - b.base.self.Us(policy), 2);
-  b.total_ratio = DiffRatio(b.base.total.Us(policy), b.comparison.total.Us(policy));
+  b.total_diff_us = DiffUs(b.base.total, b.comparison.total, policy);
+  b.self_diff_us = DiffUs(b.base.self, b.comparison.self, policy);
+  b.total_ratio = DiffRatio(b.base.total.Us(policy), b.comparison.total.Us(policy), policy);
   std::vector<ModuleOpSide> bops = TopOpSides(sides[0], mp.base);
   std::vector<ModuleOpSide> cops = TopOpSides(sides[1], mp.comparison);
   std::vector<MatchKey> bk, ck;
@@ -496,8 +496,8 @@ ModuleBlock MakeModuleBlock(const ModPair& mp, const SideModules (&sides)[2], co
     if (m.base != kNoIndex) r.base = std::move(bops[m.base]);
     if (m.comparison != kNoIndex) r.comparison = std::move(cops[m.comparison]);
     const double base_us = r.base.device.Us(policy), comparison_us = r.comparison.device.Us(policy);
-    r.self_diff_us = PyRound(comparison_us - base_us, 2);
-    r.ratio = DiffRatio(base_us, comparison_us);
+    r.self_diff_us = DiffUs(r.base.device, r.comparison.device, policy);
+    r.ratio = DiffRatio(base_us, comparison_us, policy);
     b.ops.push_back(std::move(r));
   }
   return b;
@@ -559,9 +559,9 @@ ModuleStatBlock MakeStatBlock(std::string_view path, const std::vector<ModRef>& 
   FirstSeenGroups<ModuleStatOpSide> base_ops, comparison_ops;
   blk.base = AggregateInstances(sides[0], base_refs, base_ops);
   blk.comparison = AggregateInstances(sides[1], comparison_refs, comparison_ops);
-  blk.total_diff_ms = DiffMs(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy));
-  blk.self_diff_ms = DiffMs(blk.base.self.Ms(policy), blk.comparison.self.Ms(policy));
-  blk.total_ratio = DiffRatio(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy));
+  blk.total_diff_ms = DiffMs(blk.base.total, blk.comparison.total, policy);
+  blk.self_diff_ms = DiffMs(blk.base.self, blk.comparison.self, policy);
+  blk.total_ratio = DiffRatio(blk.base.total.Ms(policy), blk.comparison.total.Ms(policy), policy);
   for (const MatchPair& j : OrderedJoin(base_ops.keys(), comparison_ops.keys())) {
     ModuleStatOpRow r;
     if (j.base != kNoIndex) {
@@ -572,8 +572,8 @@ ModuleStatBlock MakeStatBlock(std::string_view path, const std::vector<ModRef>& 
       r.name = comparison_ops.keys()[j.comparison];
       r.comparison = std::move(comparison_ops.values()[j.comparison]);
     }
-    r.self_diff_ms = DiffMs(r.base.device.Ms(policy), r.comparison.device.Ms(policy));
-    r.ratio = DiffRatio(r.base.device.Ms(policy), r.comparison.device.Ms(policy));
+    r.self_diff_ms = DiffMs(r.base.device, r.comparison.device, policy);
+    r.ratio = DiffRatio(r.base.device.Ms(policy), r.comparison.device.Ms(policy), policy);
     blk.ops.push_back(std::move(r));
   }
   return blk;

@@ -73,8 +73,8 @@ std::vector<OperatorStatRow> OperatorStatistics(const std::vector<OperatorRow>& 
       row.comparison_count = comparison_groups.values()[j.comparison].ops;
     }
     const double base_ms = row.base.Ms(policy), comparison_ms = row.comparison.Ms(policy);
-    row.diff_ms = DiffMs(base_ms, comparison_ms);
-    row.ratio = DiffRatio(base_ms, comparison_ms);
+    row.diff_ms = DiffMs(row.base, row.comparison, policy);
+    row.ratio = DiffRatio(base_ms, comparison_ms, policy);
     out.push_back(row);
   }
   return out;
@@ -133,8 +133,8 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
     row.base = MakeSide(base, bt, np.base);
     row.comparison = MakeSide(comparison, ct, np.comparison);
     const double base_us = row.base.device.Us(policy), comparison_us = row.comparison.device.Us(policy);
-    row.diff_us = PyRound(comparison_us - base_us, 2);
-    row.ratio = DiffRatio(base_us, comparison_us);
+    row.diff_us = DiffUs(row.base.device, row.comparison.device, policy);
+    row.ratio = DiffRatio(base_us, comparison_us, policy);
     out.base_items += row.base.present ? 1 : 0;
     out.comparison_items += row.comparison.present ? 1 : 0;
     out.matched += (row.base.present && row.comparison.present) ? 1 : 0;

@@ -114,7 +114,7 @@ int CountTabs(const std::string& label) {
 
 class RowBuilder {
  public:
-  explicit RowBuilder(std::vector<OverallRow>& rows) : rows_(rows) {}
+  RowBuilder(std::vector<OverallRow>& rows, const ReferencePolicy& policy) : rows_(rows), policy_(policy) {}
   void Add(std::string label, RowFill fill, MetricCell base, MetricCell comp) {
     if (base.duration_ms == 0 && comp.duration_ms == 0) return;  // omitted when both are exactly 0
     OverallRow r;
@@ -123,13 +123,14 @@ class RowBuilder {
     r.fill = fill;
     r.base = base;
     r.comparison = comp;
-    r.diff_ms = DiffMs(base.duration_ms, comp.duration_ms);
-    r.diff_ratio = DiffRatio(base.duration_ms, comp.duration_ms);
+    r.diff_ms = DiffMs(base.duration_ms, comp.duration_ms, policy_);
+    r.diff_ratio = DiffRatio(base.duration_ms, comp.duration_ms, policy_);
     rows_.push_back(std::move(r));
   }
 
  private:
   std::vector<OverallRow>& rows_;
+  const ReferencePolicy& policy_;
 };
 
 // The OverallMetrics rows (docs/reference/overall.md#overallmetrics-sheet) in the reference's
@@ -137,7 +138,7 @@ class RowBuilder {
 class OverallRowsBuilder {
  public:
   OverallRowsBuilder(const SideView& b, const SideView& c, std::vector<OverallRow>& rows)
-      : b_(b), c_(c), be_(b.E2eMs()), ce_(c.E2eMs()), out_(rows) {}
+      : b_(b), c_(c), be_(b.E2eMs()), ce_(c.E2eMs()), out_(rows, *b.policy) {}
 
   void Build() {
     Both("Computing Time", RowFill::kBlue, b_.ComputeMs(), b_.ComputingNumber(), c_.ComputeMs(), c_.ComputingNumber());

@@ -179,6 +179,24 @@ DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts, con
   return d;
 }
 
+// The reference's warning for a side without a compute stream. When its kernels are all on stream 0
+// (a ROCm trace, a single-stream CUDA trace) and the policy ignores that stream, it also says so and
+// how to compare them (issue 34: "all N kernels are on stream 0, which the reference ignores").
+std::string NoKernelRunningDataWarning(const DeviceEvents& d, const ReferencePolicy& policy) {
+  std::string text = "The profiling data does not contain kernel running data.";
+  int64_t kernels = 0, on_stream0 = 0;
+  for (const DeviceEvent& e : d.events) {
+    if (!e.is_kernel || e.comm) continue;
+    ++kernels;
+    on_stream0 += e.stream == 0;
+  }
+  if (policy.gpu_compute_stream_nonzero_only && kernels > 0 && on_stream0 == kernels)
+    text += " All " + std::to_string(kernels) +
+            " compute kernels are on stream 0, which the reference ignores; drop --reference-compat to "
+            "compare them.";
+  return text;
+}
+
 // E2E: from the first start to the last end of every device event, or only of those with a truthy
 // stream (policy.gpu_e2e_ignores_stream0, the reference's quirk).
 int64_t E2eNs(const Profile& profile, const std::vector<DeviceEvent>& events, const ReferencePolicy& policy) {
@@ -290,7 +308,7 @@ SideMetrics ComputeGpuSideMetrics(const Timeline& timeline, const KernelMasks& m
   }
   if (!d.compute_stream) {
     m.has_overlap_data = false;
-    m.warnings.push_back("The profiling data does not contain kernel running data.");
+    m.warnings.push_back(NoKernelRunningDataWarning(d, policy));
     return m;
   }
   // A selected step lasts its window (its idle tail included), or until its last event ends.

@@ -1,12 +1,17 @@
 #include "html_sections.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
+#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "profdiff/report/html/html_escape.h"
 #include "profdiff/report/html/svg_charts.h"
+#include "profdiff/report/overall/screen.h"
 
 namespace profdiff::report::html {
 namespace {
@@ -34,49 +39,106 @@ std::string NumCell(double v, int digits) {
   return fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", v, Number(v, digits));
 }
 
-std::string ComputingLabel(const std::string& category) {
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"flash_attention_fwd", "flash attention (fwd)"}, {"flash_attention_bwd", "flash attention (bwd)"},
-      {"conv_fwd", "conv (fwd)"}, {"conv_bwd", "conv (bwd)"}, {"matmul", "matmul"},
-      {"page_attention", "page attention"}, {"vector", "vector"}, {"cube", "cube"},
-      {"sdma_tensor_move", "SDMA (tensor move)"}, {"other", "other computing"}};
-  for (const auto& [key, name] : kNames)
-    if (category == key) return name;
-  return category;
+// Every segment the step chart can draw, with its legend text and colour: one colour per entry, no
+// two alike (the legend would otherwise let "transmit" pass for "other computing").
+struct SegmentKind {
+  const char* key;    // computing_split category, or the chart's own part
+  const char* label;  // legend text
+  const char* color;
+};
+constexpr SegmentKind kSegmentKinds[] = {
+    {"flash_attention_fwd", "flash attention (fwd)", "#4e79a7"},
+    {"flash_attention_bwd", "flash attention (bwd)", "#a0cbe8"},
+    {"conv_fwd", "conv (fwd)", "#f28e2b"},
+    {"conv_bwd", "conv (bwd)", "#ffbe7d"},
+    {"matmul", "matmul", "#59a14f"},
+    {"page_attention", "page attention", "#8cd17d"},
+    {"vector", "vector", "#b6992d"},
+    {"cube", "cube", "#499894"},
+    {"sdma_tensor_move", "SDMA (tensor move)", "#86bcb6"},
+    {"other", "other computing", "#bab0ac"},
+    {"computing_not_split", "computing (not split)", "#79706e"},
+    {"transmit", "uncovered comm: transmit", "#e15759"},
+    {"wait", "uncovered comm: wait", "#ff9d9a"},
+    {"idle", "uncovered comm: idle", "#d37295"},
+    {"comm_rest", "uncovered comm: not in a group's split", "#9d7660"},
+    {"comm", "uncovered communication", "#b07aa1"},
+    {"free", "free", "#f1ce63"},
+};
+constexpr const char* kUnknownCategoryColor = "#d4a6c8";
+
+BarSegment Segment(std::string_view key, int64_t ns, const std::string& unknown_label = "") {
+  for (const SegmentKind& k : kSegmentKinds)
+    if (key == k.key) return {k.label, ns, k.color};
+  return {unknown_label.empty() ? std::string(key) : unknown_label, ns, kUnknownCategoryColor};
+}
+
+// The uncovered communication split over the groups' transmit, wait and idle, and what the groups'
+// split leaves of the side's total (a remainder segment, so the bar still adds up to E2E). Groups
+// adding up to more than the total (overlapping groups) are cut from idle, then wait, then transmit.
+void AppendCommunication(const OrderedJson& side, std::vector<BarSegment>& out) {
+  const int64_t comm = Int(side, "uncovered_communication_ns");
+  int64_t parts[3] = {0, 0, 0};  // transmit, wait, idle
+  const OrderedJson& groups = Member(side, "communication_groups");
+  for (const OrderedJson& g : groups) {
+    parts[0] += Int(g, "transmit_ns");
+    parts[1] += Int(g, "wait_ns");
+    parts[2] += Int(g, "idle_ns");
+  }
+  if (!groups.is_array() || groups.empty()) {
+    out.push_back(Segment("comm", comm));
+    return;
+  }
+  int64_t over = parts[0] + parts[1] + parts[2] - comm;
+  for (int i = 2; i >= 0 && over > 0; --i) {
+    const int64_t cut = std::min(over, parts[i]);
+    parts[i] -= cut;
+    over -= cut;
+  }
+  out.push_back(Segment("transmit", parts[0]));
+  out.push_back(Segment("wait", parts[1]));
+  out.push_back(Segment("idle", parts[2]));
+  out.push_back(Segment("comm_rest", comm - parts[0] - parts[1] - parts[2]));
+}
+
+// Colours by legend entry: a label keeps its colour in both bars; a label whose colour another label
+// already has (two categories profdiff does not know) gets the next free one.
+void GiveEveryLabelItsOwnColor(std::vector<StackedBar>& bars) {
+  static constexpr const char* kSpare[] = {"#9467bd", "#c5b0d5", "#17becf", "#bcbd22", "#8c564b", "#e377c2"};
+  std::map<std::string, std::string> by_label;
+  std::set<std::string> used;
+  size_t spare = 0;
+  for (StackedBar& b : bars) {
+    for (BarSegment& s : b.segments) {
+      if (s.ns <= 0) continue;
+      auto it = by_label.find(s.label);
+      if (it != by_label.end()) {
+        s.color = it->second;
+        continue;
+      }
+      while (used.count(s.color) != 0 && spare < std::size(kSpare)) s.color = kSpare[spare++];
+      used.insert(s.color);
+      by_label[s.label] = s.color;
+    }
+  }
 }
 
 // One side's bar: its computing split, its uncovered communication (split into transmit, wait and
-// idle when the groups' uncovered times add up to the side's), and free time. The segments always
-// add up to E2E: a split that does not add up leaves its remainder as its own segment.
+// idle whenever the groups are known, with what they leave as its own segment) and free time. The
+// segments always add up to E2E.
 StackedBar SideBar(const std::string& which, const OrderedJson& side) {
   StackedBar bar;
   bar.label = which + ": " + Str(side, "device");
   bar.total_ns = Int(side, "e2e_ns");
   const int64_t computing = Int(side, "computing_ns");
   int64_t split_sum = 0;
-  int color = 0;
   for (const OrderedJson& c : Member(side, "computing_split")) {
-    bar.segments.push_back({ComputingLabel(Str(c, "category")), Int(c, "ns"), color++});
+    bar.segments.push_back(Segment(Str(c, "category"), Int(c, "ns")));
     split_sum += Int(c, "ns");
   }
-  if (split_sum != computing) bar.segments.push_back({"computing (not split)", computing - split_sum, 10});
-  const int64_t comm = Int(side, "uncovered_communication_ns");
-  int64_t transmit = 0, wait = 0, idle = 0, groups_sum = 0;
-  const OrderedJson& groups = Member(side, "communication_groups");
-  for (const OrderedJson& g : groups) {
-    transmit += Int(g, "transmit_ns");
-    wait += Int(g, "wait_ns");
-    idle += Int(g, "idle_ns");
-    groups_sum += Int(g, "uncovered_ns");
-  }
-  if (groups.is_array() && !groups.empty() && groups_sum == comm) {
-    bar.segments.push_back({"uncovered comm: transmit", transmit, 11});
-    bar.segments.push_back({"uncovered comm: wait", wait, 12});
-    bar.segments.push_back({"uncovered comm: idle", idle, 13});
-  } else {
-    bar.segments.push_back({"uncovered communication", comm, 11});
-  }
-  bar.segments.push_back({"free", Int(side, "free_ns"), 14});
+  if (split_sum != computing) bar.segments.push_back(Segment("computing_not_split", computing - split_sum));
+  AppendCommunication(side, bar.segments);
+  bar.segments.push_back(Segment("free", Int(side, "free_ns")));
   return bar;
 }
 
@@ -97,10 +159,21 @@ std::string SimpleTable(const std::vector<std::string>& headers, const std::vect
   return out + "</tbody></table>";
 }
 
+// A memory size given in KB as a sortable cell: the KB in data-v, the text in the unit that reads
+// ("1.931 GiB", "512.0 KiB"; the profilers' KB are KiB).
+std::string SizeCell(const OrderedJson& kb) {
+  if (!kb.is_number()) return MsCell(kb);
+  const double v = kb.get<double>(), a = std::fabs(v);
+  const std::string text = a >= 1024.0 * 1024.0 ? Number(v / (1024.0 * 1024.0), 3) + " GiB"
+                           : a >= 1024.0        ? Number(v / 1024.0, 3) + " MiB"
+                                                : Number(v, 1) + " KiB";
+  return fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", v, text);
+}
+
 std::string SideTotalsRow(const char* which, const OrderedJson& side, const char* unit_key) {
-  return Td(which) + Td(Member(side, "has_data").is_boolean() && Member(side, "has_data").get<bool>()
-                            ? "yes" : "no") +
-         MsCell(Member(side, unit_key));
+  const bool has = Member(side, "has_data").is_boolean() && Member(side, "has_data").get<bool>();
+  const OrderedJson& v = Member(side, unit_key);
+  return Td(which) + Td(has ? "yes" : "no") + (std::string_view(unit_key) == "size_kb" ? SizeCell(v) : MsCell(v));
 }
 
 }  // namespace
@@ -172,10 +245,26 @@ std::string StepTimeSection(const OrderedJson& doc) {
   const OrderedJson& sides = Member(doc, "sides");
   std::vector<StackedBar> bars = {SideBar("base", Member(sides, "base")),
                                   SideBar("comparison", Member(sides, "comparison"))};
-  return "<section id=\"step-time\"><h2>Step time</h2><p>Each side's E2E time: computing by "
-         "category, uncovered communication (split into transmit, wait and idle where the "
-         "communication groups are known) and free time, on one scale.</p>" +
-         StackedBarsSvg(bars) + "</section>";
+  GiveEveryLabelItsOwnColor(bars);
+  // What each bar covers: a side without ProfilerStep markers is its whole capture, not a step.
+  std::string coverage;
+  for (const char* which : {"base", "comparison"}) {
+    const OrderedJson& steps = Member(Member(sides, which), "steps");
+    const size_t n = steps.is_array() ? steps.size() : 0;
+    coverage += "<li>" + std::string(which) + ": " +
+                (n == 0 ? "<span class=\"warn\">no step markers: the bar is the whole capture, not a step</span>"
+                        : std::to_string(n) + " step" + (n == 1 ? "" : "s")) +
+                "</li>";
+  }
+  const int64_t lo = std::min(bars[0].total_ns, bars[1].total_ns), hi = std::max(bars[0].total_ns, bars[1].total_ns);
+  const bool own_scales = lo > 0 && hi > 10 * lo;  // one bar would be a sliver on a common scale
+  return "<section id=\"step-time\"><h2>E2E time</h2><p>Each side's E2E time: computing by category, "
+         "uncovered communication (split into transmit, wait and idle where the communication groups "
+         "are known; what their split leaves is its own segment) and free time" +
+         std::string(own_scales ? ". <b>Each bar on its own scale</b>: one side is more than ten times "
+                                  "longer than the other, so their lengths are not comparable."
+                                : ", on one scale.") +
+         "</p><ul>" + coverage + "</ul>" + StackedBarsSvg(bars, own_scales) + "</section>";
 }
 
 std::string WaterfallSection(const OrderedJson& doc, std::vector<Waterfall>& drawn) {
@@ -206,7 +295,8 @@ std::string CommunicationSection(const OrderedJson& doc) {
   std::string out = "<section id=\"communication\"><h2>Communication</h2>";
   if (!rows.empty())
     out += "<h3>Uncovered communication per group</h3>" +
-           SimpleTable({"side", "group", "uncovered (ms)", "transmit (ms)", "wait (ms)", "idle (ms)"}, rows);
+           SimpleTable({"side", "group", "uncovered (ms)", "transmit (ms)", "wait (ms)", "idle (ms)"}, rows) +
+           "<p class=\"note\">" + EscapeText(kCommunicationWordsNote) + "</p>";
   if (comm.is_object()) {
     std::vector<std::string> ops;
     for (const OrderedJson& r : Member(comm, "top_by_diff")) {
@@ -226,15 +316,18 @@ std::string MemorySection(const OrderedJson& memory) {
                                      SideTotalsRow("comparison", Member(memory, "comparison"), "size_kb")};
   std::vector<std::string> rows;
   for (const OrderedJson& r : Member(memory, "top_by_diff")) {
+    const OrderedJson& d = Member(r, "diff_size_kb");
+    if (d.is_number() && d.get<double>() == 0) continue;  // unchanged: not a change to list
     const OrderedJson& b = Member(r, "base");
     const OrderedJson& c = Member(r, "comparison");
-    rows.push_back(Td(Text(Member(b.is_object() ? b : c, "name"))) + MsCell(Member(b, "size_kb")) +
-                   MsCell(Member(c, "size_kb")) + MsCell(Member(r, "diff_size_kb")));
+    rows.push_back(Td(Text(Member(b.is_object() ? b : c, "name"))) + SizeCell(Member(b, "size_kb")) +
+                   SizeCell(Member(c, "size_kb")) + SizeCell(d));
   }
-  return "<section id=\"memory\"><h2>Memory</h2>" +
-         SimpleTable({"side", "has memory records", "size (KB)"}, totals) +
+  return "<section id=\"memory\"><h2>Memory</h2>" + SimpleTable({"side", "has memory records", "size"}, totals) +
          "<h3>Operators with the largest memory change</h3>" +
-         SimpleTable({"operator", "base (KB)", "comparison (KB)", "diff (KB)"}, rows) + "</section>";
+         (rows.empty() ? "<p>No operator's allocated memory changed.</p>"
+                       : SimpleTable({"operator", "base", "comparison", "diff"}, rows)) +
+         "</section>";
 }
 
 std::string KernelSection(const OrderedJson& kernels) {

@@ -23,7 +23,8 @@ constexpr const char* kTotal = "#4a6fa5";
 
 std::string Px(double v) { return fmt::format("{:.1f}", v); }
 
-std::string Legend(const std::vector<const BarSegment*>& items, int y0) {
+// The legend from y0 down, wrapped at the chart's width; *bottom is where its last line ends.
+std::string Legend(const std::vector<const BarSegment*>& items, int y0, int* bottom) {
   std::string out;
   int x = 0;
   int y = y0;
@@ -35,24 +36,16 @@ std::string Legend(const std::vector<const BarSegment*>& items, int y0) {
       y += 20;
     }
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>", x, y,
-                       PaletteColor(s->color));
+                       EscapeAttribute(s->color));
     out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{}</text>", x + 16, y + 10,
                        EscapeText(text));
     x += w;
   }
+  *bottom = y + 16;
   return out;
 }
 
 }  // namespace
-
-std::string PaletteColor(int index) {
-  static constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
-                                             "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
-                                             "#9c755f", "#bab0ac", "#1f77b4", "#8c564b",
-                                             "#17becf", "#bcbd22", "#7f7f7f", "#aec7e8"};
-  constexpr int n = static_cast<int>(sizeof kPalette / sizeof kPalette[0]);
-  return kPalette[((index % n) + n) % n];
-}
 
 std::string Shorten(const std::string& text, size_t max_chars) {
   size_t chars = 0;
@@ -64,8 +57,17 @@ std::string Shorten(const std::string& text, size_t max_chars) {
   return text;
 }
 
+std::string ShortenMiddle(const std::string& text, size_t max_chars) {
+  std::vector<size_t> starts;  // byte offset of each code point
+  for (size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  if (starts.size() <= max_chars || max_chars < 3) return starts.size() <= max_chars ? text : Shorten(text, max_chars);
+  const size_t head = (max_chars - 1) * 2 / 5, tail = max_chars - 1 - head;  // the end says more
+  return text.substr(0, starts[head]) + "\xE2\x80\xA6" + text.substr(starts[starts.size() - tail]);
+}
+
 std::string ShortenLabel(const std::string& text, size_t max_chars) {
-  if (text.find('/') == std::string::npos) return Shorten(text, max_chars);
+  if (text.find('/') == std::string::npos) return ShortenMiddle(text, max_chars);
   // A module path: its end names the module, so keep the end.
   std::vector<size_t> starts;  // byte offset of each code point
   for (size_t i = 0; i < text.size(); ++i)
@@ -82,16 +84,17 @@ std::string FormatMs(int64_t ns) {
   return fmt::format("{}{}.{:03}", us == 0 ? "" : sign, us / 1000, us % 1000);
 }
 
-std::string StackedBarsSvg(const std::vector<StackedBar>& bars) {
+std::string StackedBarsSvg(const std::vector<StackedBar>& bars, bool own_scales) {
   int64_t longest = 1;
   for (const StackedBar& b : bars) longest = std::max(longest, b.total_ns);
   // The bars start at x = kBarsX; the longest leaves room for its value label ("12345.678 ms").
-  const double scale = static_cast<double>(kWidth - kBarsX - kValueLabelWidth) / static_cast<double>(longest);
+  const double plot = static_cast<double>(kWidth - kBarsX - kValueLabelWidth);
   std::string body;
   std::vector<const BarSegment*> legend;
   std::set<std::string> seen;
   int y = 0;
   for (const StackedBar& b : bars) {
+    const double scale = plot / static_cast<double>(own_scales ? std::max<int64_t>(b.total_ns, 1) : longest);
     body += fmt::format("<text x=\"0\" y=\"{}\" class=\"bl\">{}</text>", y + 18,
                         EscapeText(Shorten(b.label, 18)));
     double x = kBarsX;
@@ -102,7 +105,7 @@ std::string StackedBarsSvg(const std::vector<StackedBar>& bars) {
       body += fmt::format(
           "<rect class=\"seg\" data-ns=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
           "fill=\"{}\"><title>{}: {} ms</title></rect>",
-          s.ns, Px(x), y + 2, Px(w), kRowHeight + 4, PaletteColor(s.color), EscapeText(s.label),
+          s.ns, Px(x), y + 2, Px(w), kRowHeight + 4, EscapeAttribute(s.color), EscapeText(s.label),
           FormatMs(s.ns));
       x += w;
       if (seen.insert(s.label).second) legend.push_back(&s);
@@ -112,8 +115,8 @@ std::string StackedBarsSvg(const std::vector<StackedBar>& bars) {
                         FormatMs(b.total_ns));
     y += kRowHeight + 16;
   }
-  const std::string legend_svg = Legend(legend, y + 4);
-  const int height = y + 30 + 20 * static_cast<int>(legend.size() / 6);
+  int height = y;
+  const std::string legend_svg = Legend(legend, y + 4, &height);
   return fmt::format(
       "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 {} {}\" "
       "width=\"{}\" height=\"{}\">{}{}</svg>",
@@ -131,14 +134,17 @@ std::string WaterfallSvg(const Waterfall& w) {
   lo = std::min(lo, w.total_ns);
   hi = std::max(hi, w.total_ns);
   const double span = static_cast<double>(std::max<int64_t>(hi - lo, 1));
-  const double plot = kWidth - kLabelWidth - 90;
+  // Room right of the plot for the longest value label ("-12902.345 ms", ~8 px a character at 12 px).
+  size_t longest_value = FormatMs(w.total_ns).size();
+  for (const WaterfallPart& p : w.parts) longest_value = std::max(longest_value, FormatMs(p.delta_ns).size());
+  const double plot = kWidth - kLabelWidth - 8.0 * static_cast<double>(longest_value + 3) - 8;
   auto X = [&](int64_t v) { return kLabelWidth + plot * static_cast<double>(v - lo) / span; };
   std::string body;
   int y = 0;
   auto row = [&](const std::string& label, int64_t from, int64_t to, const char* color, int64_t d) {
     const double x0 = X(std::min(from, to)), x1 = X(std::max(from, to));
-    body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"wl\">{}</text>", kLabelWidth - 6, y + 16,
-                        EscapeText(ShortenLabel(label, 42)));
+    body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"wl\"><title>{}</title>{}</text>", kLabelWidth - 6,
+                        y + 16, EscapeText(label), EscapeText(ShortenLabel(label, 42)));
     body += fmt::format(
         "<rect class=\"wf\" data-delta-ns=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
         "fill=\"{}\"><title>{}: {} ms</title></rect>",

@@ -16,13 +16,6 @@ int64_t IntOr0(const OrderedJson& j, const char* key) {
   return it->get<int64_t>();
 }
 
-// A millisecond value of the JSON result in whole ns (null and non-numbers count 0).
-int64_t MsToNs(const OrderedJson& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return 0;
-  return static_cast<int64_t>(std::llround(it->get<double>() * 1e6));
-}
-
 std::string StrOr(const OrderedJson& j, const char* key, const std::string& fallback) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
@@ -67,10 +60,10 @@ std::optional<Waterfall> ItemWaterfall(const OrderedJson& operators, size_t top_
     WaterfallPart p;
     if (modules) {
       p.label = StrOr(r, "module_name", StrOr(r, "module_class", "?"));
-      p.delta_ns = MsToNs(r, "comparison_self_ms") - MsToNs(r, "base_self_ms");
+      p.delta_ns = IntOr0(r, "comparison_self_ns") - IntOr0(r, "base_self_ns");  // the exact ns, no double
     } else {
       p.label = StrOr(r, "name", "?");
-      p.delta_ns = MsToNs(r, "comparison_ms") - MsToNs(r, "base_ms");
+      p.delta_ns = IntOr0(r, "comparison_ns") - IntOr0(r, "base_ns");
     }
     items.push_back(std::move(p));
   }

@@ -49,11 +49,11 @@ json TypeSide(const analysis::KernelTypeSide& t) {
 // One row of either sheet: the key columns, both sides, the diff of the displayed totals and the ratios.
 template <typename Row>
 json RowJson(json key, json base, json comparison, double base_total_us, double comparison_total_us,
-             const Row& r) {
+             const Row& r, const analysis::ReferencePolicy& policy) {
   json j = std::move(key);
   j["base"] = std::move(base);
   j["comparison"] = std::move(comparison);
-  j["diff_total_us"] = JsonNumber(analysis::DiffMs(base_total_us, comparison_total_us));
+  j["diff_total_us"] = JsonNumber(analysis::DiffMs(base_total_us, comparison_total_us, policy));
   j["diff_total_ratio"] = JsonNumber(r.diff_total_ratio);
   j["diff_avg_ratio"] = JsonNumber(r.diff_avg_ratio);
   return j;
@@ -63,10 +63,10 @@ json Rows(const analysis::KernelComparison& cmp) {
   json rows = json::array();
   for (const analysis::KernelRow& r : cmp.rows)
     rows.push_back(RowJson(json{{"kernel", r.type}, {"input_shape", r.shapes}}, GroupSide(r.base),
-                           GroupSide(r.comparison), r.base.total_us, r.comparison.total_us, r));
+                           GroupSide(r.comparison), r.base.total_us, r.comparison.total_us, r, cmp.policy));
   for (const analysis::KernelTypeRow& r : cmp.type_rows)
     rows.push_back(RowJson(json{{"kernel_type", r.op_type}, {"core_type", r.core_type}}, TypeSide(r.base),
-                           TypeSide(r.comparison), r.base.total_us, r.comparison.total_us, r));
+                           TypeSide(r.comparison), r.base.total_us, r.comparison.total_us, r, cmp.policy));
   return rows;
 }
 

@@ -199,8 +199,8 @@ SheetSpec ModuleCompareSheet(const OperatorComparison& cmp, std::string_view b, 
       {"Device Total Time Diff(us)", 20, CellFormat::kDefaultFloat, false},
       {"Device Self Time Diff(us)", 20, CellFormat::kDefaultFloat, false},
       {"Diff Total Ratio", 15, CellFormat::kDefaultRatio, true},
-      {"Base Call Stack", 30, CellFormat::kDefault, false},
-      {"Comparison Call Stack", 30, CellFormat::kDefault, false},
+      {"Base Call Stack", 30, CellFormat::kDefault, false, false, /*call_stack=*/true},
+      {"Comparison Call Stack", 30, CellFormat::kDefault, false, false, /*call_stack=*/true},
   };
   int64_t order = 0;
   for (const analysis::ModuleBlock& blk : cmp.module_blocks) {
@@ -292,8 +292,8 @@ SheetSpec ModuleStatisticSheet(const OperatorComparison& cmp, std::string_view b
       {"Device Total Time Diff(ms)", 20, CellFormat::kDefaultFloat, false},
       {"Device Self Time Diff(ms)", 20, CellFormat::kDefaultFloat, false},
       {"Diff Total Ratio", 15, CellFormat::kDefaultRatio, true},
-      {"Base Call Stack", 30, CellFormat::kDefault, false},
-      {"Comparison Call Stack", 30, CellFormat::kDefault, false},
+      {"Base Call Stack", 30, CellFormat::kDefault, false, false, /*call_stack=*/true},
+      {"Comparison Call Stack", 30, CellFormat::kDefault, false, false, /*call_stack=*/true},
   };
   int64_t order = 0;
   for (const analysis::ModuleStatBlock& blk : cmp.module_stats) {

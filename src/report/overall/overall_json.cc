@@ -154,7 +154,10 @@ json Deltas(const analysis::OverallComparison& cmp) {
 json MetricRows(const analysis::OverallComparison& cmp) {
   json rows = json::array();
   for (const analysis::OverallRow& r : cmp.rows) {
-    rows.push_back({{"label", r.label},
+    // The depth is `indent`; the reference's leading tabs stay under --reference-compat only.
+    const std::string label =
+        cmp.policy.overall_labels_keep_tabs ? r.label : r.label.substr(static_cast<size_t>(r.indent));
+    rows.push_back({{"label", label},
                     {"indent", r.indent},
                     {"fill", std::string(FillName(r.fill))},
                     {"base", Cell(r.base)},

@@ -57,6 +57,7 @@ SheetSpec BuildOverallMetricsSheet(const analysis::OverallComparison& cmp,
       {"Diff Duration(ms)", 20, CellFormat::kDefaultFloat, false},
       {"Diff Ratio", 10, CellFormat::kDefaultRatio, true},
   };
+  sheet.tidy_indent_column = true;
   sheet.rows.reserve(cmp.rows.size());
   for (const analysis::OverallRow& r : cmp.rows) {
     RowSpec row;

@@ -46,7 +46,8 @@ std::string SplitLine(const analysis::SideSummary& side, const char* role) {
 
 std::string RenderCommunicationSplitLines(const analysis::OverallComparison& cmp) {
   if (cmp.policy.comm_wait_least_wait_plane || cmp.screen.empty()) return {};
-  return SplitLine(cmp.base, "base") + SplitLine(cmp.comparison, "comparison");
+  const std::string lines = SplitLine(cmp.base, "base") + SplitLine(cmp.comparison, "comparison");
+  return lines.empty() ? lines : lines + kCommunicationWordsNote;
 }
 
 std::string StepCoverageText(const analysis::SideSummary& side) {

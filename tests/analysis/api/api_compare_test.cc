@@ -84,14 +84,22 @@ TEST(ApiCompare, AllLayerOpsWithSelfTimeAndDisplayValues) {
 }
 
 TEST(ApiCompare, RatiosOnRoundedValuesInfWhenBaseIsZero) {
-  // 0.004 ms shows as 0.0, 0.006 ms as 0.01.
+  // With the reference's rounding (rounded_diffs_and_ratios) 0.004 ms shows as 0.0, 0.006 ms as
+  // 0.01, so the ratio is INF; the default mode divides the exact values (deviation 19).
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId cpu = b.Track("1", "1");
   b.Add(cpu, SliceKind::kCpuOp, "a", "cpu_op", 0, 4000);
   ProfileBuilder c(DeviceKind::kGpu);
   TrackId cpu2 = c.Track("1", "1");
   c.Add(cpu2, SliceKind::kCpuOp, "a", "cpu_op", 0, 6000);
-  ApiComparison r = CompareApi(BuildTimeline(b.p, {}), BuildTimeline(c.p, {}), ExactPolicy(), {});
+  ReferencePolicy rounded = ExactPolicy();
+  rounded.rounded_diffs_and_ratios = true;
+  const ApiComparison exact = CompareApi(BuildTimeline(b.p, {}), BuildTimeline(c.p, {}), ExactPolicy(), {});
+  ASSERT_EQ(exact.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(exact.rows[0].base.total_ms, 0.004);
+  EXPECT_DOUBLE_EQ(exact.rows[0].diff_total_ratio, 1.5);
+  EXPECT_DOUBLE_EQ(exact.rows[0].diff_total_ms, 0.002);
+  ApiComparison r = CompareApi(BuildTimeline(b.p, {}), BuildTimeline(c.p, {}), rounded, {});
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_DOUBLE_EQ(r.rows[0].base.total_ms, 0.0);
   EXPECT_DOUBLE_EQ(r.rows[0].comparison.total_ms, 0.01);
@@ -99,8 +107,8 @@ TEST(ApiCompare, RatiosOnRoundedValuesInfWhenBaseIsZero) {
   EXPECT_DOUBLE_EQ(r.rows[0].diff_calls_ratio, 1.0);
 }
 
-// Five ops of 25 µs in all: exactly 0.025 ms -> 0.03, but the reference's float µs sum is
-// 24.999999999999996 -> 0.02 (docs/deviations.md, API deviation 1).
+// Five ops of 25 µs in all: exactly 0.025 ms (the default mode does not round), but the reference's
+// float µs sum is 24.999999999999996 -> 0.02 (docs/deviations.md, API deviation 1).
 TEST(ApiCompare, FloatSumsOnlyUnderTheReferencePolicy) {
   ProfileBuilder b(DeviceKind::kGpu);
   TrackId cpu = b.Track("1", "1");
@@ -113,7 +121,7 @@ TEST(ApiCompare, FloatSumsOnlyUnderTheReferencePolicy) {
   ApiComparison exact = CompareApi(t, t, ExactPolicy(), {});
   ApiComparison compat = CompareApi(t, t, ReferenceCompatPolicy(ReferenceLine::k8_2), {});
   ASSERT_EQ(exact.rows.size(), 1u);
-  EXPECT_DOUBLE_EQ(exact.rows[0].base.total_ms, 0.03);
+  EXPECT_DOUBLE_EQ(exact.rows[0].base.total_ms, 0.025);
   EXPECT_DOUBLE_EQ(compat.rows[0].base.total_ms, 0.02);
   EXPECT_DOUBLE_EQ(compat.rows[0].base.self_ms, 0.02);
   EXPECT_EQ(compat.rows[0].base.total_ns, 25000);  // the exact sum is kept either way
@@ -154,7 +162,7 @@ TEST(ApiCompare, StepSelectsThatStepsOpsBreadthFirst) {
 }
 
 // An op of 4999.5 ns: the loader keeps 5000 ns (half to even) and -0.5 ns in dur_sub_e5. The exact
-// default shows round(0.005, 2) = 0.01 ms; the reference's float µs (4.9995) shows 0.0
+// default shows 0.005 ms (unrounded); the reference's float µs (4.9995) shows round(…, 2) = 0.0
 // (docs/deviations.md, "Sub-nanosecond digits").
 TEST(ApiCompare, ReferenceSumsSeeTheSubNanosecondDigits) {
   ProfileBuilder b(DeviceKind::kNpu);
@@ -165,7 +173,7 @@ TEST(ApiCompare, ReferenceSumsSeeTheSubNanosecondDigits) {
   ApiComparison exact = CompareApi(t, t, ExactPolicy(), {});
   ApiComparison compat = CompareApi(t, t, ReferenceCompatPolicy(ReferenceLine::k26_1), {});
   ASSERT_EQ(exact.rows.size(), 1u);
-  EXPECT_DOUBLE_EQ(exact.rows[0].base.total_ms, 0.01);
+  EXPECT_DOUBLE_EQ(exact.rows[0].base.total_ms, 0.005);
   EXPECT_DOUBLE_EQ(compat.rows[0].base.total_ms, 0.0);
   EXPECT_DOUBLE_EQ(compat.rows[0].base.self_ms, 0.0);
 }

@@ -84,7 +84,8 @@ KernelCompareOptions ByType() {
 
 TEST(KernelCompare, GroupsByTypeThenShapeAndRoundsLikeTheReference) {
   // Five MatMul kernels of 12.345 µs in all: the reference's float sum is 12.344999999999999 (12.34),
-  // the exact sum 12.345 (12.35). max 3.456 -> 3.46, min 1.234 -> 1.23.
+  // the exact sum 12.345 (12.35 with the reference's rounding). max 3.456 -> 3.46, min 1.234 -> 1.23.
+  // The default mode does not round (deviation 19): checked after the loop.
   Profile base = NpuWithKernels({{"MatMul", "256x512", 3456},
                                  {"Add", "\"8\"", 1000},
                                  {"MatMul", "256x512", 1234},
@@ -93,10 +94,12 @@ TEST(KernelCompare, GroupsByTypeThenShapeAndRoundsLikeTheReference) {
                                  {"MatMul", "256x512", 2500},
                                  {"MatMul", "256x512", 2655}});
   Profile comparison = NpuWithKernels({{"MatMul", "256x512", 10000}, {"Add", "\"8\"", 1500}});
+  ReferencePolicy rounded = ExactPolicy();  // exact sums, rounded as the reference rounds
+  rounded.rounded_diffs_and_ratios = true;
   for (bool compat : {false, true}) {
     SCOPED_TRACE(compat);
     KernelComparison cmp =
-        Compare(base, comparison, compat ? ReferenceCompatPolicy(ReferenceLine::k8_2) : ExactPolicy());
+        Compare(base, comparison, compat ? ReferenceCompatPolicy(ReferenceLine::k8_2) : rounded);
     ASSERT_EQ(cmp.kind, KernelCompareKind::kShape);
     ASSERT_EQ(cmp.rows.size(), 3u);
     // Types in first-seen order, then each type's shapes in first-seen order.
@@ -117,6 +120,11 @@ TEST(KernelCompare, GroupsByTypeThenShapeAndRoundsLikeTheReference) {
     EXPECT_EQ(cmp.base.kernels, 7);
     EXPECT_EQ(cmp.base.total_ns, 15345);
   }
+  const KernelComparison exact = Compare(base, comparison, ExactPolicy());
+  EXPECT_DOUBLE_EQ(exact.rows[0].base.total_us, 12.345);
+  EXPECT_DOUBLE_EQ(exact.rows[0].base.avg_us, 12.345 / 5);
+  EXPECT_DOUBLE_EQ(exact.rows[0].base.max_us, 3.456);
+  EXPECT_DOUBLE_EQ(exact.rows[0].diff_total_ratio, 10 / 12.345);
 }
 
 TEST(KernelCompare, MissingSideShowsZeroTotalsAndInfRatio) {

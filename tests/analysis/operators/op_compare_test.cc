@@ -129,7 +129,8 @@ Profile OneOp(DeviceKind device, const std::vector<K>& kernels) {
 
 TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
   // 164380 + 98589 + 82031 ns = 0.345 ms exactly; the reference's float sum is 0.34500000000000003,
-  // so its rounded diff is -0.35 where the exact value rounds to -0.34 (deviations.md).
+  // so its rounded diff is -0.35 where the exact value would round to -0.34; the default mode does
+  // not round at all (deviations.md rows 6 and 19).
   Profile base = OneOp(DeviceKind::kGpu, {{SliceKind::kKernel, "kernel", 164380},
                                           {SliceKind::kKernel, "kernel", 98589},
                                           {SliceKind::kKernel, "kernel", 82031}});
@@ -138,7 +139,7 @@ TEST(OperatorCompare, ReferenceCompatUsesTheReferenceFloatSums) {
   OperatorComparison compat = Compare(base, comp, Compat());
   ASSERT_EQ(exact.operator_stats.size(), 1u);
   ASSERT_EQ(compat.operator_stats.size(), 1u);
-  EXPECT_DOUBLE_EQ(exact.operator_stats[0].diff_ms, -0.34);
+  EXPECT_DOUBLE_EQ(exact.operator_stats[0].diff_ms, -0.345);
   EXPECT_DOUBLE_EQ(compat.operator_stats[0].diff_ms, -0.35);
 }
 
@@ -198,10 +199,12 @@ TEST(OperatorCompare, MissingBaseGivesInfRatioAndStatisticsSortByDiff) {
   EXPECT_FALSE(Compare(base, comp, Compat(ReferenceLine::k8_2)).operator_rows[0].base.present);
   EXPECT_TRUE(Compare(base, comp, Compat(ReferenceLine::k26_1)).operator_rows[0].base.present);
   ASSERT_EQ(r.operator_stats.size(), 2u);
-  // Both diffs round to 0.0 ms: the stable sort keeps base names first.
-  EXPECT_EQ(r.operator_stats[0].name, "x");
-  EXPECT_EQ(r.operator_stats[1].name, "op1");
-  EXPECT_TRUE(std::isinf(r.operator_stats[1].ratio));
+  // The exact diffs (default mode): op1 +0.002 ms before x's 0 (the reference's rounded diffs are
+  // both 0.0 ms, and its stable sort keeps base names first).
+  EXPECT_EQ(r.operator_stats[0].name, "op1");
+  EXPECT_DOUBLE_EQ(r.operator_stats[0].diff_ms, 0.002);
+  EXPECT_TRUE(std::isinf(r.operator_stats[0].ratio));
+  EXPECT_EQ(r.operator_stats[1].name, "x");
 }
 
 TEST(OperatorCompare, DrillDownOracleFromSpec) {

@@ -28,9 +28,11 @@ ApiSide Side(int64_t calls, int64_t total_ns, int64_t self_ns) {
 ApiComparison TwoRows() {
   ApiComparison cmp;
   ApiRow mm{.name = "aten::mm", .base = Side(2, 2000000, 1000000), .comparison = Side(2, 3000000, 1000000)};
+  mm.diff_total_ms = 1.0;  // the analysis's diff (exact in the default mode); the report prints it
   mm.diff_total_ratio = 1.5;
   mm.diff_avg_ratio = 1.5;
   ApiRow add{.name = "aten::add", .base = {}, .comparison = Side(1, 5000000, 5000000)};
+  add.diff_total_ms = 5.0;
   const double inf = std::numeric_limits<double>::infinity();
   add.diff_total_ratio = add.diff_self_ratio = add.diff_avg_ratio = add.diff_calls_ratio = inf;
   cmp.rows = {mm, add};

@@ -43,7 +43,10 @@ struct ApiRow {
   std::string name;
   ApiSide base;
   ApiSide comparison;
-  // DiffRatio of the displayed (rounded) values.
+  // comparison − base total, ms: round(c - b, 2) of the displayed totals under
+  // rounded_diffs_and_ratios, else the exact difference of the ns sums.
+  double diff_total_ms = 0;
+  // DiffRatio of the displayed values (rounded under rounded_diffs_and_ratios).
   double diff_total_ratio = 1;
   double diff_self_ratio = 1;
   double diff_avg_ratio = 1;

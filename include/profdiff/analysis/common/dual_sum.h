@@ -104,4 +104,13 @@ struct DualSum {
   double Seconds(const ReferencePolicy& p) const { return p.float_us_sums ? ref_us / 1e6 : E5ToS(e5); }
 };
 
+// comparison − base of two sums, in ms or µs: the reference's round(c - b, 2) of its shown values
+// under policy.rounded_diffs_and_ratios, else the exact difference of the sums converted once.
+inline double DiffMs(const DualSum& base, const DualSum& comparison, const ReferencePolicy& p) {
+  return p.rounded_diffs_and_ratios ? DiffMs(base.Ms(p), comparison.Ms(p)) : E5ToMs(comparison.e5 - base.e5);
+}
+inline double DiffUs(const DualSum& base, const DualSum& comparison, const ReferencePolicy& p) {
+  return p.rounded_diffs_and_ratios ? PyRound(comparison.Us(p) - base.Us(p), 2) : E5ToUs(comparison.e5 - base.e5);
+}
+
 }  // namespace profdiff::analysis

@@ -71,6 +71,12 @@ struct ReferencePolicy {
   // Durations shown as the reference's float µs sums in its order of additions, not exact int64 sums
   // converted once (overall deviation 6, operator deviation 5).
   bool float_us_sums = false;
+  // Diff and ratio columns as the reference rounds them: every diff round(comparison - base, 2)
+  // (0.01 ms, or 0.01 µs for the µs columns), every ratio round(comparison / base, 4), and the
+  // kernel and API comparisons' totals and averages round(x, 2) before their diffs and ratios
+  // (deviation 19). Default: every diff, ratio and time field is computed from the exact sums and
+  // never rounded (the screen and the HTML page print them with their own decimals).
+  bool rounded_diffs_and_ratios = false;
   // Screen table: base wait "( / )" when 0, Python's "{: .3f}" leading space (deviation 7).
   bool screen_quirks = false;
   // Op types containing "fusedinferattention" count as flash attention (26.1 rule for text input;
@@ -153,6 +159,15 @@ struct ReferencePolicy {
   // (communication deviation 2). Default: task rows are paired by task name.
   bool comm_tasks_paired_by_order = false;
   // ---- Outputs ----------------------------------------------------------------------------------
+  // The JSON result's overall_metrics[].label keeps the reference's leading tab characters
+  // ("\t\tTransmit"). Default: the label without them (its depth is the `indent` field; the tidy
+  // CSV, a default-mode output, likewise has an `indent` column); the workbook and the screen keep
+  // the reference's text in both modes.
+  bool overall_labels_keep_tabs = false;
+  // The workbook's Diff Ratio of a row whose base is 0 is the text "INF" (the reference). Default:
+  // the largest finite number (1.7976931348623157E308), so a number filter ("> 1") keeps the new
+  // operators and rows sort by ratio.
+  bool workbook_ratio_inf_text = false;
   // `--csv DIR` writes each sheet's grid as the workbook holds it (the layout of the oracle CSVs: the
   // banner row, an empty row, the reference's headers, repeated names, cells cut at Excel's limit).
   // Default: a tidy table (one header row of unique snake_case names carrying side and unit, exact

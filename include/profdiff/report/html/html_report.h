@@ -25,7 +25,8 @@ struct HtmlPageContext {
 std::string RenderHtmlPage(const HtmlPageContext& context);
 
 // The inline stylesheet and script exactly as the page carries them, and their CSP source
-// expressions ('sha256-<base64>'); tests/oracle/test_html_report.py recomputes the hashes.
+// expressions ('sha256-<base64>', computed by CMake at build time); tests/oracle/test_html_csp.py
+// recomputes the hashes from the page.
 const std::string& PageStyle();
 const std::string& PageScript();
 

@@ -14,7 +14,7 @@ namespace profdiff::report::html {
 struct BarSegment {
   std::string label;  // legend text (a category or a group name: untrusted)
   int64_t ns = 0;
-  int color = 0;  // index into the page's palette
+  std::string color;  // fill, "#rrggbb": one per legend entry (html_sections.cc kSegmentKinds)
 };
 
 struct StackedBar {
@@ -23,21 +23,23 @@ struct StackedBar {
   int64_t total_ns = 0;  // the bar's full length (E2E)
 };
 
-// Horizontal stacked bars on one scale (the longest total), with a legend of the segments' labels.
-// Segments of zero length are left out of the bar and the legend.
-std::string StackedBarsSvg(const std::vector<StackedBar>& bars);
+// Horizontal stacked bars on one scale (the longest total), or each on its own (`own_scales`: every
+// bar as long as the plot), with a legend of the segments' labels. Segments of zero length are left
+// out of the bar and the legend.
+std::string StackedBarsSvg(const std::vector<StackedBar>& bars, bool own_scales = false);
 
 // A horizontal waterfall: one floating bar per part from the running sum to the running sum plus its
 // Δ (increase red, decrease green), then the total from zero, each labelled with its Δ in ms.
 std::string WaterfallSvg(const Waterfall& waterfall);
 
-// The colour of a palette index (wraps around).
-std::string PaletteColor(int index);
-
 // `text` cut to at most `max_chars` code points (with "…" when cut), never inside a UTF-8 sequence.
 std::string Shorten(const std::string& text, size_t max_chars);
 
-// Shorten, except that a path ("a/b/c", a module name) keeps its end: "…b/c".
+// `text` cut in the middle to at most `max_chars` code points ("autograd::en…n: ConvolutionBackward0"):
+// its start and, longer, its end, where the distinguishing part of an operator name is.
+std::string ShortenMiddle(const std::string& text, size_t max_chars);
+
+// ShortenMiddle, except that a path ("a/b/c", a module name) keeps its end: "…b/c".
 std::string ShortenLabel(const std::string& text, size_t max_chars);
 
 // ns as milliseconds with three decimals ("-4.668").

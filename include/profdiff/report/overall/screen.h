@@ -18,7 +18,14 @@ std::string RenderScreenTable(const analysis::OverallComparison& cmp, bool color
 // the reference's screen): "NPU (base): uncovered communication 102.0 ms: 98.0 ms waiting for
 // peers, 3.9 ms transfer, 0.1 ms idle", the sums of its groups' exact split
 // (docs/deviations.md row 12).
+// Under the lines, one sentence (kCommunicationWordsNote) says what the Ascend profiler's
+// communication.json and MindStudio Insight call the same times.
 std::string RenderCommunicationSplitLines(const analysis::OverallComparison& cmp);
+
+// The split's words in the profiler's: its "Idle" is mostly what profdiff calls waiting for peers.
+inline constexpr const char* kCommunicationWordsNote =
+    "(\"waiting for peers\": a Notify_Wait task runs; the profiler's communication.json and MindStudio\n"
+    " Insight count that time, over whole ops, as Wait and most of Idle; \"transfer\" is their Transit)\n";
 
 // How many ProfilerStep windows a side covers, for the default mode's screen and OverallMetrics
 // banner: "6 steps (ProfilerStep#5..#10)", "1 step (ProfilerStep#6)", or "no step markers" when
