@@ -108,12 +108,11 @@ void EmitRecord(std::string& out, const std::vector<std::string>& fields, std::s
   out += eol;
 }
 
-// A text a spreadsheet would take for a formula, with a leading single quote (RenderSheetCsv): one
-// that begins with =, +, - or @, also after leading tabs and carriage returns (which spreadsheets
-// skip). A tab before other text (OverallMetrics' indented labels) is left alone.
+// A text a spreadsheet could take for a formula, with a leading single quote (RenderSheetCsv): one
+// that begins with =, +, -, @, a tab or a carriage return (OWASP's list: spreadsheets skip the last
+// two before a formula). The tidy table's own labels carry no tab (their depth is a column).
 void NeutraliseFormula(std::string& text) {
-  const size_t first = text.find_first_not_of("\t\r");
-  if (first != std::string::npos && std::string_view("=+-@").find(text[first]) != std::string_view::npos)
+  if (!text.empty() && std::string_view("=+-@\t\r").find(text[0]) != std::string_view::npos)
     text.insert(text.begin(), '\'');
 }
 
