@@ -15,6 +15,7 @@
 
 #include "profdiff/io/byte_source.h"
 #include "profdiff/loaders/ascend_side_files.h"
+#include "sorted_entries.h"
 
 namespace profdiff {
 namespace {
@@ -33,14 +34,7 @@ bool IsKinetoCandidateName(std::string_view name) {
          !name.starts_with("communication");
 }
 
-std::vector<fs::directory_entry> SortedEntries(const fs::path& dir) {
-  std::vector<fs::directory_entry> entries;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(*it);
-  std::sort(entries.begin(), entries.end(),
-            [](const fs::directory_entry& a, const fs::directory_entry& b) { return a.path() < b.path(); });
-  return entries;
-}
+using loaders_internal::SortedEntries;
 
 std::optional<int64_t> ParseDigits(std::string_view s) {
   if (s.empty() || s.size() > 18) return std::nullopt;

@@ -18,6 +18,7 @@
 #include "profdiff/loaders/ascend_side_files.h"
 #include "profdiff/loaders/loader.h"
 #include "profdiff/loaders/trace_json.h"
+#include "sorted_entries.h"
 
 namespace profdiff {
 namespace {
@@ -36,15 +37,7 @@ bool IsProfilerDbName(std::string_view file_name) {
   return false;
 }
 
-// Directory entries sorted by name, so resolution does not depend on readdir order.
-std::vector<fs::directory_entry> SortedEntries(const fs::path& dir) {
-  std::vector<fs::directory_entry> entries;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(*it);
-  std::sort(entries.begin(), entries.end(),
-            [](const fs::directory_entry& a, const fs::directory_entry& b) { return a.path() < b.path(); });
-  return entries;
-}
+using loaders_internal::SortedEntries;
 
 // The first non-white-space byte of a (possibly gzipped) file and its (decompressed) offset; byte 0
 // for an empty file.

@@ -15,16 +15,12 @@
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/cluster_discovery.h"
 #include "profdiff/report/output_file.h"
+#include "input_error.h"
 
 namespace profdiff::pipeline {
 namespace {
 
 namespace fs = std::filesystem;
-
-Status AsInputError(const Status& status) {
-  if (status.code() != StatusCode::kInvalidArgument) return status;
-  return NotFound(status.message());
-}
 
 std::string RankListText(const std::vector<int64_t>& ranks) {
   std::string s;

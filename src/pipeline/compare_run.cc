@@ -30,18 +30,13 @@
 #include "profdiff/report/output_file.h"
 #include "profdiff/report/overall/overall_json.h"
 #include "profdiff/report/xlsx_writer.h"
+#include "input_error.h"
 
 namespace profdiff::pipeline {
 namespace {
 
 namespace fs = std::filesystem;
 
-// An input named on the command line that cannot be used is an input error, whatever code its
-// producer chose: kInvalidArgument would read as a usage error, so it is reported as kNotFound.
-Status AsInputError(const Status& status) {
-  if (status.code() != StatusCode::kInvalidArgument) return status;
-  return NotFound(status.message());
-}
 
 // Both inputs resolve to a profile, base first (docs/reference/command-line.md#argument-validation
 // rule 8).
