@@ -117,9 +117,11 @@ void NeutraliseFormula(std::string& text) {
 }
 
 // Fills `fields` with row's cells; `number` formats a number cell, `cut` says whether text is cut at
-// Excel's cell limit, `neutralise` whether a formula-like text gets a leading quote.
+// Excel's cell limit, `neutralise` whether a formula-like text gets a leading quote, `untab_label`
+// whether the first cell loses the label's tab indentation first (the tidy table's indent column).
 template <typename FormatNumber>
-void RowFields(const RowSpec& row, FormatNumber number, bool cut, bool neutralise, std::vector<std::string>& fields) {
+void RowFields(const RowSpec& row, FormatNumber number, bool cut, bool neutralise, bool untab_label,
+               std::vector<std::string>& fields) {
   for (size_t c = 0; c < fields.size(); ++c) {
     if (c >= row.cells.size()) {
       fields[c].clear();
@@ -135,6 +137,7 @@ void RowFields(const RowSpec& row, FormatNumber number, bool cut, bool neutralis
         // The workbook's "/" (not applicable, OverallMetrics' Number column) is an empty cell in a
         // table, so that the column stays numeric.
         if (!cut && fields[c] == "/") fields[c].clear();
+        if (untab_label && c == 0) fields[c].erase(0, fields[c].find_first_not_of('\t'));
         if (neutralise) NeutraliseFormula(fields[c]);
         break;
     }
@@ -197,7 +200,7 @@ std::string RenderWorkbookGrid(const SheetSpec& sheet, bool neutralise) {
   for (size_t c = 0; c < ncols; ++c) fields[c] = sheet.columns[c].header;
   EmitRecord(out, fields, "\r\n");
   for (const RowSpec& row : sheet.rows) {
-    RowFields(row, FormatCsvNumber, /*cut=*/true, neutralise, fields);
+    RowFields(row, FormatCsvNumber, /*cut=*/true, neutralise, /*untab_label=*/false, fields);
     EmitRecord(out, fields, "\r\n");
   }
   return out;
@@ -211,12 +214,9 @@ std::string RenderTidy(const SheetSpec& sheet, bool neutralise) {
   EmitRecord(out, names, "\n");
   std::vector<std::string> fields(sheet.columns.size());
   for (const RowSpec& row : sheet.rows) {
-    RowFields(row, TidyNumber, /*cut=*/false, neutralise, fields);
+    RowFields(row, TidyNumber, /*cut=*/false, neutralise, /*untab_label=*/indent, fields);
     if (indent) {
       std::vector<std::string> with = fields;
-      size_t tabs = 0;
-      while (tabs < with[0].size() && with[0][tabs] == '\t') ++tabs;
-      with[0].erase(0, tabs);
       with.insert(with.begin() + 1, std::to_string(row.indent));
       EmitRecord(out, with, "\n");
       continue;
