@@ -14,6 +14,7 @@
 
 #include "profdiff/base/phase_clock.h"
 #include "profdiff/base/terminal_text.h"
+#include "profdiff/base/utf8.h"
 #include "profdiff/cli/app.h"
 #include "profdiff/cli/commands.h"
 #include "stderr_messages.h"
@@ -65,19 +66,6 @@ std::optional<size_t> TerminalColumns(const std::ostream& out) {
   return ws.ws_col;
 }
 
-// Columns of the widest line of `text` (UTF-8 code points; the table has no colour codes here).
-size_t WidestLine(std::string_view text) {
-  size_t widest = 0, n = 0;
-  for (unsigned char c : text) {
-    if (c == '\n') {
-      widest = std::max(widest, n);
-      n = 0;
-    } else {
-      n += (c & 0xC0) != 0x80;
-    }
-  }
-  return std::max(widest, n);
-}
 
 // The screen table (with --enable_profiling_compare or by default), the summary (default mode, not
 // with -q) and the gate's verdict. In the default mode on a terminal narrower than the table (it
@@ -87,7 +75,7 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
                  std::ostream& out, StderrMessages& messages) {
   const bool color = UseColor(options.color, out);
   const std::optional<size_t> columns = TerminalColumns(out);
-  const size_t table_width = WidestLine(report::RenderScreenTable(result.overall, false));
+  const size_t table_width = LongestLineCodePoints(report::RenderScreenTable(result.overall, false));  // no colour codes
   const bool narrow = !options.reference_line && columns && *columns < table_width;
   if (options.enabled.profiling) {
     if (narrow) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <tuple>
 
+#include "profdiff/base/utf8.h"
 #include "profdiff/report/output_file.h"
 
 namespace profdiff::report {
@@ -155,19 +156,6 @@ Status AddFilterAndFreeze(lxw_worksheet* ws, const SheetSpec& sheet, const std::
   return Status::Ok();
 }
 
-// UTF-8 characters of the longest line of `text`.
-size_t LongestLine(std::string_view text) {
-  size_t longest = 0, line = 0;
-  for (const char ch : text) {
-    if (ch == '\n') {
-      longest = std::max(longest, line);
-      line = 0;
-    } else if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) {
-      ++line;
-    }
-  }
-  return std::max(longest, line);
-}
 
 // Row heights for multi-line cells: a line of Arial 11 takes 15 points; Excel's tallest row is 409.
 constexpr double kPointsPerLine = 15;
@@ -368,11 +356,11 @@ bool EndsWithXlsx(std::string_view s) {
 double FittedColumnWidth(const SheetSpec& sheet, size_t col) {
   const ColumnSpec& spec = sheet.columns.at(col);
   const auto cap = static_cast<size_t>(kMaxFittedWidth);  // no need to look further once reached
-  size_t longest = LongestLine(spec.header);
+  size_t longest = LongestLineCodePoints(spec.header);
   for (size_t r = 0; r < sheet.rows.size() && longest < cap; ++r) {
     const RowSpec& row = sheet.rows[r];
     if (col < row.cells.size() && row.cells[col].kind == Cell::Kind::kString)
-      longest = std::max(longest, LongestLine(row.cells[col].text));
+      longest = std::max(longest, LongestLineCodePoints(row.cells[col].text));
   }
   return std::max(spec.width, std::min(kMaxFittedWidth, static_cast<double>(longest) + 2));
 }

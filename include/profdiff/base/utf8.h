@@ -1,8 +1,11 @@
 // UTF-8 encoding of one code point (for decoded \u escapes in JSON and Python string literals).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace profdiff {
 
@@ -24,6 +27,21 @@ inline void AppendUtf8(std::string& out, uint32_t cp) {
     out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
     out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
   }
+}
+
+// Code points of the longest line of `text` (UTF-8; a column count for text without wide
+// characters or colour codes: a workbook column's width, a screen table's).
+inline size_t LongestLineCodePoints(std::string_view text) {
+  size_t longest = 0, line = 0;
+  for (const char ch : text) {
+    if (ch == '\n') {
+      longest = std::max(longest, line);
+      line = 0;
+    } else if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) {
+      ++line;
+    }
+  }
+  return std::max(longest, line);
 }
 
 }  // namespace profdiff
