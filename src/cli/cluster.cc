@@ -39,8 +39,7 @@ StatusOr<std::vector<int64_t>> ParseRankList(std::string_view text) {
 }
 
 int RunClusterCommand(const ClusterOptions& options, std::ostream& out, std::ostream& err) {
-  const bool progress = !options.quiet && &err == &std::cerr && ::isatty(STDERR_FILENO) != 0;
-  StderrMessages messages(err, options.quiet, options.verbose, progress);
+  StderrMessages messages = StderrMessages::ForRun(err, options.quiet, options.verbose);
   StatusOr<report::ClusterResult> run = pipeline::RunCluster(options, messages);
   messages.ClearProgress();
   if (!run.ok()) {

@@ -100,9 +100,7 @@ void PrintScreen(const CompareOptions& options, const pipeline::CompareRunResult
 }  // namespace
 
 int RunCompare(const CompareOptions& options, std::ostream& out, std::ostream& err) {
-  // Progress only on the real stderr of a terminal (never in CI logs, pipes or tests' streams).
-  const bool progress = !options.quiet && &err == &std::cerr && ::isatty(STDERR_FILENO) != 0;
-  StderrMessages messages(err, options.quiet, options.verbose, progress);
+  StderrMessages messages = StderrMessages::ForRun(err, options.quiet, options.verbose);
   StatusOr<pipeline::CompareRunResult> run = pipeline::RunComparison(options, messages);
   messages.ClearProgress();
   if (!run.ok()) {

@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <iostream>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -38,6 +41,11 @@ class StderrMessages : public pipeline::RunMessages {
  public:
   StderrMessages(std::ostream& err, bool quiet, bool verbose, bool progress)
       : err_(err), quiet_(quiet), verbose_(verbose), progress_(progress) {}
+  // Progress only on the real stderr of a terminal (never in CI logs, pipes or tests' streams),
+  // never with --quiet.
+  static StderrMessages ForRun(std::ostream& err, bool quiet, bool verbose) {
+    return StderrMessages(err, quiet, verbose, !quiet && &err == &std::cerr && ::isatty(STDERR_FILENO) != 0);
+  }
   void Warning(std::string_view text) override {
     ClearProgress();
     err_ << "profdiff: warning: " << EscapeForTerminal(text) << "\n";
