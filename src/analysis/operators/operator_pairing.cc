@@ -101,16 +101,13 @@ std::string OperatorMatchKey(const Profile& profile, SliceId op, const OperatorC
   return name;
 }
 
-OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
-                              const OperatorCompareOptions& options) {
-  OperatorPairing out;
+namespace {
+
+// Everything of a pairing but its trees: `bt` and `ct` are the two sides' op trees (out's own, or a
+// built pairing's when a trial reuses them).
+void PairOnTrees(const Timeline& base, const OpTree& bt, const Timeline& comparison, const OpTree& ct,
+                 const ReferencePolicy& policy, const OperatorCompareOptions& options, OperatorPairing& out) {
   out.algorithm = options.disable_details ? MatchAlgorithm::kNone : policy.matching;
-  OpTreeOptions tree_options;
-  tree_options.overall_or_communication_runs = options.overall_or_communication_runs;
-  out.base_tree = BuildOpTree(base, policy, tree_options);
-  out.comparison_tree = BuildOpTree(comparison, policy, tree_options);
-  const OpTree& bt = out.base_tree;
-  const OpTree& ct = out.comparison_tree;
   const TopLayer btop = TopLayerOf(base, bt, options.base_step, policy, out.warnings);
   const TopLayer ctop = TopLayerOf(comparison, ct, options.comparison_step, policy, out.warnings);
 
@@ -130,25 +127,40 @@ OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, 
   const std::vector<MatchPair> pairs =
       MatchSegmented(out.algorithm, bkeys, bitems, ckeys, citems, use_segments, policy.gap_order);
   out.pairs = ToNodePairs(pairs, btop.ops, ctop.ops);
-  if (options.max_kernel_num) {
-    const ChildMatcher matcher = [&](std::span<const NodeId> b, std::span<const NodeId> c) {
-      const std::vector<MatchKey> bk = keys.Base(b);
-      const std::vector<MatchKey> ck = keys.Comparison(c);
-      return MatchSequences(out.algorithm, bk, ck, policy.gap_order);
-    };
-    out.pairs = DrillDown(bt, ct, std::move(out.pairs), *options.max_kernel_num, matcher);
-  }
+  const ChildMatcher matcher = [&](std::span<const NodeId> b, std::span<const NodeId> c) {
+    const std::vector<MatchKey> bk = keys.Base(b);
+    const std::vector<MatchKey> ck = keys.Comparison(c);
+    return MatchSequences(out.algorithm, bk, ck, policy.gap_order);
+  };
+  if (options.max_kernel_num) out.pairs = DrillDown(bt, ct, std::move(out.pairs), *options.max_kernel_num, matcher);
   if (!policy.keep_unmatched_wrappers && out.algorithm != MatchAlgorithm::kNone) {
-    const ChildMatcher matcher = [&](std::span<const NodeId> b, std::span<const NodeId> c) {
-      const std::vector<MatchKey> bk = keys.Base(b);
-      const std::vector<MatchKey> ck = keys.Comparison(c);
-      return MatchSequences(out.algorithm, bk, ck, policy.gap_order);
-    };
     out.wrapper_drilled_pairs =
         DrillUnmatchedWrappers(base.p(), bt, comparison.p(), ct, out.pairs, matcher, &out.wrappers_drilled);
     if (out.wrappers_drilled.base + out.wrappers_drilled.comparison == 0) out.wrapper_drilled_pairs.clear();
   }
+}
+
+}  // namespace
+
+OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
+                              const OperatorCompareOptions& options) {
+  OperatorPairing out;
+  OpTreeOptions tree_options;
+  tree_options.overall_or_communication_runs = options.overall_or_communication_runs;
+  out.base_tree = BuildOpTree(base, policy, tree_options);
+  out.comparison_tree = BuildOpTree(comparison, policy, tree_options);
+  PairOnTrees(base, out.base_tree, comparison, out.comparison_tree, policy, options, out);
   return out;
+}
+
+PairingOutcome TryPairing(const Timeline& base, const Timeline& comparison, const OperatorPairing& built,
+                          const ReferencePolicy& policy, const OperatorCompareOptions& options) {
+  OperatorPairing trial;
+  PairOnTrees(base, built.base_tree, comparison, built.comparison_tree, policy, options, trial);
+  PairingOutcome outcome;
+  for (const NodePair& p : trial.OperatorPairs()) outcome.matched += p.base != kNoNode && p.comparison != kNoNode;
+  outcome.wrappers_drilled = trial.wrappers_drilled.base + trial.wrappers_drilled.comparison;
+  return outcome;
 }
 
 }  // namespace profdiff::analysis

@@ -59,6 +59,16 @@ struct OperatorPairing {
 OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                               const OperatorCompareOptions& options);
 
+// What a pairing under other options (another --op_name_map) would match, on the trees `built`
+// already holds (the trees do not depend on the name map): for trying suggested name maps without
+// building the trees again.
+struct PairingOutcome {
+  uint64_t matched = 0;           // pairs with both sides (the operator comparison's "matched")
+  uint64_t wrappers_drilled = 0;  // unmatched wrappers drilled into, both sides
+};
+PairingOutcome TryPairing(const Timeline& base, const Timeline& comparison, const OperatorPairing& built,
+                          const ReferencePolicy& policy, const OperatorCompareOptions& options);
+
 // The operator pairing of a run, built the first time a comparison asks for it and then shared: the
 // operator, memory and API comparisons read the same trees and pairs instead of each building its
 // own (on a 1 GB pair the trees are a third of the peak memory). Not thread-safe; the timelines and
