@@ -92,6 +92,63 @@ TEST(CompareCorpusCli, LowOperatorMatchWarns) {
   EXPECT_GE(q["op_name_map_suggestions"].size(), 3u);
 }
 
+// Suggested --op_name_map pairs are tried before they are shown: on corpus pairs with naming drift
+// (2020 autograd names against evaluate_function wrappers, a GPU against an NPU), passing every
+// suggestion raises the match by exactly the gains they report, and none is an in-place twin.
+TEST(CompareCorpusCli, SuggestedNameMapsRaiseTheMatch) {
+  const fs::path old_resnet = fs::path(kCorpus) / "kineto_resnet50_v100_2020_bare_list/resnet50_num_workers_0/worker0.pt.trace.json.gz";
+  const fs::path new_resnet = fs::path(kCorpus) / "kineto_resnet50_v100_2021jun_devprops/resnet50_num_workers_0/worker0.1623143566756.pt.trace.json.gz";
+  const fs::path hta = fs::path(kCorpus) / "hta_ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
+  const fs::path npu = fs::path(kCorpus) / "msinsight_pt_text_2025_level1/rank0_ascend_pt";
+  for (const fs::path& p : {old_resnet, new_resnet, hta, npu})
+    if (!fs::exists(p)) GTEST_SKIP() << "shared corpus not found: " << p;
+  const std::pair<fs::path, fs::path> pairs[] = {{old_resnet, npu}, {old_resnet, hta}, {hta, old_resnet}, {new_resnet, hta}};
+  int with_suggestions = 0;
+  for (const auto& [base, comparison] : pairs) {
+    SCOPED_TRACE(base.filename().string() + " vs " + comparison.filename().string());
+    std::vector<std::string> args = {"compare", "-bp", base.string(), "-d", comparison.string(), "--no-xlsx",
+                                     "--format", "json", "--enable_operator_compare"};
+    Result r = RunCli(args);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const json before = json::parse(r.out)["operators"];
+    const json& suggestions = before["match_quality"]["op_name_map_suggestions"];
+    if (suggestions.empty()) continue;
+    ++with_suggestions;
+    std::string map;
+    uint64_t gain = 0;
+    for (const json& s : suggestions) {
+      const std::string b = s["base"], c = s["comparison"];
+      ASSERT_EQ(b.find('\''), std::string::npos);
+      ASSERT_EQ(c.find('\''), std::string::npos);
+      std::string bu = b, cu = c;
+      std::erase(bu, '_');
+      std::erase(cu, '_');
+      EXPECT_NE(bu, cu) << b << " -> " << c;
+      EXPECT_GT(s["matched_gain"].get<uint64_t>(), 0u);
+      gain += s["matched_gain"].get<uint64_t>();
+      map += (map.empty() ? "" : ",") + ("'" + b + "':'" + c + "'");
+    }
+    if (with_suggestions == 1) {  // the HTML page says the same, with each pair's gain
+      TempDir d;
+      std::vector<std::string> html_args = args;
+      html_args.insert(html_args.end(), {"--html", d.path() + "/page.html"});
+      ASSERT_EQ(RunCli(html_args).rc, 0);
+      std::ifstream in(d.path() + "/page.html");
+      const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      EXPECT_NE(page.find("Each was tried: with it, the pairing matches more operators."), std::string::npos);
+      EXPECT_NE(page.find("</code>: " + std::to_string(suggestions[0]["matched_gain"].get<uint64_t>()) + " more matched"),
+                std::string::npos);
+    }
+    args.push_back("--op_name_map");
+    args.push_back("{" + map + "}");
+    r = RunCli(args);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const json after = json::parse(r.out)["operators"];
+    EXPECT_EQ(after["match_rate"]["matched"].get<uint64_t>(), before["match_rate"]["matched"].get<uint64_t>() + gain);
+  }
+  EXPECT_GE(with_suggestions, 3);
+}
+
 // The DB export links a forward op to its backward op through a shared connection id: the default
 // mode's module comparison of two DB ranks has its backward modules, as the text export's has.
 TEST(CompareCorpusCli, DbExportHasBackwardModules) {

@@ -49,22 +49,58 @@ std::string Canonical(std::string_view name) {
   return s;
 }
 
-// Confident pairs: a heavy unmatched base name and the only unmatched comparison name with the same
-// canonical form (and no other base name sharing that form).
-std::vector<NameMapSuggestion> Suggest(const std::vector<UnmatchedName>& base,
-                                       const std::vector<UnmatchedName>& comparison) {
+// Names that differ only by '_': "aten::detach" against "aten::detach_" is an out-of-place op
+// against its in-place twin, not a rename.
+bool OnlyUnderscoresDiffer(std::string_view a, std::string_view b) {
+  auto strip = [](std::string_view s) {
+    std::string out;
+    for (char c : s)
+      if (c != '_') out.push_back(c);
+    return out;
+  };
+  return strip(a) == strip(b);
+}
+
+inline constexpr size_t kMaxTrials = 2 * kHeaviestUnmatched;
+
+// Candidate pairs: a heavy unmatched base name and the only unmatched comparison name with the same
+// canonical form (and no other base name sharing that form), both with device time.
+std::vector<NameMapSuggestion> Candidates(const std::vector<UnmatchedName>& base,
+                                          const std::vector<UnmatchedName>& comparison) {
   std::map<std::string, std::vector<const UnmatchedName*>> base_by, comparison_by;
   for (const UnmatchedName& u : base) base_by[Canonical(u.name)].push_back(&u);
   for (const UnmatchedName& u : comparison) comparison_by[Canonical(u.name)].push_back(&u);
   std::vector<NameMapSuggestion> out;
   for (const UnmatchedName& u : base) {
-    if (out.size() == kHeaviestUnmatched) break;
+    if (out.size() == kMaxTrials) break;
     const std::string key = Canonical(u.name);
     auto it = comparison_by.find(key);
     if (key.empty() || it == comparison_by.end() || it->second.size() != 1 || base_by[key].size() != 1) continue;
-    if (it->second.front()->name != u.name) out.push_back({u.name, it->second.front()->name});
+    const UnmatchedName& c = *it->second.front();
+    if (u.device_ns <= 0 || c.device_ns <= 0 || OnlyUnderscoresDiffer(u.name, c.name)) continue;
+    out.push_back({u.name, c.name});
   }
   return out;
+}
+
+// The candidates that raise the match count, each tried on top of those kept before it.
+void TryCandidates(std::vector<NameMapSuggestion> candidates, const NameMapTrial& trial, MatchQuality& q) {
+  if (!trial) return;
+  PairingOutcome now{q.matched, q.wrappers_drilled.base + q.wrappers_drilled.comparison};
+  for (NameMapSuggestion& c : candidates) {
+    if (q.suggestions.size() == kHeaviestUnmatched) break;
+    q.suggestions.push_back(c);
+    const PairingOutcome with = trial(q.suggestions);
+    if (with.matched <= now.matched) {
+      q.suggestions.pop_back();
+      ++q.suggestions_refused;
+      continue;
+    }
+    q.suggestions.back().matched_gain = with.matched - now.matched;
+    q.suggestions.back().wrappers_no_longer_drilled =
+        with.wrappers_drilled < now.wrappers_drilled ? now.wrappers_drilled - with.wrappers_drilled : 0;
+    now = with;
+  }
 }
 
 std::string Percent(uint64_t part, uint64_t whole) {
@@ -111,7 +147,7 @@ std::string Reasons(const MatchQuality& q, const std::vector<UnmatchedName>& bas
 
 }  // namespace
 
-MatchQuality AssessMatchQuality(const OperatorComparison& oc) {
+MatchQuality AssessMatchQuality(const OperatorComparison& oc, const NameMapTrial& trial) {
   MatchQuality q;
   if (oc.kind != OperatorCompareKind::kOperator || !oc.details) return q;
   q.base_items = oc.base_items;
@@ -122,7 +158,7 @@ MatchQuality AssessMatchQuality(const OperatorComparison& oc) {
           (q.comparison_items > 0 && 2 * q.matched < q.comparison_items);
   if (!q.low) return q;
   std::vector<UnmatchedName> base = Unmatched(oc, true), comparison = Unmatched(oc, false);
-  q.suggestions = Suggest(base, comparison);
+  TryCandidates(Candidates(base, comparison), trial, q);
   q.reason = Reasons(q, base, comparison);
   if (base.size() > kHeaviestUnmatched) base.resize(kHeaviestUnmatched);
   if (comparison.size() > kHeaviestUnmatched) comparison.resize(kHeaviestUnmatched);
@@ -147,7 +183,23 @@ std::string MatchQualityWarning(const MatchQuality& q) {
   if (!q.suggestions.empty()) {
     std::string map;
     for (const NameMapSuggestion& s : q.suggestions) map += (map.empty() ? "" : ",") + fmt::format("'{}':'{}'", s.base, s.comparison);
-    w += fmt::format(". Try --op_name_map \"{{{}}}\"", map);
+    uint64_t gain = 0;
+    std::string whole;  // the wrappers a suggestion matches whole instead of drilling into them
+    for (const NameMapSuggestion& s : q.suggestions) {
+      gain += s.matched_gain;
+      if (s.wrappers_no_longer_drilled == 0) continue;
+      whole += fmt::format("{}{} with '{}'", whole.empty() ? "" : ", ", s.wrappers_no_longer_drilled, s.base);
+    }
+    w += fmt::format(". Try --op_name_map \"{{{}}}\": tried, it matches {} more operator(s)", map, gain);
+    if (!whole.empty()) {
+      w += fmt::format("; the pairing then drills into fewer wrappers ({}): their operators are compared as one "
+                       "row each, no longer one by one",
+                       whole);
+    }
+  }
+  if (q.suggestions_refused > 0) {
+    w += fmt::format(" ({} other similar name pair(s) were tried and left out: they match no more operators)",
+                     q.suggestions_refused);
   }
   return w;
 }

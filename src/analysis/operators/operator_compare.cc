@@ -144,7 +144,13 @@ OperatorComparison CompareOperators(const Timeline& base_timeline, const Timelin
   out.operator_stats = OperatorStatistics(out.operator_rows, policy);
   std::stable_sort(out.operator_stats.begin(), out.operator_stats.end(),
                    [](const OperatorStatRow& a, const OperatorStatRow& b) { return a.diff_ms > b.diff_ms; });
-  if (std::string w = MatchQualityWarning(AssessMatchQuality(out)); !w.empty()) out.warnings.push_back(std::move(w));
+  const NameMapTrial trial = [&](const std::vector<NameMapSuggestion>& maps) {
+    OperatorCompareOptions tried = options;
+    for (const NameMapSuggestion& m : maps) tried.op_name_map[m.base] = m.comparison;
+    return TryPairing(base_timeline, comparison_timeline, pairing, policy, tried);
+  };
+  out.match_quality = AssessMatchQuality(out, trial);
+  if (std::string w = MatchQualityWarning(out.match_quality); !w.empty()) out.warnings.push_back(std::move(w));
   return out;
 }
 

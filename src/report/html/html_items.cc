@@ -91,10 +91,17 @@ std::string MatchSection(const OrderedJson& operators) {
   out += UnmatchedList("comparison", Member(quality, "comparison_unmatched"));
   const OrderedJson& suggestions = Member(quality, "op_name_map_suggestions");
   if (suggestions.is_array() && !suggestions.empty()) {
-    out += "<h3>Suggested <code>--op_name_map</code> pairs</h3><ul>";
-    for (const OrderedJson& s : suggestions)
-      out += "<li><code>" + Text(Member(s, "base")) + "</code> &rarr; <code>" +
-             Text(Member(s, "comparison")) + "</code></li>";
+    out += "<h3>Suggested <code>--op_name_map</code> pairs</h3><p>Each was tried: with it, the pairing "
+           "matches more operators.</p><ul>";
+    for (const OrderedJson& s : suggestions) {
+      out += "<li><code>" + Text(Member(s, "base")) + "</code> &rarr; <code>" + Text(Member(s, "comparison")) +
+             "</code>: " + Text(Member(s, "matched_gain")) + " more matched";
+      const OrderedJson& whole = Member(s, "wrappers_no_longer_drilled");
+      if (whole.is_number() && whole.get<uint64_t>() > 0)
+        out += "; the pairing then drills into " + Text(whole) +
+               " fewer wrapper(s): their operators are compared as one row each, no longer one by one";
+      out += "</li>";
+    }
     out += "</ul>";
   }
   return out + "</section>";

@@ -180,7 +180,7 @@ json MatchRate(const analysis::OperatorComparison& oc) {
 }
 
 json MatchQualityJson(const analysis::OperatorComparison& oc) {
-  const analysis::MatchQuality q = analysis::AssessMatchQuality(oc);
+  const analysis::MatchQuality& q = oc.match_quality;
   auto names = [](const std::vector<analysis::UnmatchedName>& v) {
     json a = json::array();
     for (const analysis::UnmatchedName& u : v)
@@ -189,7 +189,10 @@ json MatchQualityJson(const analysis::OperatorComparison& oc) {
   };
   json suggestions = json::array();
   for (const analysis::NameMapSuggestion& s : q.suggestions)
-    suggestions.push_back({{"base", s.base}, {"comparison", s.comparison}});
+    suggestions.push_back({{"base", s.base},
+                           {"comparison", s.comparison},
+                           {"matched_gain", s.matched_gain},
+                           {"wrappers_no_longer_drilled", s.wrappers_no_longer_drilled}});
   return {{"low", q.low},
           {"reason", q.low ? json(q.reason) : json(nullptr)},
           {"base_unmatched", names(q.base_unmatched)},

@@ -27,6 +27,7 @@
 #include "profdiff/analysis/common/dual_sum.h"
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/common/sequence_match.h"
+#include "profdiff/analysis/operators/match_quality_types.h"
 #include "profdiff/analysis/operators/operator_pairing.h"
 #include "profdiff/analysis/timeline/op_tree.h"
 #include "profdiff/analysis/timeline/timeline.h"
@@ -168,6 +169,9 @@ struct OperatorComparison {
   uint64_t matched = 0;
   // Default mode: unmatched wrappers the pairing replaced by their children, per side.
   WrapperDrillStats wrappers_drilled;
+  // kOperator with details: how well the pairing worked, the --op_name_map suggestions tried
+  // (match_quality.h).
+  MatchQuality match_quality;
 
   // NPU: kernel start -> kernel_details.csv "Input Shapes"
   // (docs/reference/loading.md#kernel-linking step 2), per side.
