@@ -1,9 +1,14 @@
 #include "profdiff/base/string_pool.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace profdiff {
 namespace {
+// Shared blocks start small and double up to kBlockSize: a pool of a few strings (a tiny trace, a
+// parallel load's fragment of a small block) holds kilobytes, not a megabyte.
+constexpr size_t kFirstBlockSize = 4 << 10;
 constexpr size_t kBlockSize = 1 << 20;
 }
 
@@ -26,10 +31,11 @@ std::string_view StringPool::Store(std::string_view s) {
     return view;
   }
   if (blocks_.empty() || block_used_ + s.size() > block_cap_) {
-    blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
+    const size_t cap = std::min(kBlockSize, std::max({kFirstBlockSize, 2 * block_cap_, std::bit_ceil(s.size())}));
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(cap));
     block_used_ = 0;
-    block_cap_ = kBlockSize;
-    arena_bytes_ += kBlockSize;
+    block_cap_ = cap;
+    arena_bytes_ += cap;
   }
   char* dst = blocks_.back().get() + block_used_;
   std::memcpy(dst, s.data(), s.size());

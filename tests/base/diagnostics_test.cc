@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace profdiff {
 namespace {
 
@@ -75,6 +79,25 @@ TEST(StringPool, InternsOnce) {
   StringId b = pool.Intern(big);
   EXPECT_EQ(pool.Get(b), big);
   EXPECT_EQ(pool.Get(a), "aten::mm");
+}
+
+// The shared blocks start at 4 KiB and double up to 1 MiB: a pool of a few strings holds kilobytes
+// (a parallel load keeps one pool per block), and every view stays valid as blocks are added.
+TEST(StringPool, BlocksStartSmallAndDouble) {
+  StringPool pool;
+  pool.Intern("aten::mm");
+  EXPECT_EQ(pool.arena_bytes(), size_t{4} << 10);
+  std::vector<std::pair<StringId, std::string>> kept;
+  for (int i = 0; i < 5000; ++i) {
+    std::string s = "op_" + std::to_string(i) + std::string(static_cast<size_t>(i % 300), 'z');
+    kept.emplace_back(pool.Intern(s), s);
+  }
+  for (const auto& [id, s] : kept) ASSERT_EQ(pool.Get(id), s);
+  // ~0.77 MB of strings in blocks of 4, 8, ..., 512 KiB: about what they take.
+  EXPECT_GE(pool.arena_bytes(), size_t{760} << 10);
+  EXPECT_LE(pool.arena_bytes(), size_t{3} << 20);
+  const std::string medium(100 << 10, 'm');  // larger than the current block's room: a block its size
+  EXPECT_EQ(pool.Get(pool.Intern(medium)), medium);
 }
 
 }  // namespace
