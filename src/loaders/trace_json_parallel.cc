@@ -325,8 +325,13 @@ struct Round {
 };
 
 // Room left before a round's new bytes for the bytes carried over (an element cut by the end of the
-// round, usually a few hundred bytes; more only after a wrong guess).
-constexpr size_t kCarryGap = size_t{1} << 20;
+// round, usually a few hundred bytes; more only after a wrong guess): 1 MiB, or the round's size when
+// rounds are smaller (small blocks in tests and fuzzing, where a megabyte per round buffer and load
+// cost more than the parse). A longer carry makes room for itself (CarryOver).
+constexpr size_t kMaxCarryGap = size_t{1} << 20;
+constexpr size_t CarryGap(size_t round_bytes) {
+  return std::min(kMaxCarryGap, std::max(round_bytes, size_t{4} << 10));
+}
 
 // The rounds run as a pipeline: while the blocks of round r are parsed on their threads, the main
 // thread absorbs the blocks of round r-1 (and, reading through buffers, reads round r+1's bytes).
@@ -349,9 +354,9 @@ class ParallelArrayReader {
   // Joins the round's threads and keeps its blocks that chain up (Block::lines_before set), in
   // `accepted`; returns how the last one stopped, and the end of what they consumed.
   BlockStop Settle(Round& round, std::vector<Block>& accepted, size_t* consumed, int64_t* lines_consumed);
-  // Makes `next` (its new bytes read from its buf's kCarryGap on) start with `round`'s bytes from
+  // Makes `next` (its new bytes read from its buf's `gap` on) start with `round`'s bytes from
   // `consumed` on, with the context before them.
-  static void CarryOver(const Round& round, size_t consumed, int64_t lines_consumed, Round& next);
+  static void CarryOver(const Round& round, size_t consumed, int64_t lines_consumed, size_t gap, Round& next);
   // Absorbs the blocks and keeps their emptied fragments for later blocks (their memory is reused).
   void AbsorbAll(std::vector<Block>& blocks);
   std::unique_ptr<Profile> TakeFragment();
@@ -453,17 +458,18 @@ BlockStop ParallelArrayReader::Settle(Round& round, std::vector<Block>& accepted
   return stop;
 }
 
-void ParallelArrayReader::CarryOver(const Round& round, size_t consumed, int64_t lines_consumed, Round& next) {
+void ParallelArrayReader::CarryOver(const Round& round, size_t consumed, int64_t lines_consumed, size_t gap,
+                                    Round& next) {
   const size_t keep = std::min(consumed, kJsonSnippetRadius);
   const std::string_view carry = round.text.substr(consumed - keep);
-  if (carry.size() <= kCarryGap) {
-    next.begin = kCarryGap - carry.size();
+  if (carry.size() <= gap) {
+    next.begin = gap - carry.size();
     std::memcpy(next.buf.data() + next.begin, carry.data(), carry.size());
   } else {  // a long carry (a wrong guess, or an element longer than a round): make room
-    const size_t fresh = next.buf.size() - kCarryGap;
+    const size_t fresh = next.buf.size() - gap;
     next.buf.Resize(carry.size() + next.buf.size());
     char* data = next.buf.data();
-    std::memmove(data + carry.size(), data + kCarryGap, fresh);
+    std::memmove(data + carry.size(), data + gap, fresh);
     std::memcpy(data, carry.data(), carry.size());
     next.buf.Resize(carry.size() + fresh);
     next.begin = 0;
@@ -582,15 +588,16 @@ Status ParallelArrayReader::RunBuffered() {
   Launch(*round);
   std::vector<Block> to_absorb;
   size_t next_bytes = round_bytes;
+  const size_t gap = CarryGap(round_bytes);
   for (;;) {
-    next->buf.Resize(kCarryGap);  // the carried bytes go at its end
+    next->buf.Resize(gap);        // the carried bytes go at its end
     Read(next->buf, next_bytes);  // while this round is parsed
-    const bool fresh = next->buf.size() > kCarryGap;
+    const bool fresh = next->buf.size() > gap;
     AbsorbAll(to_absorb);
     size_t consumed = 0;
     int64_t lines_consumed = 0;  // newlines in text[0, consumed)
     const BlockStop stop = Settle(*round, to_absorb, &consumed, &lines_consumed);
-    CarryOver(*round, consumed, lines_consumed, *next);
+    CarryOver(*round, consumed, lines_consumed, gap, *next);
     const bool stuck = consumed == round->head && stop == BlockStop::kCut;  // an element fills the round
     if (stop == BlockStop::kHandOver || (stop == BlockStop::kCut && !fresh) ||
         (stuck && (next->text.size() >= options_.max_round_bytes ||
