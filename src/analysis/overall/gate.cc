@@ -258,6 +258,29 @@ std::vector<std::string> ComparabilityWarnings(const OverallComparison& cmp,
   return AssessComparability(cmp, inputs, GateOptions{}).warnings;
 }
 
+void JudgeGateCheck(GateCheck& g, int64_t noise_floor_ns, std::string_view basis) {
+  const double floor_ms = static_cast<double>(noise_floor_ns) / 1e6;
+  g.evaluated = true;
+  g.delta_ns = g.comparison_ns - g.base_ns;
+  g.delta_pct.reset();
+  if (g.base_ns != 0) g.delta_pct = 100.0 * static_cast<double>(g.delta_ns) / static_cast<double>(g.base_ns);
+  // delta > PCT% of base, compared without dividing (base may be 0).
+  const long double limit = static_cast<long double>(g.threshold_pct) * static_cast<long double>(g.base_ns) / 100.0L;
+  const bool over_pct = static_cast<long double>(g.delta_ns) > limit;
+  const bool over_floor = g.delta_ns > noise_floor_ns;
+  const std::string pct_text = g.delta_pct ? fmt::format("{:+.2f}%", *g.delta_pct) : std::string("base is 0");
+  if (over_pct && over_floor) {
+    g.verdict = Verdict::kRegression;
+    g.reason = fmt::format("{}{} {} ({}) exceeds {:.2f}% and the {:.3f} ms noise floor", Name(g.category), basis,
+                           FormatMs(g.delta_ns), pct_text, g.threshold_pct, floor_ms);
+  } else {
+    g.verdict = Verdict::kPass;
+    g.reason = fmt::format("{}{} {} ({}) within {}", Name(g.category), basis, FormatMs(g.delta_ns), pct_text,
+                           over_pct ? fmt::format("the {:.3f} ms noise floor", floor_ms)
+                                    : fmt::format("{:.2f}%", g.threshold_pct));
+  }
+}
+
 GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options,
                         const ComparabilityInputs& inputs) {
   GateResult r;
@@ -309,30 +332,8 @@ GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options
                         inputs.base_selected_step);
     g.comparison_ns = BasisNs(cmp.comparison, category, per_step ? inputs.comparison_step_stats : std::nullopt,
                               inputs.comparison_selected_step);
-    g.delta_ns = g.comparison_ns - g.base_ns;
-    if (g.base_ns != 0) {
-      g.delta_pct = 100.0 * static_cast<double>(g.delta_ns) / static_cast<double>(g.base_ns);
-    }
-    // delta > PCT% of base, compared without dividing (base may be 0).
-    const long double limit =
-        static_cast<long double>(g.threshold_pct) * static_cast<long double>(g.base_ns) / 100.0L;
-    const bool over_pct = static_cast<long double>(g.delta_ns) > limit;
-    const bool over_floor = g.delta_ns > r.noise_floor_ns;
-    const std::string pct_text =
-        g.delta_pct ? fmt::format("{:+.2f}%", *g.delta_pct) : std::string("base is 0");
-    if (over_pct && over_floor) {
-      g.verdict = Verdict::kRegression;
-      any_regression = true;
-      g.reason = fmt::format("{}{} {} ({}) exceeds {:.2f}% and the {:.3f} ms noise floor",
-                             Name(category), per_step ? " per step" : "", FormatMs(g.delta_ns), pct_text,
-                             g.threshold_pct, floor_ms);
-    } else {
-      g.verdict = Verdict::kPass;
-      g.reason = fmt::format("{}{} {} ({}) within {}", Name(category), per_step ? " per step" : "",
-                             FormatMs(g.delta_ns), pct_text,
-                             over_pct ? fmt::format("the {:.3f} ms noise floor", floor_ms)
-                                      : fmt::format("{:.2f}%", g.threshold_pct));
-    }
+    JudgeGateCheck(g, r.noise_floor_ns, per_step ? " per step" : "");
+    any_regression |= g.verdict == Verdict::kRegression;
     r.checks.push_back(std::move(g));
   }
   // An incomparable pair is never judged; a per-step verdict that leaves device work out never passes.

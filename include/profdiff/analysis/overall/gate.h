@@ -142,6 +142,11 @@ std::vector<std::string> ComparabilityWarnings(const OverallComparison& cmp,
 GateResult EvaluateGate(const OverallComparison& cmp, const GateOptions& options,
                         const ComparabilityInputs& inputs = {});
 
+// Judges one check whose category, threshold_pct, base_ns and comparison_ns are set: its delta, and
+// a regression when the delta exceeds threshold_pct % of the base and the noise floor (in words:
+// "<category><basis> +1.234 ms (+5.00%) exceeds ..."). EvaluateGate and the cluster gate share it.
+void JudgeGateCheck(GateCheck& g, int64_t noise_floor_ns, std::string_view basis);
+
 // Number of distinct profiler steps of a side: distinct ids of its "ProfilerStep#N" step markers
 // (Timeline::step_ids), or the distinct steps of step_trace_time.csv when there are no markers;
 // nullopt when neither exists.
