@@ -15,7 +15,9 @@ namespace {
 
 using json = OrderedJson;
 
-json Verdict(const analysis::GateResult& g) {
+}  // namespace
+
+OrderedJson GateVerdictJson(const analysis::GateResult& g) {
   json j;
   j["result"] = std::string(analysis::Name(g.verdict));
   j["exit_code"] = analysis::GateExitCode(g.verdict);
@@ -51,6 +53,8 @@ json Verdict(const analysis::GateResult& g) {
   j["unsafe_reasons"] = g.unsafe_reasons;
   return j;
 }
+
+namespace {
 
 json Diags(const Diagnostics* d) {
   json arr = json::array();
@@ -119,7 +123,7 @@ json Envelope(const JsonReportContext& ctx, const analysis::GateResult& gate) {
   j["reference_line"] = ctx.reference_line ? json(*ctx.reference_line) : json(nullptr);
   j["inputs"] = {{"base", Input(ctx.base)}, {"comparison", Input(ctx.comparison)}};
   for (const auto& [key, value] : ctx.overall.items()) j[key] = value;
-  j["verdict"] = gate.ran ? Verdict(gate) : json(nullptr);
+  j["verdict"] = gate.ran ? GateVerdictJson(gate) : json(nullptr);
   j["comparability_warnings"] = gate.warnings;
   // Why the pair is not a fair comparison (a gate on it is incomparable), with or without a gate.
   j["incomparable_reasons"] = gate.incomparable_reasons;

@@ -32,6 +32,10 @@ struct JsonInput {
   int64_t world_size = kNoNumber;  // kNoNumber: null
 };
 
+// A gate's "verdict" object (result, exit_code, noise floor, basis, steps, thresholds, checks,
+// incomparable and unsafe reasons); compare's and cluster's JSON alike.
+OrderedJson GateVerdictJson(const analysis::GateResult& gate);
+
 // Fills a JsonInput from a loaded profile.
 JsonInput JsonInputFromProfile(const Profile& profile);
 
