@@ -345,6 +345,15 @@ StatusOr<analysis::ReferenceLine> ParseReferenceCompatLine(std::string_view text
                          "line, also the bare --reference-compat) and 8.2");
 }
 
+Status ValidateGateValues(const analysis::GateOptions& gate) {
+  for (const auto& g : {gate.e2e_pct, gate.compute_pct, gate.comm_pct, gate.free_pct})
+    if (g && !(std::isfinite(*g) && *g >= 0))
+      return InvalidArgument("Invalid param, a --gate-* threshold must be a finite percentage >= 0");
+  if (!(std::isfinite(gate.noise_floor_ms) && gate.noise_floor_ms >= 0))
+    return InvalidArgument("Invalid param, --noise-floor-ms must be a finite number >= 0");
+  return Status::Ok();
+}
+
 Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step_text,
                               const std::string& comparison_step_text) {
   // 1. --max_kernel_num
@@ -379,11 +388,11 @@ Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step
     return InvalidArgument("Invalid param, base_step and comparison_step must be set at the same time.");
   }
   // profdiff's own options.
-  for (const auto& g : {opts.gate_e2e_pct, opts.gate_compute_pct, opts.gate_comm_pct, opts.gate_free_pct})
-    if (g && !(std::isfinite(*g) && *g >= 0))
-      return InvalidArgument("Invalid param, a --gate-* threshold must be a finite percentage >= 0");
-  if (!(std::isfinite(opts.noise_floor_ms) && opts.noise_floor_ms >= 0))
-    return InvalidArgument("Invalid param, --noise-floor-ms must be a finite number >= 0");
+  analysis::GateOptions gate;
+  gate.e2e_pct = opts.gate_e2e_pct, gate.compute_pct = opts.gate_compute_pct;
+  gate.comm_pct = opts.gate_comm_pct, gate.free_pct = opts.gate_free_pct;
+  gate.noise_floor_ms = opts.noise_floor_ms;
+  PD_RETURN_IF_ERROR(ValidateGateValues(gate));
   if (!(opts.min_match_pct >= 0 && opts.min_match_pct <= 100))  // NaN fails both
     return InvalidArgument("Invalid param, --min-match must be a percentage from 0 to 100");
   return Status::Ok();

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profdiff/analysis/overall/gate.h"
 #include "profdiff/base/status.h"
 #include "profdiff/pipeline/compare_request.h"
 
@@ -48,6 +49,9 @@ StatusOr<CompareOptions> ParseCompareArgs(const std::vector<std::string>& args);
 
 // Validation rules 1–7 on already-parsed raw values; fills `opts.op_name_map`, the steps, `enabled`
 // and `warnings`. Exposed for tests.
+// The gate thresholds (finite, >= 0) and the noise floor (finite, >= 0): kInvalidArgument otherwise.
+Status ValidateGateValues(const analysis::GateOptions& gate);
+
 Status ValidateCompareOptions(CompareOptions& opts, const std::string& base_step_text,
                               const std::string& comparison_step_text);
 
