@@ -1,6 +1,8 @@
 // The `profdiff` command line: CLI11 set-up, argument validation and dispatch to the sub-commands.
 #include "profdiff/cli/app.h"
 
+#include <fmt/format.h>
+
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -70,6 +72,14 @@ constexpr const char* kCompareExamples =
     "  profdiff compare -bp a.json -d b.json --reference-compat\n"
     "      the reference's (msprof-analyze compare) numbers and screen\n\n";
 
+constexpr const char* kClusterExamples =
+    "Examples:\n"
+    "  profdiff cluster -d run/ -o out/\n"
+    "      each rank's steps, the rank that holds each step back and why; out/cluster_analysis_output/\n"
+    "  profdiff cluster -d pr_run/ -bp main_run/ -o out/ --gate-e2e 5\n"
+    "      two runs: the job's step, the mean rank, new and resolved slow ranks; exit 1 when the job's\n"
+    "      step grew by more than 5 %\n\n";
+
 constexpr const char* kInputFormatHelp =
     "Which export of an Ascend directory holding both to read: auto (the DB export "
     "ascend_pytorch_profiler_<rank>.db when present, as the reference), text (trace_view.json and "
@@ -90,13 +100,39 @@ constexpr const char* kThreadsHelp =
     "more is cut into blocks parsed in parallel, and an Ascend DB export's big tables are read and "
     "decoded ahead on N threads (at most 4); the result is the same at any count";
 
+// The gate flags, shared by compare and cluster (two runs): --gate-e2e/compute/comm/free PCT and
+// --noise-floor-ms MS.
+struct RawGates {
+  double values[4] = {0, 0, 0, 0};
+  CLI::Option* opts[4] = {nullptr, nullptr, nullptr, nullptr};
+
+  void Add(CLI::App& c, double& noise_floor_ms, std::string_view e2e_words) {
+    opts[0] = c.add_option("--gate-e2e", values[0],
+                           fmt::format("Exit 1 when {} grew by more than PCT % (and the noise floor)", e2e_words));
+    opts[1] = c.add_option("--gate-compute", values[1],
+                           "Exit 1 when computing time grew by more than PCT % (and the noise floor)");
+    opts[2] = c.add_option("--gate-comm", values[2],
+                           "Exit 1 when uncovered communication grew by more than PCT % (and the noise floor)");
+    opts[3] = c.add_option("--gate-free", values[3], "Exit 1 when free time grew by more than PCT % (and the noise floor)");
+    for (CLI::Option* g : opts) g->type_name("PCT");
+    c.add_option("--noise-floor-ms", noise_floor_ms, "A gate also needs the growth to exceed this many ms (default 0.05)");
+  }
+  // The thresholds given, in the order e2e, computing, communication, free.
+  void Apply(std::optional<double>& e2e, std::optional<double>& compute, std::optional<double>& comm,
+             std::optional<double>& free) const {
+    std::optional<double>* out[4] = {&e2e, &compute, &comm, &free};
+    for (int i = 0; i < 4; ++i)
+      if (opts[i]->count() > 0) *out[i] = values[i];
+  }
+};
+
 // Everything CLI11 binds to for `compare`, before validation.
 struct RawCompare {
   CompareOptions opts;
   std::string base_step;
   std::string comparison_step;
   int64_t max_kernel_num = 0;
-  double gate_e2e = 0, gate_compute = 0, gate_comm = 0, gate_free = 0;
+  RawGates gates;
   std::string format = "text";
   std::string input_format = "auto";
   std::string color = "auto";
@@ -104,7 +140,6 @@ struct RawCompare {
   CLI::Option* reference_compat_opt = nullptr;
   CLI::Option* max_kernel_opt = nullptr;
   CLI::Option* output_opt = nullptr;
-  CLI::Option* gate_opts[4] = {nullptr, nullptr, nullptr, nullptr};
 };
 
 void AddCompareOptions(CLI::App& c, RawCompare& r) {
@@ -164,15 +199,7 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_flag("--verbose", o.verbose, "Print each phase's wall time, CPU time and peak memory on stderr");
   c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  r.gate_opts[0] = c.add_option("--gate-e2e", r.gate_e2e, "Exit 1 when E2E time grew by more than PCT % (and the noise floor)");
-  r.gate_opts[1] =
-      c.add_option("--gate-compute", r.gate_compute, "Exit 1 when computing time grew by more than PCT % (and the noise floor)");
-  r.gate_opts[2] = c.add_option("--gate-comm", r.gate_comm,
-                                "Exit 1 when uncovered communication grew by more than PCT % (and the noise floor)");
-  r.gate_opts[3] = c.add_option("--gate-free", r.gate_free, "Exit 1 when free time grew by more than PCT % (and the noise floor)");
-  for (CLI::Option* g : r.gate_opts) g->type_name("PCT");
-  c.add_option("--noise-floor-ms", o.noise_floor_ms,
-               "A gate also needs the growth to exceed this many ms (default 0.05)");
+  r.gates.Add(c, o.noise_floor_ms, "E2E time");
   c.add_flag("--whole-capture", o.whole_capture,
              "Gate on the whole captures when a side has no ProfilerStep markers (else such a gate is "
              "incomparable, exit 4); with steps on both sides the gate compares per step (median step)");
@@ -197,7 +224,8 @@ struct RawCluster {
   ClusterOptions opts;
   std::string rank_list;
   std::string step_id;
-  std::string base_path;  // -bp: two runs are not compared yet (refused)
+  std::string base_path;  // -bp: the base run
+  RawGates gates;
   std::string format = "text";
   std::string input_format = "auto";
   std::string reference_line;
@@ -214,7 +242,8 @@ void AddClusterOptions(CLI::App& c, RawCluster& r) {
                "or side files only) or Kineto traces, up to 5 levels below it")
       ->required();
   r.base_opt = c.add_option("--benchmark_profiling_path", r.base_path,
-                            "(also -bp) A base run to compare with: not supported yet (refused)");
+                            "(also -bp) A base run to compare with: the job's step, each rank and each step's slow "
+                            "rank, and a gate with --gate-*");
   c.add_option("-o,--output_path", o.output_path,
                "Output directory: DIR/cluster_analysis_output/cluster_step_trace_time.csv and "
                "DIR/profdiff_cluster.json (default: the current directory; never inside the run)");
@@ -236,14 +265,17 @@ void AddClusterOptions(CLI::App& c, RawCluster& r) {
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
   c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr");
   c.add_flag("--verbose", o.verbose, "Print each phase's wall time, CPU time and peak memory on stderr");
+  r.gates.Add(c, o.gate.noise_floor_ms, "the job's step time (the slowest rank's, median step)");
 }
 
 Status FinishCluster(RawCluster& r, ClusterOptions& out) {
   ClusterOptions& o = r.opts;
-  if (r.base_opt->count() > 0)
-    return InvalidArgument("cluster: -bp (comparing two runs) is not supported yet; run `profdiff cluster` on "
-                           "each run, or `profdiff compare` on a pair of ranks");
   o.run_path = PreprocessPathArg(o.run_path);
+  if (r.base_opt->count() > 0) o.base_run_path = PreprocessPathArg(r.base_path);
+  r.gates.Apply(o.gate.e2e_pct, o.gate.compute_pct, o.gate.comm_pct, o.gate.free_pct);
+  PD_RETURN_IF_ERROR(ValidateGateValues(o.gate));
+  if (o.gate.any() && o.base_run_path.empty())
+    return InvalidArgument("cluster: a --gate-* compares two runs: give the base run with -bp");
   o.output_path = PreprocessPathArg(o.output_path);
   if (r.rank_list_opt->count() > 0) {
     PD_ASSIGN_OR_RETURN(std::vector<int64_t> ranks, ParseRankList(r.rank_list));
@@ -274,11 +306,7 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   if (o.format == OutputFormat::kJson && r.output_opt->count() == 0) o.no_xlsx = true;
   o.input_format = InputFormatFromName(r.input_format).value_or(InputFormat::kAuto);
   o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;
-  std::optional<double>* gates[4] = {&o.gate_e2e_pct, &o.gate_compute_pct, &o.gate_comm_pct,
-                                     &o.gate_free_pct};
-  double values[4] = {r.gate_e2e, r.gate_compute, r.gate_comm, r.gate_free};
-  for (int i = 0; i < 4; ++i)
-    if (r.gate_opts[i]->count() > 0) *gates[i] = values[i];
+  r.gates.Apply(o.gate_e2e_pct, o.gate_compute_pct, o.gate_comm_pct, o.gate_free_pct);
   PD_RETURN_IF_ERROR(ValidateCompareOptions(o, r.base_step, r.comparison_step));
   if (r.reference_compat_opt->count() > 0) {
     PD_ASSIGN_OR_RETURN(analysis::ReferenceLine line, ParseReferenceCompatLine(r.reference_line));
@@ -457,7 +485,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       "cluster", "Analyse the ranks of one distributed run (-d RUN): each rank's step breakdown, the "
                  "rank that holds each step back and why; writes the reference's cluster_step_trace_time.csv");
   AddClusterOptions(*cluster_cmd, raw_cluster);
-  cluster_cmd->footer(kExitCodeHelp);
+  cluster_cmd->footer(std::string(kClusterExamples) + kExitCodeHelp);
 
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i] != nullptr ? argv[i] : "");

@@ -53,7 +53,7 @@ int RunClusterCommand(const ClusterOptions& options, std::ostream& out, std::ost
   }
   out.flush();
   for (const std::string& f : run->outputs) messages.Note("The cluster result file has been generated: " + f);
-  return kExitOk;
+  return run->gate.ran ? analysis::GateExitCode(run->gate.verdict) : kExitOk;
 }
 
 }  // namespace profdiff::cli

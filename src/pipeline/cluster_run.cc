@@ -29,13 +29,13 @@ std::string RankListText(const std::vector<int64_t>& ranks) {
 }
 
 // Keeps the ranks of --rank_list; a rank it names that the run lacks is an input error.
-Status SelectRanks(const ClusterRequest& request, ClusterInputs& inputs) {
+Status SelectRanks(const ClusterRequest& request, const std::string& run_path, ClusterInputs& inputs) {
   if (!request.rank_list) return Status::Ok();
   std::vector<int64_t> found;
   for (const RankInput& r : inputs.ranks) found.push_back(r.rank);
   for (int64_t want : *request.rank_list) {
     if (std::find(found.begin(), found.end(), want) == found.end())
-      return NotFound(fmt::format("--rank_list: the run {} has no rank {} (ranks found: {})", request.run_path, want,
+      return NotFound(fmt::format("--rank_list: the run {} has no rank {} (ranks found: {})", run_path, want,
                                   RankListText(found)));
   }
   std::erase_if(inputs.ranks, [&](const RankInput& r) {
@@ -50,10 +50,12 @@ struct OutputPaths {
 };
 
 // Every output may be written, checked before any rank is loaded; no output may lie inside the run.
-StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const ClusterInputs& inputs,
+StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vector<const ClusterInputs*>& runs,
                                    report::OutputScope& scope) {
   scope.ProtectInput(request.run_path);
-  for (const RankInput& r : inputs.ranks) scope.ProtectInput(r.path);
+  if (!request.base_run_path.empty()) scope.ProtectInput(request.base_run_path);
+  for (const ClusterInputs* inputs : runs)
+    for (const RankInput& r : inputs->ranks) scope.ProtectInput(r.path);
   const fs::path base = request.output_path.empty() ? fs::path(".") : fs::path(request.output_path);
   const fs::path dir = base / kClusterOutputDir;
   PD_RETURN_IF_ERROR(report::MakeOutputDirs(dir.string(), 0750));
@@ -126,7 +128,8 @@ void FindMissingRanks(const ClusterRequest& request, report::ClusterResult& resu
     if (!found.count(r)) result.missing_ranks.push_back(r);
 }
 
-Status CheckStepId(const ClusterRequest& request, const std::vector<analysis::RankSummary>& ranks) {
+Status CheckStepId(const ClusterRequest& request, const std::string& run_path,
+                   const std::vector<analysis::RankSummary>& ranks) {
   if (!request.step_id) return Status::Ok();
   std::set<std::string> steps;
   for (const analysis::RankSummary& r : ranks)
@@ -134,66 +137,100 @@ Status CheckStepId(const ClusterRequest& request, const std::vector<analysis::Ra
   if (steps.count(*request.step_id)) return Status::Ok();
   std::string list;
   for (const std::string& s : steps) list += (list.empty() ? "" : ", ") + s;
-  return NotFound(fmt::format("--step_id {}: no rank of {} has that step (steps: {})", *request.step_id,
-                              request.run_path, list.empty() ? "none" : list));
+  return NotFound(fmt::format("--step_id {}: no rank of {} has that step (steps: {})", *request.step_id, run_path,
+                              list.empty() ? "none" : list));
 }
 
-void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMessages& messages) {
-  FindMissingRanks(request, result);
-  if (!result.missing_ranks.empty()) {
-    std::string w = fmt::format("the run records a world size of {}, but ranks {} were not found",
-                                result.world_size, report::RankRangesText(result.missing_ranks));
+// The cross-rank analyses of one run; its warnings are said with `who` before them ("" for the run
+// of -d, "base run: " for the run of -bp).
+void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMessages& messages,
+            std::string_view who) {
+  auto warn = [&](std::string w) {
+    w.insert(0, who);
     messages.Warning(w);
     result.warnings.push_back(std::move(w));
+  };
+  FindMissingRanks(request, result);
+  if (!result.missing_ranks.empty()) {
+    warn(fmt::format("the run records a world size of {}, but ranks {} were not found", result.world_size,
+                     report::RankRangesText(result.missing_ranks)));
   }
   for (const analysis::RankSummary& r : result.ranks) {
     if (r.missing.empty()) continue;
     std::string list;
     for (const std::string& m : r.missing) list += (list.empty() ? "" : ", ") + m;
-    std::string w = fmt::format("rank {} ({}) has no {}: what needs it is unknown for that rank", r.rank,
-                                r.source_path, list);
-    messages.Warning(w);
-    result.warnings.push_back(std::move(w));
+    warn(fmt::format("rank {} ({}) has no {}: what needs it is unknown for that rank", r.rank, r.source_path, list));
   }
   // Stage rows need the pipeline-parallel (p2p) groups, which profdiff does not derive yet: none.
   result.step_table = analysis::BuildClusterStepTable(result.ranks, {}, request.step_id);
   result.stragglers = analysis::FindStepStragglers(result.ranks);
   result.collectives = analysis::MatchCollectives(result.ranks);
   result.late_ranks = analysis::LastArrivals(result.collectives);
-  for (const std::string& note : result.collectives.notes) {
-    messages.Warning(note);
-    result.warnings.push_back(note);
-  }
+  for (const std::string& note : result.collectives.notes) warn(note);
   if (request.step_id)
     std::erase_if(result.stragglers, [&](const analysis::StepStraggler& s) { return s.step != *request.step_id; });
+}
+
+// Discovery of one run, its --rank_list applied; the discovery's warnings said with `who` before them.
+StatusOr<ClusterInputs> DiscoverRun(const ClusterRequest& request, const std::string& path, std::string_view who,
+                                    report::ClusterResult& result, RunMessages& messages) {
+  ClusterDiscoveryOptions discovery;
+  discovery.input_format = request.input_format;
+  auto found = DiscoverCluster(path, discovery);
+  if (!found.ok()) return AsInputError(found.status());
+  for (const std::string& w : found->warnings) {
+    messages.Warning(std::string(who) + w);
+    result.warnings.push_back(std::string(who) + w);
+  }
+  PD_RETURN_IF_ERROR(SelectRanks(request, path, *found));
+  return std::move(*found);
+}
+
+// Two runs: the base run's result, the comparison of the two and the gate.
+void CompareWithBase(const ClusterRequest& request, std::shared_ptr<report::ClusterResult> base,
+                     report::ClusterResult& result, RunMessages& messages) {
+  result.run_comparison = analysis::CompareRuns(base->ranks, base->stragglers, result.ranks, result.stragglers);
+  result.gate = analysis::EvaluateClusterGate(*result.run_comparison, request.gate);
+  for (const std::string& w : result.run_comparison->warnings) {
+    messages.Warning(w);
+    result.warnings.push_back(w);
+  }
+  result.base_run = std::move(base);
 }
 
 }  // namespace
 
 StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMessages& messages) {
   std::optional<PhaseScope> phase(std::in_place, messages, "discover ranks");
-  ClusterDiscoveryOptions discovery;
-  discovery.input_format = request.input_format;
-  auto found = DiscoverCluster(request.run_path, discovery);
-  if (!found.ok()) return AsInputError(found.status());
-  ClusterInputs inputs = std::move(*found);
   report::ClusterResult result;
   result.run_path = request.run_path;
   result.policy = analysis::MakeReferencePolicy(request.reference_line);
-  for (const std::string& w : inputs.warnings) {
-    messages.Warning(w);
-    result.warnings.push_back(w);
+  const bool two_runs = !request.base_run_path.empty();
+  auto base = std::make_shared<report::ClusterResult>();
+  base->run_path = request.base_run_path;
+  base->policy = result.policy;
+  PD_ASSIGN_OR_RETURN(ClusterInputs inputs, DiscoverRun(request, request.run_path, "", result, messages));
+  ClusterInputs base_inputs;
+  if (two_runs) {
+    PD_ASSIGN_OR_RETURN(base_inputs, DiscoverRun(request, request.base_run_path, "base run: ", *base, messages));
   }
-  PD_RETURN_IF_ERROR(SelectRanks(request, inputs));
   report::OutputScope scope;  // what this run creates: removed unless it succeeds
-  PD_ASSIGN_OR_RETURN(OutputPaths paths, CheckOutputs(request, inputs, scope));
+  PD_ASSIGN_OR_RETURN(OutputPaths paths, CheckOutputs(request, {&inputs, &base_inputs}, scope));
   phase.emplace(messages, "load and summarise ranks");
   analysis::RankSummaryOptions options;
   options.policy = result.policy;
   PD_ASSIGN_OR_RETURN(result.ranks, MapRanks(inputs, request, options));
-  PD_RETURN_IF_ERROR(CheckStepId(request, result.ranks));
+  PD_RETURN_IF_ERROR(CheckStepId(request, request.run_path, result.ranks));
+  if (two_runs) {
+    PD_ASSIGN_OR_RETURN(base->ranks, MapRanks(base_inputs, request, options));
+    PD_RETURN_IF_ERROR(CheckStepId(request, request.base_run_path, base->ranks));
+  }
   phase.emplace(messages, "reduce");
-  Reduce(request, result, messages);
+  Reduce(request, result, messages, "");
+  if (two_runs) {
+    Reduce(request, *base, messages, "base run: ");
+    CompareWithBase(request, std::move(base), result, messages);
+  }
   phase.emplace(messages, "write outputs");
   PD_RETURN_IF_ERROR(report::WriteFileAtomically(
       paths.csv, report::RenderClusterStepTraceCsv(result.step_table, result.policy), request.force));

@@ -28,8 +28,8 @@ class ClusterCli : public ::testing::Test {
     fs::create_directories(out_);
   }
   // Rank `rank` of the run: the bundled rank's files (hard links); without trace_view.json when `partial`.
-  void AddRank(int rank, bool partial = false) {
-    const fs::path dir = run_ / ("r" + std::to_string(rank) + "_ascend_pt");
+  void AddRank(int rank, bool partial = false, const fs::path& run = {}) {
+    const fs::path dir = (run.empty() ? run_ : run) / ("r" + std::to_string(rank) + "_ascend_pt");
     fs::create_directories(dir / "ASCEND_PROFILER_OUTPUT");
     for (const auto& e : fs::directory_iterator(kRank0 / "ASCEND_PROFILER_OUTPUT")) {
       if (partial && e.path().filename() == "trace_view.json") continue;
@@ -41,6 +41,14 @@ class ClusterCli : public ::testing::Test {
     // The world size the metadata records (4): ranks not added are missing.
     std::ofstream(dir / "profiler_metadata.json") << R"({"distributed_args": {"world_size": 4, "rank": )" << rank
                                                   << "}}";
+  }
+  // Replaces a rank's step_trace_time.csv (its hard link is removed first: the bundled file stays).
+  static void WriteStepTrace(const fs::path& rank_dir, const std::string& row) {
+    const fs::path f = rank_dir / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv";
+    fs::remove(f);
+    std::ofstream(f) << "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+                        "Communication(Not Overlapped and Exclude Receive),Preparing\r\n"
+                     << row << "\r\n";
   }
   static std::string Read(const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
@@ -121,9 +129,11 @@ TEST_F(ClusterCli, Refusals) {
   const auto inside = RunCli({"cluster", "-d", run_.string(), "-o", (run_ / "x").string()});
   EXPECT_EQ(inside.rc, 2) << inside.err;
   EXPECT_FALSE(fs::exists(run_ / "x")) << "nothing is written inside the run";
-  const auto bp = RunCli({"cluster", "-d", run_.string(), "-bp", run_.string()});
-  EXPECT_EQ(bp.rc, 2);
-  EXPECT_NE(bp.err.find("not supported yet"), std::string::npos) << bp.err;
+  const auto gate = RunCli({"cluster", "-d", run_.string(), "-o", out_.string(), "--force", "--gate-e2e", "5"});
+  EXPECT_EQ(gate.rc, 2);
+  EXPECT_NE(gate.err.find("give the base run with -bp"), std::string::npos) << gate.err;
+  const auto nan = RunCli({"cluster", "-d", run_.string(), "-bp", run_.string(), "--gate-e2e", "nan"});
+  EXPECT_EQ(nan.rc, 2) << nan.err;
   const auto list = RunCli({"cluster", "-d", run_.string(), "-o", out_.string(), "--force", "--rank_list", "0,x"});
   EXPECT_EQ(list.rc, 2) << list.err;
   const auto step = RunCli({"cluster", "-d", run_.string(), "-o", out_.string(), "--force", "--step_id", "7"});
@@ -135,6 +145,59 @@ TEST_F(ClusterCli, Refusals) {
   const auto help = RunCli({"cluster", "--help"});
   EXPECT_EQ(help.rc, 0);
   EXPECT_NE(help.out.find("--rank_list"), std::string::npos);
+}
+
+// Two runs (-bp): in the comparison, rank 1 computes 30 ms more in step 50 and rank 0 waits 30 ms
+// more for it. The job's step grows by 30 ms, rank 1 is a new slow rank (computing), and a gate
+// exits as compare's does: 1 for a regression, 0 for a pass.
+TEST_F(ClusterCli, TwoRunsNameTheNewStragglerAndGate) {
+  const fs::path base = root_ / "base";
+  for (int rank : {0, 1}) {
+    AddRank(rank);
+    AddRank(rank, false, base);
+  }
+  WriteStepTrace(run_ / "r1_ascend_pt", "50,38873.756,101963.203,4028.675,105991.878,25744.05,136581.0,0,101963.203,17902.5");
+  WriteStepTrace(run_ / "r0_ascend_pt", "50,8873.756,131963.203,4028.675,135991.878,25744.05,136581.0,0,131963.203,17902.5");
+  auto r = RunCli({"cluster", "-d", run_.string(), "-bp", base.string(), "-o", out_.string(), "--gate-e2e", "10"});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.out.find("job step (slowest rank, median of 1 step): 136.581 ms -> 166.581 ms (+30.000 ms, +22.0 %)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("mean rank: computing +15.000 ms, uncovered communication +15.000 ms, free +0.000 ms"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("slow rank 1: new"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gate: REGRESSION"), std::string::npos) << r.out;
+  r = RunCli({"cluster", "-d", run_.string(), "-bp", base.string(), "-o", out_.string(), "--force", "--gate-e2e", "25",
+              "--format", "json"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"]["result"], "pass");
+  EXPECT_EQ(j["verdict"]["exit_code"], 0);
+  const nlohmann::json& c = j["run_comparison"];
+  EXPECT_EQ(c["delta"]["step_ns"], 30'000'000);
+  ASSERT_EQ(c["slow_ranks"].size(), 1u);
+  EXPECT_EQ(c["slow_ranks"][0]["rank"], 1);
+  EXPECT_EQ(c["slow_ranks"][0]["status"], "new");
+  EXPECT_EQ(c["steps"][0]["comparison"]["slow_cause"], "computing");
+  // The other way round: the straggler is resolved, and nothing regressed.
+  r = RunCli({"cluster", "-d", base.string(), "-bp", run_.string(), "-o", out_.string(), "--force", "--gate-e2e", "0"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("slow rank 1: resolved"), std::string::npos) << r.out;
+}
+
+// Corpus: the level-2 capture of the 2025 AlexNet run against its level-1 capture (text exports).
+TEST_F(ClusterCli, TwoCorpusRuns) {
+  const fs::path corpus = fs::path(PROFDIFF_SOURCE_DIR) / "../shared/corpus";
+  const fs::path l1 = corpus / "msinsight_pt_text_2025_level1", l2 = corpus / "msinsight_pt_text_2025_level2";
+  if (!fs::is_directory(l1) || !fs::is_directory(l2)) GTEST_SKIP() << "shared corpus not found at " << corpus;
+  auto r = RunCli({"cluster", "-d", l2.string(), "-bp", l1.string(), "-o", out_.string(), "--gate-e2e", "5"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("job step (slowest rank, median of 1 step): 136.581 ms -> 129.863 ms (-6.718 ms, -4.9 %)"),
+            std::string::npos)
+      << r.out;
+  r = RunCli({"cluster", "-d", l1.string(), "-bp", l2.string(), "-o", out_.string(), "--force", "--gate-e2e", "2"});
+  EXPECT_EQ(r.rc, 1) << r.out;
 }
 
 }  // namespace

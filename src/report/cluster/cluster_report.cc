@@ -9,6 +9,8 @@
 
 #include "profdiff/base/time.h"
 #include "profdiff/report/csv_writer.h"
+#include "profdiff/report/json_report.h"
+#include "profdiff/report/screen.h"
 #include "profdiff/report/operators/operator_sheets.h"
 
 namespace profdiff::report {
@@ -109,6 +111,94 @@ std::string CollectivesLine(const ClusterResult& result) {
   return out;
 }
 
+OrderedJson JobTotalsJson(const analysis::JobTotals& t) {
+  return {{"step_ns", t.step_ns},
+          {"computing_ns", t.computing_ns},
+          {"communication_ns", t.communication_ns},
+          {"free_ns", t.free_ns},
+          {"slow_excess_ns", t.slow_excess_ns}};
+}
+
+OrderedJson JobStepJson(const analysis::JobStep& j) {
+  return {{"step", j.step},
+          {"ranks", j.ranks},
+          {"step_ns", j.step_ns},
+          {"computing_ns", j.computing_ns},
+          {"communication_ns", j.communication_ns},
+          {"free_ns", j.free_ns},
+          {"slow_rank", j.slow_rank ? OrderedJson(*j.slow_rank) : OrderedJson(nullptr)},
+          {"slow_cause", std::string(analysis::SlowCauseName(j.slow_cause))},
+          {"slow_excess_ns", j.slow_excess_ns}};
+}
+
+// The two-run comparison (null for one run).
+OrderedJson RunComparisonJson(const ClusterResult& result) {
+  if (!result.run_comparison || !result.base_run) return nullptr;
+  const analysis::ClusterRunComparison& c = *result.run_comparison;
+  OrderedJson steps = OrderedJson::array();
+  for (const analysis::StepComparison& s : c.steps)
+    steps.push_back({{"base", JobStepJson(s.base)}, {"comparison", JobStepJson(s.comparison)},
+                     {"step_delta_ns", s.comparison.step_ns - s.base.step_ns}});
+  OrderedJson ranks = OrderedJson::array();
+  for (const analysis::RankComparison& r : c.ranks) {
+    ranks.push_back({{"rank", r.rank}, {"steps", r.steps},
+                     {"base", {{"step_ns", r.base_step_ns}, {"computing_ns", r.base_computing_ns},
+                               {"communication_ns", r.base_communication_ns}, {"free_ns", r.base_free_ns}}},
+                     {"comparison", {{"step_ns", r.comparison_step_ns}, {"computing_ns", r.comparison_computing_ns},
+                                     {"communication_ns", r.comparison_communication_ns},
+                                     {"free_ns", r.comparison_free_ns}}}});
+  }
+  OrderedJson slow = OrderedJson::array();
+  for (const analysis::SlowRankChange& r : c.slow_ranks)
+    slow.push_back({{"rank", r.rank}, {"status", r.status}, {"base_steps", r.base_steps},
+                    {"comparison_steps", r.comparison_steps}});
+  std::vector<int64_t> base_found;
+  for (const analysis::RankSummary& r : result.base_run->ranks) base_found.push_back(r.rank);
+  return {{"base_run", {{"path", result.base_run->run_path}, {"ranks_found", base_found},
+                        {"warnings", result.base_run->warnings}}},
+          {"steps_by_position", c.steps_by_position},
+          {"base", JobTotalsJson(c.base)},
+          {"comparison", JobTotalsJson(c.comparison)},
+          {"delta", {{"step_ns", c.comparison.step_ns - c.base.step_ns},
+                     {"computing_ns", c.comparison.computing_ns - c.base.computing_ns},
+                     {"communication_ns", c.comparison.communication_ns - c.base.communication_ns},
+                     {"free_ns", c.comparison.free_ns - c.base.free_ns},
+                     {"slow_excess_ns", c.comparison.slow_excess_ns - c.base.slow_excess_ns}}},
+          {"steps", steps},
+          {"ranks", ranks},
+          {"base_only_ranks", c.base_only_ranks},
+          {"comparison_only_ranks", c.comparison_only_ranks},
+          {"slow_ranks", slow},
+          {"incomparable_reasons", c.incomparable}};
+}
+
+std::string Signed(int64_t ns) { return fmt::format("{:+.3f} ms", NsToMs(ns)); }
+
+// The screen's two-run lines: the job's step, what changed, the slow ranks, then the gate.
+std::string RunComparisonScreen(const ClusterResult& result) {
+  if (!result.run_comparison || !result.base_run) return "";
+  const analysis::ClusterRunComparison& c = *result.run_comparison;
+  std::string out = fmt::format("against the base run {} ({} rank{}):\n", result.base_run->run_path,
+                                result.base_run->ranks.size(), result.base_run->ranks.size() == 1 ? "" : "s");
+  if (c.steps.empty()) return out + "  no step to compare\n" + RenderVerdict(result.gate);
+  const double pct = c.base.step_ns ? 100.0 * static_cast<double>(c.comparison.step_ns - c.base.step_ns) /
+                                          static_cast<double>(c.base.step_ns)
+                                    : 0.0;
+  out += fmt::format("  job step (slowest rank, median of {} step{}{}): {} -> {} ({}, {:+.1f} %)\n", c.steps.size(),
+                     c.steps.size() == 1 ? "" : "s", c.steps_by_position ? ", paired in order" : "",
+                     Ms(c.base.step_ns), Ms(c.comparison.step_ns), Signed(c.comparison.step_ns - c.base.step_ns), pct);
+  out += fmt::format("  mean rank: computing {}, uncovered communication {}, free {}; the slow rank's lead {}\n",
+                     Signed(c.comparison.computing_ns - c.base.computing_ns),
+                     Signed(c.comparison.communication_ns - c.base.communication_ns),
+                     Signed(c.comparison.free_ns - c.base.free_ns),
+                     Signed(c.comparison.slow_excess_ns - c.base.slow_excess_ns));
+  for (const analysis::SlowRankChange& r : c.slow_ranks) {
+    out += fmt::format("  slow rank {}: {} (holds back {} of {} base and {} of {} comparison steps)\n", r.rank,
+                       r.status, r.base_steps, c.steps.size(), r.comparison_steps, c.steps.size());
+  }
+  return out + RenderVerdict(result.gate);
+}
+
 }  // namespace
 
 std::string RankRangesText(const std::vector<int64_t>& ranks) {
@@ -162,6 +252,8 @@ OrderedJson ClusterJson(const ClusterResult& result, const std::string& version)
           {"ranks", ranks},
           {"slow_ranks", slow},
           {"collectives", CollectivesJson(result)},
+          {"run_comparison", RunComparisonJson(result)},
+          {"verdict", result.gate.ran ? GateVerdictJson(result.gate) : OrderedJson(nullptr)},
           {"warnings", result.warnings},
           {"outputs", result.outputs}};
 }
@@ -197,7 +289,7 @@ std::string RenderClusterScreen(const ClusterResult& result) {
     for (const analysis::RankWait& w : s.waiters)
       out += fmt::format("    rank {} waits {} more in communication\n", w.rank, Ms(w.extra_wait_ns));
   }
-  return out;
+  return out + RunComparisonScreen(result);
 }
 
 }  // namespace profdiff::report

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "profdiff/analysis/cluster/collectives.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
+#include "profdiff/analysis/cluster/run_compare.h"
 #include "profdiff/analysis/cluster/slow_ranks.h"
 #include "profdiff/analysis/cluster/step_table.h"
 #include "profdiff/analysis/common/reference_policy.h"
@@ -37,6 +40,11 @@ struct ClusterResult {
   std::vector<analysis::LateRank> late_ranks;  // who arrives last at them, most often first
   std::vector<std::string> warnings;
   std::vector<std::string> outputs;  // files written (absolute paths)
+  // Two runs (-bp): the base run's own result (its ranks, stragglers, ...), the comparison of the
+  // two and the gate on it (gate.ran: a --gate-* was given).
+  std::shared_ptr<const ClusterResult> base_run;
+  std::optional<analysis::ClusterRunComparison> run_comparison;
+  analysis::GateResult gate;
 };
 
 // The JSON result (docs/json-schema.md#profdiff-cluster).
