@@ -192,6 +192,7 @@ ComparisonOutput RunKernelRow(const ComparisonInputs& in) {
   if (in.request.wants_json()) out.json.value = report::KernelsJsonSection(cmp);
   out.warnings = cmp.warnings;
   if (cmp.kind != analysis::KernelCompareKind::kNone) out.summary = KernelsSummary(cmp, StepsForSummary(in));
+  if (!report::HasRows(out.sheets) && !cmp.warnings.empty()) out.empty_reason = cmp.warnings.back();
   return out;
 }
 
@@ -280,11 +281,10 @@ const ComparisonEntry kComparisons[] = {
      .help = "Enable kernel performance comparison",
      .enabled = &EnabledComparisons::kernel, .sheets = kKernelSheets, .sheet_order = 5,
      .json_key = "kernels",
-     .empty_reason = "the kernel comparison needs kernels on both sides: an Ascend profile directory's "
-                     "kernel_details.csv (op_statistic.csv with --use_kernel_type), a GPU trace's kernel "
-                     "events, or for a GPU vs NPU pair (and a GPU side with --use_kernel_type) kernels the "
-                     "overall comparison categorised; under --reference-compat only Ascend profile "
-                     "directories have them",
+     .empty_reason = "the kernel comparison needs kernels on both sides (an Ascend profile directory's "
+                     "kernel_details.csv, or op_statistic.csv with --use_kernel_type; a GPU trace's kernels; "
+                     "for a GPU vs NPU pair, kernels the overall comparison categorised); "
+                     "--reference-compat compares Ascend profile directories only",
      .run = &RunKernelRow},
 };
 // clang-format on

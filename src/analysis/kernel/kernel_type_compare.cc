@@ -173,7 +173,12 @@ void CompareByCategory(const Timeline& base, const Timeline& comparison, const K
                        KernelComparison& out) {
   out.base = CategorySummary(options.base_categories, out.policy);
   out.comparison = CategorySummary(options.comparison_categories, out.policy);
-  if (out.automatic_type) {
+  for (auto [summary, p, name] : {std::tuple{&out.base, &base.p(), "base"},
+                                  std::tuple{&out.comparison, &comparison.p(), "comparison"}}) {
+    if (!summary->has_data) out.warnings.push_back(NoCategoriesWarning(*p, name));
+  }
+  if (!out.base.has_data || !out.comparison.has_data) return;
+  if (out.automatic_type) {  // said when there are rows: the sheet is not the one asked for
     const bool base_gpu = IsGpuSide(base.p());
     out.warnings.push_back(fmt::format(
         "kernel comparison: the base side is {} and the comparison side {}: kernel names and op types "
@@ -181,11 +186,6 @@ void CompareByCategory(const Timeline& base, const Timeline& comparison, const K
         "with --use_kernel_type; the categories of the overall comparison)",
         base_gpu ? "a GPU" : "an NPU", base_gpu ? "an NPU" : "a GPU"));
   }
-  for (auto [summary, p, name] : {std::tuple{&out.base, &base.p(), "base"},
-                                  std::tuple{&out.comparison, &comparison.p(), "comparison"}}) {
-    if (!summary->has_data) out.warnings.push_back(NoCategoriesWarning(*p, name));
-  }
-  if (!out.base.has_data || !out.comparison.has_data) return;
   out.kind = KernelCompareKind::kType;
   out.type_rows = JoinCategories(*options.base_categories, *options.comparison_categories, out.policy);
 }
