@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "profdiff/analysis/api/api_compare.h"
@@ -152,6 +153,24 @@ ComparisonOutput RunMemoryRow(const ComparisonInputs& in) {
 // The kernel comparison's part of the summary: the kernel groups (or types) whose total moved most,
 // exactly (per step when the captures hold different numbers of steps, as the operators'), and the
 // share of each side's rows the other side has.
+// `s` cut to at most `max` bytes at a character boundary, "…" marking a cut.
+std::string CutEnd(const std::string& s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t cut = max > 3 ? max - 3 : 0;  // room for the 3-byte "…"
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "…";
+}
+
+// A kernel row's name in the summary (which fits a line to 100 columns by keeping its end): the
+// start of the kernel's name (a templated name's namespace and kernel say what it is), then the start
+// of its shapes, each cut to fit.
+std::string SummaryKernelName(const std::string& name, const std::string& shapes) {
+  constexpr size_t kWidth = 78, kName = 40;
+  if (shapes == "N/A") return CutEnd(name, kWidth);
+  const std::string n = CutEnd(name, std::max(kName, kWidth - std::min(kWidth, shapes.size() + 1)));
+  return n + " " + CutEnd(shapes, kWidth - std::min(kWidth, n.size() + 1));
+}
+
 report::SummaryPart KernelsSummary(const analysis::KernelComparison& cmp, const SummarySteps& steps) {
   report::SummaryPart part;
   part.what = cmp.kind == analysis::KernelCompareKind::kType ? "kernel types" : "kernels";
@@ -164,7 +183,7 @@ report::SummaryPart KernelsSummary(const analysis::KernelComparison& cmp, const 
     items.push_back({std::move(name), comparison_ns / steps.comparison - base_ns / steps.base});
   };
   for (const analysis::KernelRow& r : cmp.rows)
-    add(r.shapes == "N/A" ? r.type : r.type + " " + r.shapes, r.base.present, r.comparison.present,
+    add(SummaryKernelName(r.type, r.shapes), r.base.present, r.comparison.present,
         r.base.total.Ns(), r.comparison.total.Ns());
   for (const analysis::KernelTypeRow& r : cmp.type_rows)
     add(r.core_type.empty() ? r.op_type : r.op_type + " (" + r.core_type + ")", r.base.present,

@@ -1,5 +1,5 @@
 // The kernel comparison of GPU sides through the CLI (issue 34 item 8, docs/deviations.md kernel
-// comparison row 6): a corpus H100 vs MI300 pair by kernel name and launching op's shapes, and by
+// comparison row 6): the summary of a bundled V100 trace's steps; a corpus H100 vs MI300 pair by kernel name and launching op's shapes, and by
 // kernel category with --use_kernel_type; an H100 vs Ascend pair by category without asking; and the
 // reference's empty comparison under --reference-compat. Corpus pairs (../shared/corpus) are skipped
 // without it.
@@ -121,6 +121,22 @@ TEST(KernelCorpusCli, GpuVersusNpuComparesByCategoryWithAWarning) {
   EXPECT_TRUE(matmul_both) << k["rows"].dump(1);
   const json compat = Kernels(kH100, kAscend, {"--reference-compat"});
   EXPECT_EQ(compat["kernels"]["kind"], "none");
+}
+
+// The screen's summary of a GPU pair (the bundled V100 ResNet50 trace, steps 5 and 6): the kernel
+// groups that moved most, each line within 100 columns with the start of the kernel's name and of
+// its launching op's shapes (the summary cuts a long line's start otherwise).
+TEST(KernelCli, SummaryShowsTheStartOfLongKernelNamesAndShapes) {
+  const std::string v100 =
+      PROFDIFF_SOURCE_DIR "/tests/data/kineto_resnet50_v100/worker0.1623143089861.pt.trace.json.gz";
+  const Result r = RunCli({"compare", "-bp", v100, "-d", v100, "--enable_kernel_compare", "--base_step", "5",
+                           "--comparison_step", "6", "--no-xlsx", "--color", "never"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("most regressed kernels:\n        +84.000 µs  volta_scudnn_128x64_relu_xregs_large_… "
+                       "[[32, 128, 56, 56], [128, 128, 3, …\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("kernels matched: 100.0 % of base, 100.0 % of comparison"), std::string::npos) << r.out;
 }
 
 }  // namespace
