@@ -210,8 +210,12 @@ ComparisonOutput RunKernelRow(const ComparisonInputs& in) {
   out.sheets = report::BuildKernelSheets(cmp, in.request.base_path, in.request.comparison_path);
   if (in.request.wants_json()) out.json.value = report::KernelsJsonSection(cmp);
   out.warnings = cmp.warnings;
+  if (in.request.requested.kernel) out.warnings.insert(out.warnings.end(), cmp.no_data.begin(), cmp.no_data.end());
   if (cmp.kind != analysis::KernelCompareKind::kNone) out.summary = KernelsSummary(cmp, StepsForSummary(in));
-  if (!report::HasRows(out.sheets) && !cmp.warnings.empty()) out.empty_reason = cmp.warnings.back();
+  if (!report::HasRows(out.sheets)) {
+    if (!cmp.no_data.empty()) out.empty_reason = cmp.no_data.back();
+    else if (!cmp.warnings.empty()) out.empty_reason = cmp.warnings.back();
+  }
   return out;
 }
 

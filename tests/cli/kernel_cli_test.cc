@@ -123,6 +123,24 @@ TEST(KernelCorpusCli, GpuVersusNpuComparesByCategoryWithAWarning) {
   EXPECT_EQ(compat["kernels"]["kind"], "none");
 }
 
+// A GPU trace without device kernels (a CPU-only capture): the overall comparison says so already, so
+// the kernel comparison's own "no device kernel" warning is on stderr only when it is asked for by
+// name; the JSON section and the empty reason always have it.
+TEST(KernelCorpusCli, NoDeviceKernelIsSaidWhenTheComparisonIsAskedFor) {
+  const std::string cpu = kCorpus + "/hta_cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz";
+  if (!fs::exists(cpu)) GTEST_SKIP() << "shared corpus not found at " << kCorpus;
+  const char* said = "has no device kernel (kernel, memcpy or memset event); the kernel comparison has no rows";
+  const Result all = RunCli({"compare", "-bp", cpu, "-d", cpu, "--no-xlsx", "--format", "json"});
+  ASSERT_EQ(all.rc, 0) << all.err;
+  EXPECT_EQ(all.err.find(said), std::string::npos) << all.err;
+  const json j = json::parse(all.out);
+  ASSERT_EQ(j["kernels"]["warnings"].size(), 2u);
+  EXPECT_NE(j["kernels"]["warnings"][0].get<std::string>().find(said), std::string::npos);
+  const Result asked = RunCli({"compare", "-bp", cpu, "-d", cpu, "--no-xlsx", "-q", "--enable_kernel_compare"});
+  ASSERT_EQ(asked.rc, 0) << asked.err;
+  EXPECT_NE(asked.err.find(std::string("base: ") + cpu + " " + said), std::string::npos) << asked.err;
+}
+
 // The screen's summary of a GPU pair (the bundled V100 ResNet50 trace, steps 5 and 6): the kernel
 // groups that moved most, each line within 100 columns with the start of the kernel's name and of
 // its launching op's shapes (the summary cuts a long line's start otherwise).

@@ -172,7 +172,8 @@ void CompareByShape(const Timeline& base, const Timeline& comparison, const Kern
                                   std::tuple{&c, &comparison.p(), "comparison", options.comparison_step}}) {
     if (s->summary.has_data) continue;
     std::string w = NoKernelsWarning(*p, name, step, out.policy);
-    if (!w.empty()) out.warnings.push_back(std::move(w));
+    if (w.empty()) continue;
+    (IsGpuSide(*p) && !out.policy.kernel_compare_npu_only ? out.no_data : out.warnings).push_back(std::move(w));
   }
   if (!b.summary.has_data || !c.summary.has_data) return;
   out.kind = KernelCompareKind::kShape;

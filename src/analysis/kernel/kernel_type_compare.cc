@@ -175,7 +175,7 @@ void CompareByCategory(const Timeline& base, const Timeline& comparison, const K
   out.comparison = CategorySummary(options.comparison_categories, out.policy);
   for (auto [summary, p, name] : {std::tuple{&out.base, &base.p(), "base"},
                                   std::tuple{&out.comparison, &comparison.p(), "comparison"}}) {
-    if (!summary->has_data) out.warnings.push_back(NoCategoriesWarning(*p, name));
+    if (!summary->has_data) out.no_data.push_back(NoCategoriesWarning(*p, name));
   }
   if (!out.base.has_data || !out.comparison.has_data) return;
   if (out.automatic_type) {  // said when there are rows: the sheet is not the one asked for

@@ -95,7 +95,9 @@ OrderedJson KernelsJsonSection(const analysis::KernelComparison& cmp) {
   j["comparison"] = Summary(cmp.comparison);
   j["rows"] = Rows(cmp);
   j["top_by_diff"] = TopByDiff(j["rows"]);
-  j["warnings"] = cmp.warnings;
+  std::vector<std::string> warnings = cmp.warnings;
+  warnings.insert(warnings.end(), cmp.no_data.begin(), cmp.no_data.end());
+  j["warnings"] = warnings;
   return j;
 }
 

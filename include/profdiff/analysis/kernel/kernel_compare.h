@@ -111,6 +111,10 @@ struct KernelComparison {
   std::vector<KernelTypeRow> type_rows;  // kind kType: sorted by diff_total_ratio, descending
   // Why a side gave nothing, and that a GPU vs NPU pair was compared by category (shown on stderr).
   std::vector<std::string> warnings;
+  // Why a GPU side (or a side compared by category) has no kernels: on stderr only when the kernel
+  // comparison is asked for by name (a trace without device kernels is common, and the overall
+  // comparison says so already); in the JSON section's warnings always.
+  std::vector<std::string> no_data;
 
   // The sheet is KernelTypeCompare (else KernelCompare).
   bool ByType() const { return use_kernel_type || automatic_type; }
