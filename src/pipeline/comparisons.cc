@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "profdiff/analysis/api/api_compare.h"
@@ -149,17 +150,72 @@ ComparisonOutput RunMemoryRow(const ComparisonInputs& in) {
   return out;
 }
 
-// Kernels by op type and input shapes, or by op type and core type (docs/reference/kernels.md).
+// The kernel comparison's part of the summary: the kernel groups (or types) whose total moved most,
+// exactly (per step when the captures hold different numbers of steps, as the operators'), and the
+// share of each side's rows the other side has.
+// `s` cut to at most `max` bytes at a character boundary, "…" marking a cut.
+std::string CutEnd(const std::string& s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t cut = max > 3 ? max - 3 : 0;  // room for the 3-byte "…"
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "…";
+}
+
+// A kernel row's name in the summary (which fits a line to 100 columns by keeping its end): the
+// start of the kernel's name (a templated name's namespace and kernel say what it is), then the start
+// of its shapes, each cut to fit.
+std::string SummaryKernelName(const std::string& name, const std::string& shapes) {
+  constexpr size_t kWidth = 78, kName = 40;
+  if (shapes == "N/A") return CutEnd(name, kWidth);
+  const std::string n = CutEnd(name, std::max(kName, kWidth - std::min(kWidth, shapes.size() + 1)));
+  return n + " " + CutEnd(shapes, kWidth - std::min(kWidth, n.size() + 1));
+}
+
+report::SummaryPart KernelsSummary(const analysis::KernelComparison& cmp, const SummarySteps& steps) {
+  report::SummaryPart part;
+  part.what = cmp.kind == analysis::KernelCompareKind::kType ? "kernel types" : "kernels";
+  std::vector<report::SummaryItem> items;
+  int64_t base_rows = 0, comparison_rows = 0, both = 0;
+  auto add = [&](std::string name, bool b, bool c, int64_t base_ns, int64_t comparison_ns) {
+    base_rows += b;
+    comparison_rows += c;
+    both += b && c;
+    items.push_back({std::move(name), comparison_ns / steps.comparison - base_ns / steps.base});
+  };
+  for (const analysis::KernelRow& r : cmp.rows)
+    add(SummaryKernelName(r.type, r.shapes), r.base.present, r.comparison.present,
+        r.base.total.Ns(), r.comparison.total.Ns());
+  for (const analysis::KernelTypeRow& r : cmp.type_rows)
+    add(r.core_type.empty() ? r.op_type : r.op_type + " (" + r.core_type + ")", r.base.present,
+        r.comparison.present, r.base.total_ns, r.comparison.total_ns);
+  if (steps.per_step())
+    part.note = fmt::format("per step: base totals / {}, comparison totals / {}", steps.base, steps.comparison);
+  report::PickLargestMoves(std::move(items), part);
+  if (base_rows > 0) part.base_match = static_cast<double>(both) / static_cast<double>(base_rows);
+  if (comparison_rows > 0) part.comparison_match = static_cast<double>(both) / static_cast<double>(comparison_rows);
+  return part;
+}
+
+// Kernels by op type and input shapes, or by op type and core type (docs/reference/kernels.md); a GPU
+// side's kernels by name and launching op's shapes, or by the overall comparison's categories.
 ComparisonOutput RunKernelRow(const ComparisonInputs& in) {
   analysis::KernelCompareOptions options;
   options.use_kernel_type = in.request.use_kernel_type;
   if (in.request.base_step != kVoidStep) options.base_step = in.request.base_step;
   if (in.request.comparison_step != kVoidStep) options.comparison_step = in.request.comparison_step;
+  options.base_categories = &in.overall.base.kernel_categories;
+  options.comparison_categories = &in.overall.comparison.kernel_categories;
   analysis::KernelComparison cmp = analysis::CompareKernels(in.base, in.comparison, in.policy, options);
   ComparisonOutput out;
   out.sheets = report::BuildKernelSheets(cmp, in.request.base_path, in.request.comparison_path);
   if (in.request.wants_json()) out.json.value = report::KernelsJsonSection(cmp);
   out.warnings = cmp.warnings;
+  if (in.request.requested.kernel) out.warnings.insert(out.warnings.end(), cmp.no_data.begin(), cmp.no_data.end());
+  if (cmp.kind != analysis::KernelCompareKind::kNone) out.summary = KernelsSummary(cmp, StepsForSummary(in));
+  if (!report::HasRows(out.sheets)) {
+    if (!cmp.no_data.empty()) out.empty_reason = cmp.no_data.back();
+    else if (!cmp.warnings.empty()) out.empty_reason = cmp.warnings.back();
+  }
   return out;
 }
 
@@ -248,8 +304,10 @@ const ComparisonEntry kComparisons[] = {
      .help = "Enable kernel performance comparison",
      .enabled = &EnabledComparisons::kernel, .sheets = kKernelSheets, .sheet_order = 5,
      .json_key = "kernels",
-     .empty_reason = "the kernel comparison needs kernel_details.csv (op_statistic.csv with "
-                     "--use_kernel_type) on both sides, which only Ascend profile directories have",
+     .empty_reason = "the kernel comparison needs kernels on both sides (an Ascend profile directory's "
+                     "kernel_details.csv, or op_statistic.csv with --use_kernel_type; a GPU trace's kernels; "
+                     "for a GPU vs NPU pair, kernels the overall comparison categorised); "
+                     "--reference-compat compares Ascend profile directories only",
      .run = &RunKernelRow},
 };
 // clang-format on

@@ -22,6 +22,8 @@ UNIT_PER_NS = {"ms": 1e-6, "us": 1e-3}
 
 
 def close(a, b, tol=1e-9):
+    if a == b:  # INF where the exact ratio is inf (a comparison-only row)
+        return True
     return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
 
 

@@ -1,6 +1,7 @@
 """Parity of the KernelCompare / KernelTypeCompare sheets with both release lines of the reference.
 
-For each oracle case that has a kernel sheet (and o_gpu_kernel, where the reference wrote none), and
+For each oracle case that has a kernel sheet (and o_gpu_kernel, where the reference wrote none: compat
+lines only, the default mode compares GPU sides), and
 for each line, profdiff writes a workbook with that line's flag (`--reference-compat=8.2` against
 ../shared/oracle, the bare `--reference-compat` against ../shared/oracle-26.1) plus the case's
 options. The workbook is read back with openpyxl and compared with the reference's CSV dump cell for
@@ -30,15 +31,18 @@ CASES = {
     "o_disable_details": (R0, R1, ["--disable_details"]),
     "o_disable_module": (R0, R1, ["--disable_module"]),
     "o_kernel_type": (R0, R1, ["--enable_kernel_compare", "--use_kernel_type"]),
-    "o_gpu_kernel": (H100 + "/before_fix_trace.json", H100 + "/after_fix_trace.json",
-                     ["--enable_kernel_compare"]),
     # The Ascend DB export (issue #9): KernelCompare from TASK + COMPUTE_TASK_INFO.
     "npu_db_r0_r1": (DB_R0, DB_R1, []),
     "npu_db_step50": (DB_R0, DB_R1, ["--base_step=50", "--comparison_step=50"]),
 }
 # KernelTypeCompare of a DB side: the reference's totals are float sums, reproduced only by the
 # compat lines (the exact mode sums ns: docs/deviations.md row 6).
-DB_COMPAT_CASES = {"o_db_kernel_type": (DB_R0, DB_R1, ["--enable_kernel_compare", "--use_kernel_type"])}
+# A GPU pair: the reference writes no kernel sheet, as the compat lines do; the exact mode compares GPU
+# sides (docs/deviations.md, kernel comparison row 6: the golden h100_pair_default holds this pair's
+# KernelCompare sheet).
+COMPAT_CASES = {"o_db_kernel_type": (DB_R0, DB_R1, ["--enable_kernel_compare", "--use_kernel_type"]),
+                "o_gpu_kernel": (H100 + "/before_fix_trace.json", H100 + "/after_fix_trace.json",
+                                 ["--enable_kernel_compare"])}
 
 LINES = {
     "8.2": (ou.ORACLE, ["--reference-compat=8.2"]),
@@ -59,7 +63,7 @@ def main():
     ou.require_shared()
     errors = []
     for line, (oracle, flags) in LINES.items():
-        cases = dict(CASES, **(DB_COMPAT_CASES if line != "exact" else {}))
+        cases = dict(CASES, **(COMPAT_CASES if line != "exact" else {}))
         for case, (base, comparison, extra) in cases.items():
             if not os.path.isdir(os.path.join(oracle, case)):
                 errors.append(f"{line}/{case}: oracle case missing")

@@ -218,4 +218,19 @@ std::string PythonStrOfJson(std::string_view json) {
   return PythonStr(v);
 }
 
+std::string PythonStrOfArg(const Profile& p, SliceId slice, ArgKey key) {
+  const std::optional<Arg> a = p.FindArg(p.slices[slice], key);
+  if (!a) return "N/A";
+  switch (a->type) {
+    case ArgType::kNull: return "None";
+    case ArgType::kBool: return a->i() ? "True" : "False";
+    case ArgType::kInt: return std::to_string(a->i());
+    case ArgType::kJson: return PythonStrOfJson(p.str(a->text()));
+    case ArgType::kDouble:
+    case ArgType::kIntText:
+    case ArgType::kString: return std::string(p.str(a->text()));
+  }
+  return "N/A";
+}
+
 }  // namespace profdiff::analysis

@@ -42,6 +42,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.hccl_ops_attach_only_with_comm = true;
   p.old_memcpy_not_kernel = true;
   p.kernel_keys_concatenated = true;
+  p.kernel_compare_npu_only = true;
   p.memory_drops_mismatched_free = true;
   p.memory_drops_unqueued_cann_rows = true;
   p.memory_gpu_times_as_floats = true;

@@ -14,66 +14,73 @@
 #include <fmt/format.h>
 
 #include "profdiff/analysis/common/python_numbers.h"
+#include "kernel_groups.h"
 #include "kernel_type_compare.h"
 
 namespace profdiff::analysis {
+
+void GroupBuilder::Add(std::string_view type, std::string_view shapes, int64_t dur_ns) {
+  auto [ti, new_type] = type_index_.try_emplace(type, types_.size());
+  if (new_type) types_.emplace_back();
+  TypeBucket& bucket = types_[ti->second];
+  auto [si, new_shape] = bucket.by_shape.try_emplace(shapes, all_.size());
+  if (new_shape) {
+    bucket.groups.push_back(all_.size());
+    all_.push_back(Group{std::string(type), std::string(shapes), {}});
+  }
+  KernelGroupSide& g = all_[si->second].side;
+  g.max_ns = g.present ? std::max(g.max_ns, dur_ns) : dur_ns;
+  g.min_ns = g.present ? std::min(g.min_ns, dur_ns) : dur_ns;
+  g.present = true;
+  g.total.AddNs(dur_ns);
+  total_.AddNs(dur_ns);
+}
+
+SideGroups GroupBuilder::Finish(KernelSource source, const ReferencePolicy& policy) && {
+  SideGroups out;
+  for (const TypeBucket& b : types_)
+    for (size_t gi : b.groups) out.groups.push_back(std::move(all_[gi]));
+  out.summary.has_data = !out.groups.empty();
+  out.summary.source = out.summary.has_data ? source : KernelSource::kNone;
+  out.summary.kernels = total_.count;
+  out.summary.total_ns = total_.Ns();
+  out.summary.total_us = total_.Us(policy);
+  return out;
+}
+
+std::string_view Name(KernelSource s) {
+  switch (s) {
+    case KernelSource::kNone: return "none";
+    case KernelSource::kKernelDetails: return "kernel_details";
+    case KernelSource::kDeviceKernels: return "device_kernels";
+    case KernelSource::kOpStatistic: return "op_statistic";
+    case KernelSource::kKernelCategories: return "kernel_categories";
+  }
+  return "none";
+}
+
 namespace {
 
 // "Type" cells the reference drops: empty, "N/A" and what pandas reads as NaN.
 bool IsMissingType(std::string_view t) { return t.empty() || t == "N/A" || t == "nan" || t == "NaN"; }
 
-// One (type, shapes) group of one side, before display rounding.
-struct Group {
-  std::string type;
-  std::string shapes;
-  KernelGroupSide side;
-};
-
-// A side's groups in the reference's order: op types in first-seen order, and within a type its
-// shapes in first-seen order. Each group sums its kernels in row order.
-struct SideGroups {
-  std::vector<Group> groups;
-  KernelSideSummary summary;
-};
-
-SideGroups GroupKernels(const Profile& p, std::optional<int64_t> step, const ReferencePolicy& policy) {
-  struct TypeBucket {
-    std::vector<size_t> groups;                      // indexes into `all`, first-seen order
-    std::unordered_map<std::string_view, size_t> by_shape;
-  };
-  std::vector<Group> all;
-  std::vector<TypeBucket> types;
-  std::unordered_map<std::string_view, size_t> type_index;
-  SideGroups out;
-  DualSum total;
+// An Ascend side's kernel_details.csv rows (of the selected step), by op type and input shapes.
+SideGroups GroupKernelDetails(const Profile& p, std::optional<int64_t> step, const ReferencePolicy& policy) {
+  GroupBuilder groups;
   for (const KernelDetailRow& r : p.npu.kernel_details.rows) {
     const std::string_view type = p.str(r.type);
     if (IsMissingType(type)) continue;
     if (step && (r.step_id == kNoNumber ? -1 : r.step_id) != *step) continue;
     std::string_view shapes = p.str(r.input_shapes);
     if (shapes.empty()) shapes = "N/A";
-    auto [ti, new_type] = type_index.try_emplace(type, types.size());
-    if (new_type) types.emplace_back();
-    TypeBucket& bucket = types[ti->second];
-    auto [si, new_shape] = bucket.by_shape.try_emplace(shapes, all.size());
-    if (new_shape) {
-      bucket.groups.push_back(all.size());
-      all.push_back(Group{std::string(type), std::string(shapes), {}});
-    }
-    KernelGroupSide& g = all[si->second].side;
-    g.max_ns = g.present ? std::max(g.max_ns, r.dur_ns) : r.dur_ns;
-    g.min_ns = g.present ? std::min(g.min_ns, r.dur_ns) : r.dur_ns;
-    g.present = true;
-    g.total.AddNs(r.dur_ns);
-    total.AddNs(r.dur_ns);
+    groups.Add(type, shapes, r.dur_ns);
   }
-  for (const TypeBucket& b : types)
-    for (size_t gi : b.groups) out.groups.push_back(std::move(all[gi]));
-  out.summary.has_data = !out.groups.empty();
-  out.summary.kernels = total.count;
-  out.summary.total_ns = total.Ns();
-  out.summary.total_us = total.Us(policy);
-  return out;
+  return std::move(groups).Finish(KernelSource::kKernelDetails, policy);
+}
+
+SideGroups GroupSide(const Timeline& t, std::optional<int64_t> step, const ReferencePolicy& policy) {
+  return IsGpuSide(t.p()) && !policy.kernel_compare_npu_only ? GroupGpuKernels(t, step, policy)
+                                                             : GroupKernelDetails(t.p(), step, policy);
 }
 
 // The displayed values of a present group (docs/reference/kernels.md#kernelcompare): under
@@ -122,8 +129,15 @@ std::vector<KernelRow> JoinGroups(SideGroups& base, SideGroups& comparison, cons
 }
 
 // Why a side gave no kernel details, or "" when it did.
-std::string NoKernelsWarning(const Profile& p, std::string_view side, std::optional<int64_t> step) {
+std::string NoKernelsWarning(const Profile& p, std::string_view side, std::optional<int64_t> step,
+                             const ReferencePolicy& policy) {
   const bool dir = IsDirectoryInput(p);
+  if (IsGpuSide(p) && !policy.kernel_compare_npu_only) {
+    if (step) return fmt::format("{}: {} has no device kernel in step {}; the kernel comparison has no rows",
+                                 side, p.meta.input_path, *step);
+    return fmt::format("{}: {} has no device kernel (kernel, memcpy or memset event); the kernel "
+                       "comparison has no rows", side, p.meta.input_path);
+  }
   if (p.meta.device == DeviceKind::kGpu) {
     // GPU data never has kernel details; the reference says so only for directory inputs.
     return dir ? fmt::format("{}: kernel compare only supports NPU data against NPU data", side) : "";
@@ -150,15 +164,16 @@ std::string NoKernelsWarning(const Profile& p, std::string_view side, std::optio
 
 void CompareByShape(const Timeline& base, const Timeline& comparison, const KernelCompareOptions& options,
                     KernelComparison& out) {
-  SideGroups b = GroupKernels(base.p(), options.base_step, out.policy);
-  SideGroups c = GroupKernels(comparison.p(), options.comparison_step, out.policy);
+  SideGroups b = GroupSide(base, options.base_step, out.policy);
+  SideGroups c = GroupSide(comparison, options.comparison_step, out.policy);
   out.base = b.summary;
   out.comparison = c.summary;
   for (auto [s, p, name, step] : {std::tuple{&b, &base.p(), "base", options.base_step},
                                   std::tuple{&c, &comparison.p(), "comparison", options.comparison_step}}) {
     if (s->summary.has_data) continue;
-    std::string w = NoKernelsWarning(*p, name, step);
-    if (!w.empty()) out.warnings.push_back(std::move(w));
+    std::string w = NoKernelsWarning(*p, name, step, out.policy);
+    if (w.empty()) continue;
+    (IsGpuSide(*p) && !out.policy.kernel_compare_npu_only ? out.no_data : out.warnings).push_back(std::move(w));
   }
   if (!b.summary.has_data || !c.summary.has_data) return;
   out.kind = KernelCompareKind::kShape;
@@ -172,7 +187,14 @@ KernelComparison CompareKernels(const Timeline& base, const Timeline& comparison
   KernelComparison out;
   out.policy = policy;
   out.use_kernel_type = options.use_kernel_type;
-  if (options.use_kernel_type) {
+  const bool base_gpu = IsGpuSide(base.p()), comparison_gpu = IsGpuSide(comparison.p());
+  if ((base_gpu || comparison_gpu) && !policy.kernel_compare_npu_only &&
+      (options.use_kernel_type || base_gpu != comparison_gpu)) {
+    // Kernel names and op types of two devices never match: by the overall comparison's categories.
+    out.by_category = true;
+    out.automatic_type = !options.use_kernel_type;
+    CompareByCategory(base, comparison, options, out);
+  } else if (options.use_kernel_type) {
     CompareByType(base, comparison, out);
   } else {
     CompareByShape(base, comparison, options, out);

@@ -443,6 +443,7 @@ SideSummary Summarize(const SideMetrics& m) {
   if (m.device == DeviceKind::kNpu)
     for (const GroupCommunication& g : m.groups) s.communication_groups.push_back(g.split);
   const auto& c = m.categories;
+  s.kernel_categories = c;
   auto ns = [&](std::initializer_list<KC> cs) {
     int64_t t = 0;
     for (KC k : cs) t += c.Ns(k);

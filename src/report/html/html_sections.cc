@@ -343,7 +343,7 @@ std::string KernelSection(const OrderedJson& kernels) {
                    MsCell(Member(Member(r, "comparison"), "total_us")) + MsCell(Member(r, "diff_total_us")));
   }
   std::string out = "<section id=\"kernels\"><h2>Kernels</h2>" +
-                    SimpleTable({"side", "has kernel details", "total (us)"}, totals);
+                    SimpleTable({"side", "has kernels", "total (us)"}, totals);
   if (!rows.empty())
     out += "<h3>Kernels with the largest change</h3>" +
            SimpleTable({by_type ? "kernel type" : "kernel", by_type ? "core type" : "input shape",

@@ -26,6 +26,7 @@ std::string_view KindName(analysis::KernelCompareKind k) {
 
 json Summary(const analysis::KernelSideSummary& s) {
   return {{"has_data", s.has_data},
+          {"source", analysis::Name(s.source)},
           {"kernels", s.kernels},
           {"total_ns", s.total_ns},
           {"total_us", JsonNumber(s.total_us)}};
@@ -87,12 +88,16 @@ json TopByDiff(const json& rows) {
 OrderedJson KernelsJsonSection(const analysis::KernelComparison& cmp) {
   json j;
   j["kind"] = KindName(cmp.kind);
-  j["sheet"] = cmp.use_kernel_type ? "KernelTypeCompare" : "KernelCompare";
+  j["sheet"] = cmp.ByType() ? "KernelTypeCompare" : "KernelCompare";
+  j["by_category"] = cmp.by_category;
+  j["automatic_type"] = cmp.automatic_type;
   j["base"] = Summary(cmp.base);
   j["comparison"] = Summary(cmp.comparison);
   j["rows"] = Rows(cmp);
   j["top_by_diff"] = TopByDiff(j["rows"]);
-  j["warnings"] = cmp.warnings;
+  std::vector<std::string> warnings = cmp.warnings;
+  warnings.insert(warnings.end(), cmp.no_data.begin(), cmp.no_data.end());
+  j["warnings"] = warnings;
   return j;
 }
 

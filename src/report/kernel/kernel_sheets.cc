@@ -81,7 +81,7 @@ SheetSpec KernelTypeCompareSheet(const analysis::KernelComparison& cmp, std::str
 std::vector<SheetSpec> BuildKernelSheets(const analysis::KernelComparison& cmp, std::string_view base_path_arg,
                                          std::string_view comparison_path_arg) {
   std::vector<SheetSpec> sheets;
-  if (cmp.use_kernel_type) {
+  if (cmp.ByType()) {
     sheets.push_back(KernelTypeCompareSheet(cmp, base_path_arg, comparison_path_arg));
   } else {
     sheets.push_back(KernelCompareSheet(cmp, base_path_arg, comparison_path_arg));

@@ -359,21 +359,7 @@ std::string KernelLine(const Profile& p, SliceId kernel, const std::unordered_ma
   return line;
 }
 
-std::string OpArgText(const Profile& p, SliceId op, ArgKey key) {
-  const Slice& s = p.slices[op];
-  const std::optional<Arg> a = p.FindArg(s, key);
-  if (!a) return "N/A";
-  switch (a->type) {
-    case ArgType::kNull: return "None";
-    case ArgType::kBool: return a->i() ? "True" : "False";
-    case ArgType::kInt: return std::to_string(a->i());
-    case ArgType::kJson: return analysis::PythonStrOfJson(p.str(a->text()));
-    case ArgType::kDouble:
-    case ArgType::kIntText:
-    case ArgType::kString: return std::string(p.str(a->text()));
-  }
-  return "N/A";
-}
+std::string OpArgText(const Profile& p, SliceId op, ArgKey key) { return analysis::PythonStrOfArg(p, op, key); }
 
 std::string OpArgTextCache::Get(SliceId op, ArgKey key) {
   const std::optional<Arg> a = p_.FindArg(p_.slices[op], key);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../../common/profile_builder.h"
+
 namespace profdiff::analysis {
 namespace {
 
@@ -36,6 +38,21 @@ TEST(PythonText, ParsedValuesKeepNumbersAsWritten) {
   EXPECT_EQ(v.items[1].text, "7");
   EXPECT_EQ(PythonStr(v.items[2]), "x");
   EXPECT_EQ(PythonStr(v.items[0]), "[1, 1]");
+}
+
+TEST(PythonText, StrOfASlicesArg) {
+  testing::ProfileBuilder b(DeviceKind::kGpu);
+  const TrackId t = b.Track("1", "1");
+  const SliceId json = b.Add(t, SliceKind::kCpuOp, "aten::mm", "cpu_op", 0, 10);
+  b.p.slices[json].args_begin = static_cast<uint32_t>(b.p.args.size());
+  b.p.args.push_back(Arg::Text(ArgKey::kInputDims, ArgType::kJson, b.p.strings.Intern("[[2,3],[3, 4]]")));
+  b.p.args.push_back(Arg::Null(ArgKey::kInputType));
+  b.p.slices[json].args_count = 2;
+  const SliceId text = b.Add(t, SliceKind::kCpuOp, "aten::add", "cpu_op", 20, 10, {}, {{ArgKey::kInputDims, "1x2"}});
+  EXPECT_EQ(PythonStrOfArg(b.p, json, ArgKey::kInputDims), "[[2, 3], [3, 4]]");
+  EXPECT_EQ(PythonStrOfArg(b.p, json, ArgKey::kInputType), "None");
+  EXPECT_EQ(PythonStrOfArg(b.p, text, ArgKey::kInputDims), "1x2");
+  EXPECT_EQ(PythonStrOfArg(b.p, text, ArgKey::kInputType), "N/A");  // absent
 }
 
 }  // namespace

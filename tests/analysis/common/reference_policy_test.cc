@@ -27,6 +27,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
   EXPECT_FALSE(p.workbook_one_line_banners);
   EXPECT_FALSE(p.workbook_silent_on_empty_comparisons);
   EXPECT_FALSE(p.keep_unmatched_wrappers);
+  EXPECT_FALSE(p.kernel_compare_npu_only);  // GPU sides have a kernel comparison
   EXPECT_FALSE(p.db_api_row_per_connection_id || p.db_module_kernels_of_last_connection ||
                p.db_kernel_lines_global_task_id || p.db_step_query_for_modules);
   EXPECT_FALSE(p.db_compute_runs_take_busy_ends);
@@ -74,6 +75,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
     EXPECT_TRUE(p.workbook_one_line_banners);
     EXPECT_TRUE(p.workbook_silent_on_empty_comparisons);
     EXPECT_TRUE(p.keep_unmatched_wrappers);
+    EXPECT_TRUE(p.kernel_compare_npu_only);  // "kernel compare only supports NPU data against NPU data"
     EXPECT_TRUE(p.db_api_row_per_connection_id && p.db_module_kernels_of_last_connection &&
                 p.db_kernel_lines_global_task_id && p.db_step_query_for_modules);
     EXPECT_TRUE(p.memory_db_times_as_floats && p.memory_db_step_drops_unreleased && p.memory_db_null_shape_none &&

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../../common/profile_builder.h"
+#include "profdiff/analysis/overall/overall.h"
 
 namespace profdiff::analysis {
 namespace {
@@ -182,7 +183,8 @@ TEST(KernelCompare, StepWithoutKernelDetailsIsAWarningAndNoRows) {
 TEST(KernelCompare, ASideWithoutKernelDetailsGivesNoRows) {
   Profile npu = NpuWithKernels({{"A", "1", 1000}});
   Profile gpu = ProfileBuilder(DeviceKind::kGpu).p;
-  KernelComparison g = Compare(gpu, npu, ExactPolicy());
+  // The reference refuses GPU data (the exact mode's GPU sides: KernelCompareGpu.*).
+  KernelComparison g = Compare(gpu, npu, ReferenceCompatPolicy(ReferenceLine::k26_1));
   EXPECT_EQ(g.kind, KernelCompareKind::kNone);
   EXPECT_TRUE(g.rows.empty());
   EXPECT_TRUE(g.warnings.empty());  // a trace file: the reference says nothing either
@@ -252,6 +254,196 @@ TEST(KernelTypeCompare, ASideWithoutOpStatisticGivesNoRows) {
   EXPECT_TRUE(cmp.type_rows.empty());
   ASSERT_EQ(cmp.warnings.size(), 1u);
   EXPECT_NE(cmp.warnings[0].find("no op_statistic.csv in r1_ascend_pt"), std::string::npos);
+}
+
+// ---- GPU sides (default mode; docs/deviations.md kernel comparison row 6) ----------------------
+
+// A GPU side: on the CPU thread two aten::mm ops (different Input Dims) each call cudaLaunchKernel,
+// whose ac2g flows end at a GEMM kernel on stream 7; an elementwise kernel without a flow and a memcpy.
+struct GpuKernels {
+  int64_t gemm_a_ns, gemm_b_ns, gemm_a2_ns, elementwise_ns, memcpy_ns;
+};
+
+SliceId AddJsonDims(ProfileBuilder& b, TrackId track, std::string_view name, int64_t ts, int64_t dur,
+                    std::string_view dims) {
+  const SliceId op = b.Add(track, SliceKind::kCpuOp, name, "cpu_op", ts, dur);
+  b.p.slices[op].args_begin = static_cast<uint32_t>(b.p.args.size());
+  b.p.args.push_back(Arg::Text(ArgKey::kInputDims, ArgType::kJson, b.p.strings.Intern(dims)));
+  b.p.slices[op].args_count = 1;
+  return op;
+}
+
+Profile GpuWithKernels(const GpuKernels& k) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  b.p.meta.input_path = "gpu_trace.json";
+  const TrackId cpu = b.Track("100", "100");
+  const TrackId s7 = b.Track("0", "7");
+  AddJsonDims(b, cpu, "aten::linear", 0, 400, "[[8,3],[4,3]]");  // encloses the first mm
+  AddJsonDims(b, cpu, "aten::mm", 100, 100, "[[8,3],[3,4]]");
+  b.Add(cpu, SliceKind::kCudaRuntime, "cudaLaunchKernel", "cuda_runtime", 110, 20);
+  AddJsonDims(b, cpu, "aten::mm", 500, 100, "[[16,16],[16,16]]");
+  b.Add(cpu, SliceKind::kCudaRuntime, "cudaLaunchKernel", "cuda_runtime", 510, 20);
+  b.Add(cpu, SliceKind::kCudaRuntime, "cudaLaunchKernel", "cuda_runtime", 560, 20);
+  const std::vector<std::pair<ArgKey, int64_t>> stream7 = {{ArgKey::kStream, 7}};
+  b.Add(s7, SliceKind::kKernel, "sm90_gemm", "kernel", 1000, k.gemm_a_ns, stream7);
+  b.Add(s7, SliceKind::kKernel, "sm90_gemm", "kernel", 3000, k.gemm_b_ns, stream7);
+  b.Add(s7, SliceKind::kKernel, "sm90_gemm", "kernel", 5000, k.gemm_a2_ns, stream7);
+  b.Add(s7, SliceKind::kKernel, "elementwise_kernel", "kernel", 7000, k.elementwise_ns, stream7);
+  b.Add(s7, SliceKind::kGpuMemcpy, "Memcpy DtoD (Device -> Device)", "gpu_memcpy", 9000, k.memcpy_ns, stream7);
+  b.Flow(1, "ac2g", 110, cpu, 1000, s7);  // the first mm
+  b.Flow(2, "ac2g", 510, cpu, 3000, s7);  // the second mm
+  b.Flow(3, "ac2g", 560, cpu, 5000, s7);  // the second mm again
+  return std::move(b.p);
+}
+
+TEST(KernelCompareGpu, GroupsKernelsByNameAndLaunchingOpShapes) {
+  const Profile base = GpuWithKernels({1000, 2000, 3000, 500, 100});
+  const Profile comparison = GpuWithKernels({1500, 1000, 1000, 400, 100});
+  const KernelComparison cmp = Compare(base, comparison, ExactPolicy());
+  ASSERT_EQ(cmp.kind, KernelCompareKind::kShape);
+  EXPECT_FALSE(cmp.by_category);
+  EXPECT_FALSE(cmp.ByType());
+  EXPECT_EQ(cmp.base.source, KernelSource::kDeviceKernels);
+  EXPECT_EQ(cmp.base.kernels, 5);
+  EXPECT_EQ(cmp.base.total_ns, 6600);
+  ASSERT_EQ(cmp.rows.size(), 4u);
+  // The innermost cpu_op around each launch (not aten::linear, not the runtime call), its Input Dims
+  // as Python prints them; kernels without a flow read "N/A".
+  EXPECT_EQ(cmp.rows[0].type + "|" + cmp.rows[0].shapes, "sm90_gemm|[[8, 3], [3, 4]]");
+  EXPECT_EQ(cmp.rows[1].type + "|" + cmp.rows[1].shapes, "sm90_gemm|[[16, 16], [16, 16]]");
+  EXPECT_EQ(cmp.rows[2].type + "|" + cmp.rows[2].shapes, "elementwise_kernel|N/A");
+  EXPECT_EQ(cmp.rows[3].type + "|" + cmp.rows[3].shapes, "Memcpy DtoD (Device -> Device)|N/A");
+  const KernelRow& big = cmp.rows[1];
+  EXPECT_EQ(big.base.total.count, 2);
+  EXPECT_EQ(big.base.total.Ns(), 5000);
+  EXPECT_EQ(big.base.max_ns, 3000);
+  EXPECT_EQ(big.base.min_ns, 2000);
+  EXPECT_DOUBLE_EQ(big.base.avg_us, 2.5);
+  EXPECT_DOUBLE_EQ(big.comparison.total_us, 2.0);
+  EXPECT_DOUBLE_EQ(big.diff_total_ratio, 0.4);
+  EXPECT_DOUBLE_EQ(cmp.rows[0].diff_total_ratio, 1.5);
+  EXPECT_TRUE(cmp.warnings.empty());
+  // The reference refuses GPU data: no rows, and no warning for a trace file.
+  for (ReferenceLine line : {ReferenceLine::k8_2, ReferenceLine::k26_1}) {
+    const KernelComparison compat = Compare(base, comparison, ReferenceCompatPolicy(line));
+    EXPECT_EQ(compat.kind, KernelCompareKind::kNone);
+    EXPECT_TRUE(compat.rows.empty());
+    EXPECT_TRUE(compat.warnings.empty());
+  }
+}
+
+TEST(KernelCompareGpu, StepSelectionReadsTheStepsWindow) {
+  ProfileBuilder b(DeviceKind::kGpu);
+  b.p.meta.input_path = "steps.json";
+  const TrackId cpu = b.Track("100", "100");
+  const TrackId s7 = b.Track("0", "7");
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#1", "user_annotation", 0, 1000);
+  b.Add(cpu, SliceKind::kStepMarker, "ProfilerStep#2", "user_annotation", 1000, 1000);
+  b.Add(s7, SliceKind::kKernel, "k", "kernel", 200, 300, {{ArgKey::kStream, 7}});
+  b.Add(s7, SliceKind::kKernel, "k", "kernel", 1200, 700, {{ArgKey::kStream, 7}});
+  b.Add(s7, SliceKind::kKernel, "only_in_2", "kernel", 1500, 100, {{ArgKey::kStream, 7}});
+  const Profile p = std::move(b.p);
+  KernelCompareOptions options;
+  options.base_step = 1;
+  options.comparison_step = 2;
+  const KernelComparison cmp = Compare(p, p, ExactPolicy(), options);
+  ASSERT_EQ(cmp.rows.size(), 2u);
+  EXPECT_EQ(cmp.rows[0].base.total.Ns(), 300);
+  EXPECT_EQ(cmp.rows[0].comparison.total.Ns(), 700);
+  EXPECT_EQ(cmp.rows[1].type, "only_in_2");
+  EXPECT_FALSE(cmp.rows[1].base.present);
+  options.base_step = 3;  // no such step: a warning, no rows
+  const KernelComparison none = Compare(p, p, ExactPolicy(), options);
+  EXPECT_EQ(none.kind, KernelCompareKind::kNone);
+  EXPECT_TRUE(none.warnings.empty());  // said on stderr when the comparison is asked for by name
+  ASSERT_EQ(none.no_data.size(), 1u);
+  EXPECT_NE(none.no_data[0].find("base: steps.json has no device kernel in step 3"), std::string::npos)
+      << none.no_data[0];
+}
+
+// Categories as the overall comparison counts them: (category, [durations]).
+CategoryTotals Categories(const std::vector<std::pair<KernelCategory, std::vector<int64_t>>>& cats) {
+  CategoryTotals t;
+  for (const auto& [c, durs] : cats)
+    for (int64_t d : durs) t.Add(c, d);
+  return t;
+}
+
+TEST(KernelTypeCompareGpu, GpuVersusNpuComparesByCategoryWithoutAsking) {
+  const Profile gpu = GpuWithKernels({1000, 2000, 3000, 500, 100});
+  const Profile npu = NpuWithKernels({{"MatMul", "1,2", 4000}});
+  const CategoryTotals gpu_cats =
+      Categories({{KernelCategory::kMatmulCube, {1000, 2000, 3000}}, {KernelCategory::kVectorNoTrans, {500}}});
+  const CategoryTotals npu_cats = Categories({{KernelCategory::kMatmulCube, {4000, 2000}},
+                                              {KernelCategory::kFaFwdCube, {900}},
+                                              {KernelCategory::kMc2, {100}}});
+  KernelCompareOptions options;
+  options.base_categories = &gpu_cats;
+  options.comparison_categories = &npu_cats;
+  const KernelComparison cmp = Compare(gpu, npu, ExactPolicy(), options);
+  ASSERT_EQ(cmp.kind, KernelCompareKind::kType);
+  EXPECT_TRUE(cmp.by_category && cmp.automatic_type && cmp.ByType());
+  EXPECT_EQ(cmp.base.source, KernelSource::kKernelCategories);
+  EXPECT_EQ(cmp.base.kernels, 4);
+  EXPECT_EQ(cmp.comparison.total_ns, 7000);
+  ASSERT_EQ(cmp.warnings.size(), 1u);
+  EXPECT_NE(cmp.warnings[0].find("the base side is a GPU and the comparison side an NPU"), std::string::npos)
+      << cmp.warnings[0];
+  ASSERT_EQ(cmp.type_rows.size(), 4u);  // sorted by the total ratio, INF first, in category order
+  EXPECT_EQ(cmp.type_rows[0].op_type, "mc2");
+  EXPECT_EQ(cmp.type_rows[0].core_type, "");
+  EXPECT_EQ(cmp.type_rows[1].op_type, "flash_attention_fwd_cube");
+  EXPECT_EQ(cmp.type_rows[1].core_type, "cube");
+  const KernelTypeRow& mm = cmp.type_rows[2];
+  EXPECT_EQ(mm.op_type, "matmul_cube");
+  EXPECT_EQ(mm.base.count, 3);
+  EXPECT_EQ(mm.base.total_ns, 6000);
+  EXPECT_EQ(mm.base.avg_ns, 2000);
+  EXPECT_EQ(mm.base.max_ns, 3000);
+  EXPECT_EQ(mm.base.min_ns, 1000);
+  EXPECT_DOUBLE_EQ(mm.comparison.avg_us, 3.0);
+  EXPECT_DOUBLE_EQ(mm.diff_total_ratio, 1.0);
+  EXPECT_EQ(cmp.type_rows[3].op_type, "vector_no_trans");
+  EXPECT_EQ(cmp.type_rows[3].core_type, "vector");
+  EXPECT_FALSE(cmp.type_rows[3].comparison.present);
+  // The reference refuses it.
+  const KernelComparison compat = Compare(gpu, npu, ReferenceCompatPolicy(ReferenceLine::k26_1), options);
+  EXPECT_EQ(compat.kind, KernelCompareKind::kNone);
+  EXPECT_FALSE(compat.by_category);
+}
+
+TEST(KernelTypeCompareGpu, GpuSidesByCategoryWithUseKernelTypeFromTheOverallComparison) {
+  const Profile base = GpuWithKernels({1000, 2000, 3000, 500, 100});
+  const Profile comparison = GpuWithKernels({1500, 1000, 1000, 400, 100});
+  const Timeline tb = BuildTimeline(base, {}), tc = BuildTimeline(comparison, {});
+  const OverallComparison overall = CompareOverall(tb, tc, ExactPolicy(), {});
+  KernelCompareOptions options = ByType();
+  options.base_categories = &overall.base.kernel_categories;
+  options.comparison_categories = &overall.comparison.kernel_categories;
+  const KernelComparison cmp = CompareKernels(tb, tc, ExactPolicy(), options);
+  ASSERT_EQ(cmp.kind, KernelCompareKind::kType);
+  EXPECT_TRUE(cmp.by_category);
+  EXPECT_FALSE(cmp.automatic_type);
+  EXPECT_TRUE(cmp.warnings.empty());
+  // The overall comparison's categories: the GEMMs (launched by aten::mm, a MATMUL_MASK op; "gemm" a
+  // CUBE_MASK name) are matmul_cube, the elementwise kernel vector; copies are not categorised.
+  ASSERT_EQ(cmp.type_rows.size(), 2u);
+  EXPECT_EQ(cmp.type_rows[0].op_type, "vector_no_trans");
+  EXPECT_EQ(cmp.type_rows[0].base.total_ns, 500);
+  EXPECT_EQ(cmp.type_rows[1].op_type, "matmul_cube");
+  EXPECT_EQ(cmp.type_rows[1].base.total_ns, 6000);
+  EXPECT_EQ(cmp.type_rows[1].comparison.total_ns, 3500);
+  EXPECT_EQ(cmp.type_rows[1].base.count, 3);
+  EXPECT_EQ(cmp.base.kernels, 4);
+  // A side the overall comparison categorised nothing of: a warning, no rows.
+  const CategoryTotals empty;
+  options.comparison_categories = &empty;
+  const KernelComparison none = CompareKernels(tb, tc, ExactPolicy(), options);
+  EXPECT_EQ(none.kind, KernelCompareKind::kNone);
+  EXPECT_TRUE(none.warnings.empty());
+  ASSERT_EQ(none.no_data.size(), 1u);
+  EXPECT_NE(none.no_data[0].find("comparison: no kernel of gpu_trace.json was categorised"), std::string::npos)
+      << none.no_data[0];
 }
 
 }  // namespace

@@ -203,6 +203,12 @@ TEST(Categorize, TotalsAccumulate) {
   EXPECT_EQ(t.Ns(KC::kMatmulCube), 2000);
   EXPECT_EQ(t.Count(KC::kMatmulCube), 2);
   EXPECT_DOUBLE_EQ(t.Sum(KC::kMatmulCube).ref_us, 2.0);
+  EXPECT_EQ(t.MaxNs(KC::kMatmulCube), 1500);  // the longest and shortest kernel of the category
+  EXPECT_EQ(t.MinNs(KC::kMatmulCube), 500);
+  t.Add(KC::kVectorNoTrans, 7);
+  EXPECT_EQ(t.MaxNs(KC::kVectorNoTrans), 7);
+  EXPECT_EQ(t.MinNs(KC::kVectorNoTrans), 7);
+  EXPECT_EQ(t.MaxNs(KC::kConvFwdCube), 0);  // no kernel
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "profdiff/model/profile.h"
+
 namespace profdiff::analysis {
 
 // A parsed JSON value. Numbers keep their text as written (Python prints an int as written and
@@ -35,5 +37,10 @@ std::string PythonStr(const PyValue& value);
 // Python's str() of a JSON value given as text ("[[1, 2], []]", "['float', 'Int']"); text that is
 // not JSON is returned unchanged.
 std::string PythonStrOfJson(std::string_view json);
+
+// Python's str() of a slice's arg as the reference prints it ("None", "True", an int, a JSON value's
+// str(), a string as written); "N/A" when the slice has no such arg. An op's "Input Dims" / "Input
+// type" in the operator sheets, a GPU kernel's launching op's shapes in the kernel comparison.
+std::string PythonStrOfArg(const Profile& profile, SliceId slice, ArgKey key);
 
 }  // namespace profdiff::analysis

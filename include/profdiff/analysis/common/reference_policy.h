@@ -104,6 +104,13 @@ struct ReferencePolicy {
   // separator, so ("A", "B1") and ("AB", "1") are one row holding the first pair's type, shape and
   // values (kernel deviation 1). Default: the key is the (type, shapes) pair.
   bool kernel_keys_concatenated = false;
+  // The kernel comparison reads only the Ascend side tables (kernel_details.csv, op_statistic.csv):
+  // a GPU side gives no rows, so a GPU vs GPU or GPU vs NPU pair has no kernel sheet (the reference:
+  // "kernel compare only supports NPU data against NPU data"; kernel deviation 6). Default: a GPU
+  // side's device kernels are grouped by kernel name and launching op's input shapes
+  // (KernelCompare), and with --use_kernel_type, or when one side is a GPU and the other an NPU,
+  // both sides by the overall comparison's kernel categories (KernelTypeCompare).
+  bool kernel_compare_npu_only = false;
 
   // ---- Memory comparison ------------------------------------------------------------------------
   // A GPU [memory] free whose size differs from the open allocation at that address closes the

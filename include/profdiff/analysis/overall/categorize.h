@@ -3,6 +3,7 @@
 // NPU op type, cube/vector, ...).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -45,13 +46,23 @@ inline constexpr std::array<std::string_view, kKernelCategoryCount> kKernelCateg
 constexpr std::string_view Name(KernelCategory c) { return kKernelCategoryNames[static_cast<size_t>(c)]; }
 
 // Per-category totals of one side: the exact sum, the count and the reference's float µs sum (in
-// processing order) of each category.
+// processing order) of each category, and its longest and shortest kernel (0 without kernels; the
+// kernel comparison's KernelTypeCompare rows by category read them).
 struct CategoryTotals {
   std::array<DualSum, kKernelCategoryCount> sums{};
-  void Add(KernelCategory c, int64_t dur_ns) { sums[static_cast<size_t>(c)].AddNs(dur_ns); }
+  std::array<int64_t, kKernelCategoryCount> max_ns{};
+  std::array<int64_t, kKernelCategoryCount> min_ns{};
+  void Add(KernelCategory c, int64_t dur_ns) {
+    const size_t i = static_cast<size_t>(c);
+    max_ns[i] = sums[i].count == 0 ? dur_ns : std::max(max_ns[i], dur_ns);
+    min_ns[i] = sums[i].count == 0 ? dur_ns : std::min(min_ns[i], dur_ns);
+    sums[i].AddNs(dur_ns);
+  }
   const DualSum& Sum(KernelCategory c) const { return sums[static_cast<size_t>(c)]; }
   int64_t Ns(KernelCategory c) const { return Sum(c).Ns(); }
   int64_t Count(KernelCategory c) const { return Sum(c).count; }
+  int64_t MaxNs(KernelCategory c) const { return max_ns[static_cast<size_t>(c)]; }
+  int64_t MinNs(KernelCategory c) const { return min_ns[static_cast<size_t>(c)]; }
 };
 
 // A torch op whose lower-cased name contains an FA/CONV/MATMUL mask item ("CPU cube op").

@@ -14,6 +14,7 @@
 // them too.
 #include "profdiff/analysis/common/python_numbers.h"
 #include "profdiff/analysis/common/reference_policy.h"
+#include "profdiff/analysis/overall/categorize.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/overall/step_split.h"
 #include "profdiff/analysis/timeline/timeline.h"
@@ -81,6 +82,10 @@ struct SideSummary {
   // "mc2", "lccl", "other".
   std::vector<std::pair<std::string, int64_t>> computing_split_ns;
   std::vector<std::pair<std::string, int64_t>> computing_split_count;
+  // Each kernel category's kernels (categorize.h): Σ, calls, longest and shortest, as categorised
+  // for the split above (empty without a categorisation: a GPU side without a compute stream, an
+  // Ascend trace_view.json alone). The kernel comparison compares GPU sides by them.
+  CategoryTotals kernel_categories;
   double memory_used_gib = 0;
   bool memory_known = false;  // memory_used_gib is a measurement (else unknown, not 0)
   std::optional<double> rdma_bandwidth_gb_s;
