@@ -330,6 +330,20 @@ std::string MemorySection(const OrderedJson& memory) {
          "</section>";
 }
 
+namespace {
+
+// A name cell: a name longer than 80 characters (a templated CUDA kernel, a Tensile GEMM) is cut in
+// the middle, where its start and end still tell it apart, with the whole name on hover.
+std::string NameTd(const OrderedJson& name) {
+  if (!name.is_string()) return Td(Text(name));
+  const std::string& full = name.get_ref<const std::string&>();
+  const std::string shown = ShortenMiddle(full, 80);
+  if (shown == full) return Td(EscapeText(full));
+  return "<td title=\"" + EscapeAttribute(full) + "\">" + EscapeText(shown) + "</td>";
+}
+
+}  // namespace
+
 std::string KernelSection(const OrderedJson& kernels) {
   if (!kernels.is_object()) return "";
   std::vector<std::string> totals = {SideTotalsRow("base", Member(kernels, "base"), "total_us"),
@@ -337,7 +351,7 @@ std::string KernelSection(const OrderedJson& kernels) {
   std::vector<std::string> rows;
   const bool by_type = Str(kernels, "kind") == "type";
   for (const OrderedJson& r : Member(kernels, "top_by_diff")) {
-    rows.push_back(Td(Text(Member(r, by_type ? "kernel_type" : "kernel"))) +
+    rows.push_back(NameTd(Member(r, by_type ? "kernel_type" : "kernel")) +
                    Td(Text(Member(r, by_type ? "core_type" : "input_shape"))) +
                    MsCell(Member(Member(r, "base"), "total_us")) +
                    MsCell(Member(Member(r, "comparison"), "total_us")) + MsCell(Member(r, "diff_total_us")));

@@ -146,6 +146,27 @@ TEST(HtmlPage, CspHashSourcesFromBuildTimeDigests) {
 }
 
 // The comparisons without rows are listed with their reason (escaped); none: no section.
+// A kernel name over 80 characters is cut in the middle, the whole name on hover; a short one is
+// shown whole.
+TEST(HtmlItems, LongKernelNamesAreCutInTheMiddle) {
+  const std::string long_name = "Cijk_Alik_Bljk_B_BS_BH_Bias_HA_S_SAV_UserArgs_MT64x32x128_" + std::string(60, 'x') +
+                                "_WS64_WG32_8_1";
+  OrderedJson k = {{"kind", "shape"},
+                   {"base", {{"has_data", true}, {"total_us", 1.0}}},
+                   {"comparison", {{"has_data", true}, {"total_us", 2.0}}},
+                   {"top_by_diff",
+                    {{{"kernel", long_name}, {"input_shape", "[[768]]"}, {"base", {{"total_us", 1.0}}},
+                      {"comparison", {{"total_us", 2.0}}}, {"diff_total_us", 1.0}},
+                     {{"kernel", "attn_fwd"}, {"input_shape", "N/A"}, {"base", {{"total_us", 1.0}}},
+                      {"comparison", {{"total_us", 2.0}}}, {"diff_total_us", 1.0}}}},
+                   {"warnings", OrderedJson::array()}};
+  const std::string html = KernelSection(k);
+  EXPECT_NE(html.find("<td title=\"" + long_name + "\">Cijk_Alik_Bljk"), std::string::npos) << html;
+  EXPECT_NE(html.find("_WS64_WG32_8_1</td>"), std::string::npos) << html;
+  EXPECT_EQ(html.find(">" + long_name + "<"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>attn_fwd</td>"), std::string::npos) << html;
+}
+
 TEST(HtmlItems, EmptyComparisonsSayWhy) {
   const OrderedJson empty = OrderedJson::parse(
       R"([{"comparison": "api", "sheets": ["ApiCompare"], "reason": "neither side has torch operators <x>"}])");
