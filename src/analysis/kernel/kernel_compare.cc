@@ -180,6 +180,15 @@ void CompareByShape(const Timeline& base, const Timeline& comparison, const Kern
   out.rows = JoinGroups(b, c, out.policy);
 }
 
+// Kernel names of the two sides cannot match: two device kinds (GPU kernels against NPU op types),
+// or GPUs of two vendors (CUDA against HIP kernels: cuBLAS' and cutlass' GEMMs against Tensile's).
+bool NamesCannotMatch(const Timeline& base, const Timeline& comparison) {
+  if (IsGpuSide(base.p()) != IsGpuSide(comparison.p())) return true;
+  const std::string& b = base.identity.vendor;
+  const std::string& c = comparison.identity.vendor;
+  return !b.empty() && !c.empty() && b != c;
+}
+
 }  // namespace
 
 KernelComparison CompareKernels(const Timeline& base, const Timeline& comparison,
@@ -189,7 +198,7 @@ KernelComparison CompareKernels(const Timeline& base, const Timeline& comparison
   out.use_kernel_type = options.use_kernel_type;
   const bool base_gpu = IsGpuSide(base.p()), comparison_gpu = IsGpuSide(comparison.p());
   if ((base_gpu || comparison_gpu) && !policy.kernel_compare_npu_only &&
-      (options.use_kernel_type || base_gpu != comparison_gpu)) {
+      (options.use_kernel_type || NamesCannotMatch(base, comparison))) {
     // Kernel names and op types of two devices never match: by the overall comparison's categories.
     out.by_category = true;
     out.automatic_type = !options.use_kernel_type;

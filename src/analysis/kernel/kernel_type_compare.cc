@@ -179,12 +179,16 @@ void CompareByCategory(const Timeline& base, const Timeline& comparison, const K
   }
   if (!out.base.has_data || !out.comparison.has_data) return;
   if (out.automatic_type) {  // said when there are rows: the sheet is not the one asked for
-    const bool base_gpu = IsGpuSide(base.p());
+    auto device = [](const Timeline& t) {
+      const bool gpu = IsGpuSide(t.p());
+      return t.identity.vendor.empty() ? std::string(gpu ? "GPU" : "NPU")
+                                       : fmt::format("{} ({})", gpu ? "GPU" : "NPU", t.identity.vendor);
+    };
     out.warnings.push_back(fmt::format(
         "kernel comparison: the base side is {} and the comparison side {}: kernel names and op types "
         "differ between the devices, so both sides are compared by kernel category (KernelTypeCompare, as "
         "with --use_kernel_type; the categories of the overall comparison)",
-        base_gpu ? "a GPU" : "an NPU", base_gpu ? "an NPU" : "a GPU"));
+        device(base), device(comparison)));
   }
   out.kind = KernelCompareKind::kType;
   out.type_rows = JoinCategories(*options.base_categories, *options.comparison_categories, out.policy);

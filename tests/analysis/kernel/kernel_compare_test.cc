@@ -387,8 +387,8 @@ TEST(KernelTypeCompareGpu, GpuVersusNpuComparesByCategoryWithoutAsking) {
   EXPECT_EQ(cmp.base.kernels, 4);
   EXPECT_EQ(cmp.comparison.total_ns, 7000);
   ASSERT_EQ(cmp.warnings.size(), 1u);
-  EXPECT_NE(cmp.warnings[0].find("the base side is a GPU and the comparison side an NPU"), std::string::npos)
-      << cmp.warnings[0];
+  EXPECT_NE(cmp.warnings[0].find("the base side is GPU"), std::string::npos) << cmp.warnings[0];
+  EXPECT_NE(cmp.warnings[0].find("and the comparison side NPU"), std::string::npos) << cmp.warnings[0];
   ASSERT_EQ(cmp.type_rows.size(), 4u);  // sorted by the total ratio, INF first, in category order
   EXPECT_EQ(cmp.type_rows[0].op_type, "mc2");
   EXPECT_EQ(cmp.type_rows[0].core_type, "");
@@ -410,6 +410,32 @@ TEST(KernelTypeCompareGpu, GpuVersusNpuComparesByCategoryWithoutAsking) {
   const KernelComparison compat = Compare(gpu, npu, ReferenceCompatPolicy(ReferenceLine::k26_1), options);
   EXPECT_EQ(compat.kind, KernelCompareKind::kNone);
   EXPECT_FALSE(compat.by_category);
+}
+
+// NVIDIA against AMD: CUDA and HIP kernel names never match (cutlass against Tensile GEMMs), so the
+// two GPU sides are compared by category without asking, as GPU against NPU.
+TEST(KernelTypeCompareGpu, TwoGpuVendorsCompareByCategoryWithoutAsking) {
+  const Profile base = GpuWithKernels({1000, 2000, 3000, 500, 100});
+  const Profile comparison = GpuWithKernels({1500, 1000, 1000, 400, 100});
+  Timeline tb = BuildTimeline(base, {}), tc = BuildTimeline(comparison, {});
+  const OverallComparison overall = CompareOverall(tb, tc, ExactPolicy(), {});
+  KernelCompareOptions options;
+  options.base_categories = &overall.base.kernel_categories;
+  options.comparison_categories = &overall.comparison.kernel_categories;
+  tb.identity.vendor = "NVIDIA";
+  tc.identity.vendor = "NVIDIA";
+  EXPECT_FALSE(CompareKernels(tb, tc, ExactPolicy(), options).by_category);  // one vendor: by name
+  tc.identity.vendor = "AMD";
+  const KernelComparison cmp = CompareKernels(tb, tc, ExactPolicy(), options);
+  ASSERT_EQ(cmp.kind, KernelCompareKind::kType);
+  EXPECT_TRUE(cmp.by_category && cmp.automatic_type);
+  ASSERT_EQ(cmp.warnings.size(), 1u);
+  EXPECT_NE(cmp.warnings[0].find("the base side is GPU (NVIDIA) and the comparison side GPU (AMD)"),
+            std::string::npos)
+      << cmp.warnings[0];
+  tc.identity.vendor.clear();  // an unknown vendor is never a difference
+  EXPECT_FALSE(CompareKernels(tb, tc, ExactPolicy(), options).by_category);
+  EXPECT_EQ(CompareKernels(tb, tc, ReferenceCompatPolicy(ReferenceLine::k26_1), options).kind, KernelCompareKind::kNone);
 }
 
 TEST(KernelTypeCompareGpu, GpuSidesByCategoryWithUseKernelTypeFromTheOverallComparison) {
