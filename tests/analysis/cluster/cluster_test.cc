@@ -13,28 +13,13 @@
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/loader.h"
 #include "../../common/profile_builder.h"
+#include "rank_rows.h"
 
 namespace profdiff::analysis {
 namespace {
 
-constexpr int64_t kMs = 1'000'000;
-
-// A rank whose step rows hold Computing, Communication(Not Overlapped), Free (ms) per step.
-RankSummary Rank(int64_t rank, const std::vector<std::vector<int64_t>>& steps_ms) {
-  RankSummary r;
-  r.rank = rank;
-  r.columns = {std::string(kColComputing), std::string(kColCommNotOverlapped), std::string(kColFree)};
-  int64_t id = 1;
-  for (const auto& v : steps_ms) {
-    RankStep s;
-    s.step = std::to_string(id++);
-    for (int64_t ms : v) s.values_ns.push_back(ms * kMs);
-    s.values_us_float.assign(3, NAN);
-    s.step_time_ns = (v[0] + v[1] + v[2]) * kMs;
-    r.steps.push_back(s);
-  }
-  return r;
-}
+using testing::kMs;
+using testing::Rank;
 
 TEST(RankSummary, AscendRankFromItsStepTraceTimeAndTimeline) {
   LoadOptions load;
