@@ -114,10 +114,6 @@ struct LoadedSides {
   std::unique_ptr<Profile> comparison;
 };
 
-// Loads both sides. The two inputs are independent: the comparison loads on a second thread while
-// this one loads the base (loaders only build their own Profile; the loader objects are immutable).
-// Loading dominates the run time, so this nearly halves it on two cores. Errors are still reported
-// base first.
 // Bytes on disk of the trace file (or DB) a path resolves to; 0 when it cannot tell.
 uint64_t TraceFileBytes(const std::string& path, InputFormat format) {
   StatusOr<ResolvedInput> r = ResolveInput(path, false, format);
@@ -128,7 +124,10 @@ uint64_t TraceFileBytes(const std::string& path, InputFormat format) {
   return ec ? 0 : static_cast<uint64_t>(size);
 }
 
-// Both sides load on their own threads; this thread reports the bytes read ten times a second.
+// Loads both sides. The two inputs are independent: each loads on its own thread (loaders only
+// build their own Profile; the loader objects are immutable), so loading, which dominates the run
+// time, nearly halves on two cores; this thread reports the bytes read ten times a second. Errors are
+// still reported base first.
 StatusOr<LoadedSides> LoadSides(const CompareRequest& request, RunMessages& messages) {
   std::atomic<uint64_t> read{0};
   std::atomic<uint64_t> inflated{0};
