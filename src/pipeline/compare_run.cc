@@ -340,6 +340,7 @@ StatusOr<std::vector<std::string>> WriteSheets(const CompareRequest& request,
     workbook_options.infinite_ratio_as_number = !policy.workbook_ratio_inf_text;
     workbook_options.empty_reason = table.empty_reason;
     workbook_options.cut_sheets = &cut_sheets;
+    workbook_options.threads = static_cast<size_t>(std::max(0, request.threads));
     PD_RETURN_IF_ERROR(report::WriteWorkbook(table.sheets, workbook, workbook_options));
     written.push_back(fs::absolute(workbook).string());
   }

@@ -5,19 +5,28 @@
 #include <xlsxwriter.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <limits>
 #include <map>
 #include <set>
 #include <string>
-#include <tuple>
 
+#include "profdiff/base/ordered_parallel.h"
 #include "profdiff/base/utf8.h"
 #include "profdiff/report/output_file.h"
+#include "profdiff/report/xlsx_deflate.h"
+#include "profdiff/report/xlsx_rows.h"
 
 namespace profdiff::report {
 namespace {
+
+using xlsx_rows::CellStyle;
+using xlsx_rows::ExcelLiteral;
+using xlsx_rows::PlannedCell;
 
 // Formats are created on demand and cached per (type, fill, indent, red).
 class FormatCache {
@@ -36,23 +45,25 @@ class FormatCache {
     return f;
   }
 
-  // `wrap`: a multi-line text, shown on as many lines (its row is made tall enough).
-  lxw_format* Data(CellFormat type, uint32_t fill, int indent, bool red, bool wrap = false) {
-    if (red) fill = kFillRed;
-    auto key = std::make_tuple(static_cast<int>(type), fill, indent, red, wrap);
+  // A data cell's format (xlsx_rows::PlanCell decides the style). `wrap`: a multi-line text, shown on
+  // as many lines (its row is made tall enough).
+  lxw_format* Data(const CellStyle& style) {
+    if (style.infinite) return InfiniteRatio();
+    const uint64_t key = style.Key();
     auto it = data_.find(key);
     if (it != data_.end()) return it->second;
     lxw_format* f = Base();
-    switch (type) {
+    switch (style.type) {
       case CellFormat::kDefault: format_set_num_format(f, "#,##0"); break;
       case CellFormat::kDefaultFloat: format_set_num_format(f, "#,##0.00"); break;
       case CellFormat::kDefaultRatio: format_set_num_format(f, "0.00%"); break;
       case CellFormat::kBoldStr: format_set_bold(f); break;
     }
-    if (red) format_set_num_format(f, "0.00%");  // RED_RATIO = DEFAULT_RATIO + red fill
-    if (fill != kNoFill) format_set_bg_color(f, static_cast<lxw_color_t>(fill));
+    if (style.red) format_set_num_format(f, "0.00%");  // RED_RATIO = DEFAULT_RATIO + red fill
+    if (style.fill != kNoFill) format_set_bg_color(f, static_cast<lxw_color_t>(style.fill));
+    const int indent = style.indent;
     if (indent > 0) format_set_indent(f, static_cast<uint8_t>(indent > 15 ? 15 : indent));
-    if (wrap) format_set_text_wrap(f);
+    if (style.wrap) format_set_text_wrap(f);
     data_[key] = f;
     return f;
   }
@@ -81,38 +92,32 @@ class FormatCache {
   lxw_workbook* wb_;
   lxw_format* infinite_ratio_ = nullptr;
   std::map<std::pair<uint32_t, bool>, lxw_format*> headers_;
-  std::map<std::tuple<int, uint32_t, int, bool, bool>, lxw_format*> data_;
+  std::map<uint64_t, lxw_format*> data_;
 };
+
+// The last row of a sheet cut at Excel's last row: bold, red.
+CellStyle CutRowStyle() {
+  CellStyle s;
+  s.type = CellFormat::kBoldStr;
+  s.fill = kFillRed;
+  s.red = true;
+  return s;
+}
 
 Status LxwError(lxw_error e, const std::string& where) {
   return IoError(where + ": " + lxw_strerror(e));
 }
 
-bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
-// Excel decodes `_xHHHH_` in a cell's text as the character U+HHHH: a literal one (an operator named
-// "_x0041_op") is written as `_x005F_xHHHH_` (an escaped underscore), as the reference's XlsxWriter
-// does. Text without "_x" is returned as it is (no copy).
-const std::string& ExcelLiteral(const std::string& text, std::string& buffer) {
-  if (text.find("_x") == std::string::npos) return text;
-  buffer.clear();
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '_' && i + 6 < text.size() && text[i + 1] == 'x' && IsHex(text[i + 2]) &&
-        IsHex(text[i + 3]) && IsHex(text[i + 4]) && IsHex(text[i + 5]) && text[i + 6] == '_')
-      buffer += "_x005F";
-    buffer += text[i];
-  }
-  return buffer;
-}
-
-lxw_error WriteStringCell(lxw_worksheet* ws, lxw_row_t row, lxw_col_t col, const std::string& text,
-                          lxw_format* f) {
+// ExcelLiteral returns the whole of a NUL-terminated string (its argument or its buffer): data() is a C string.
+lxw_error WriteStringCell(lxw_worksheet* ws, lxw_row_t row, lxw_col_t col, std::string_view text, lxw_format* f) {
   std::string escaped;
-  if (text.size() <= kMaxCellChars)
-    return worksheet_write_string(ws, row, col, ExcelLiteral(text, escaped).c_str(), f);
-  std::string cut = text;  // only then can it exceed Excel's limit (copy to cut it)
+  if (text.size() <= kMaxCellChars) {
+    const std::string whole(text);
+    return worksheet_write_string(ws, row, col, ExcelLiteral(whole, escaped).data(), f);
+  }
+  std::string cut(text);  // only then can it exceed Excel's limit (copy to cut it)
   TruncateCellText(cut);
-  return worksheet_write_string(ws, row, col, ExcelLiteral(cut, escaped).c_str(), f);
+  return worksheet_write_string(ws, row, col, ExcelLiteral(cut, escaped).data(), f);
 }
 
 Status WriteString(lxw_worksheet* ws, int row, int col, const std::string& text, lxw_format* f,
@@ -129,7 +134,7 @@ Status WriteBanner(lxw_worksheet* ws, const Banner& b, lxw_format* f, const std:
   if (b.last_col > b.first_col) {
     std::string escaped;
     lxw_error e = worksheet_merge_range(ws, 0, static_cast<lxw_col_t>(b.first_col), 0,
-                                        static_cast<lxw_col_t>(b.last_col), ExcelLiteral(text, escaped).c_str(), f);
+                                        static_cast<lxw_col_t>(b.last_col), ExcelLiteral(text, escaped).data(), f);
     if (e != LXW_NO_ERROR) return LxwError(e, where + " banner");
     return Status::Ok();
   }
@@ -157,30 +162,6 @@ Status AddFilterAndFreeze(lxw_worksheet* ws, const SheetSpec& sheet, const std::
 }
 
 
-// Row heights for multi-line cells: a line of Arial 11 takes 15 points; Excel's tallest row is 409.
-constexpr double kPointsPerLine = 15;
-constexpr double kMaxRowPoints = 409;
-
-double RowPoints(size_t lines) {
-  return std::min(kMaxRowPoints, kPointsPerLine * static_cast<double>(lines));
-}
-
-// Lines a multi-line text takes in a wrapping cell `width` characters wide: each of its lines, and
-// the lines a line longer than the cell wraps into.
-size_t WrappedLines(std::string_view text, double width) {
-  const auto per_line = static_cast<size_t>(std::max(1.0, std::floor(width)));
-  size_t lines = 0, chars = 0;
-  for (const char ch : text) {
-    if (ch == '\n') {
-      lines += std::max<size_t>(1, (chars + per_line - 1) / per_line);
-      chars = 0;
-    } else if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) {
-      ++chars;
-    }
-  }
-  return lines + std::max<size_t>(1, (chars + per_line - 1) / per_line);  // a trailing "\n" shows an empty line
-}
-
 // Lines a banner takes when it wraps in its merged columns (`width`: their total width in characters;
 // bold text is about a tenth wider than the width's unit).
 size_t BannerLines(std::string_view text, double width) {
@@ -206,7 +187,7 @@ Status WriteBanners(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sh
     for (const Banner* b : {&sheet.base_banner, &sheet.comparison_banner})
       if (!b->text.empty()) lines = std::max(lines, BannerLines(b->text, BannerWidth(*b, widths)));
     if (lines > 1) {
-      if (lxw_error e = worksheet_set_row(ws, 0, RowPoints(lines), nullptr); e != LXW_NO_ERROR)
+      if (lxw_error e = worksheet_set_row(ws, 0, xlsx_rows::RowHeightPoints(lines), nullptr); e != LXW_NO_ERROR)
         return LxwError(e, where + " banner row height");
     }
   }
@@ -214,66 +195,86 @@ Status WriteBanners(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sh
   return WriteBanner(ws, sheet.comparison_banner, formats.Header(kFillYellow, wrap_banners), where);
 }
 
-// One data row. A text cell of several lines wraps and the row is as tall as its longest cell
-// (its lines, and the lines a line wider than the column wraps into; up to Excel's tallest row), so
-// the lines show instead of being drawn over each other.
-Status WriteRow(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet, size_t r,
-                const std::vector<double>& widths, const WorkbookOptions& options, const std::string& where) {
-  const RowSpec& row = sheet.rows[r];
+// One data row written cell by cell through libxlsxwriter (WorkbookOptions::rows_in_library): the
+// path the parallel renderer (WriteDataRows) is tested against. A text cell of several lines wraps
+// and the row is as tall as its longest cell (xlsx_rows::RowLines), so the lines show instead of
+// being drawn over each other.
+Status WriteRowInLibrary(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet, size_t r,
+                         const std::vector<double>& widths, const WorkbookOptions& options, const std::string& where) {
   const auto xr = static_cast<lxw_row_t>(kFirstDataRow + r);
-  size_t lines = 1;
-  for (size_t c = 0; c < row.cells.size() && c < widths.size(); ++c) {
-    const Cell& cell = row.cells[c];
-    const bool wraps = sheet.columns[c].wrap || cell.text.find('\n') != std::string::npos;
-    if (cell.kind != Cell::Kind::kString || !wraps) continue;
-    size_t cell_lines = WrappedLines(cell.text, widths[c]);
-    // A long call stack (often at the far right, out of view) would make a row whose visible cells
-    // hold one line dozens of lines tall: the default layout shows its first lines only.
-    if (options.fit_text_columns && sheet.columns[c].call_stack) cell_lines = std::min(cell_lines, kCallStackRowLines);
-    lines = std::max(lines, cell_lines);
-  }
-  if (lines > 1) {
-    if (lxw_error e = worksheet_set_row(ws, xr, RowPoints(lines), nullptr); e != LXW_NO_ERROR)
+  if (const size_t lines = xlsx_rows::RowLines(sheet, r, widths, options); lines > 1) {
+    if (lxw_error e = worksheet_set_row(ws, xr, xlsx_rows::RowHeightPoints(lines), nullptr); e != LXW_NO_ERROR)
       return LxwError(e, where + " row " + std::to_string(kFirstDataRow + r + 1) + " height");
   }
   for (size_t c = 0; c < sheet.columns.size(); ++c) {
-    const ColumnSpec& col = sheet.columns[c];
-    const Cell blank;
-    const Cell& cell = c < row.cells.size() ? row.cells[c] : blank;
-    const int indent = c == 0 ? row.indent : 0;
+    const PlannedCell p = xlsx_rows::PlanCell(sheet, r, c, options);
+    lxw_format* f = formats.Data(p.style);
     const auto xc = static_cast<lxw_col_t>(c);
     lxw_error e = LXW_NO_ERROR;
-    switch (cell.kind) {
-      case Cell::Kind::kBlank:
-        e = worksheet_write_blank(ws, xr, xc, formats.Data(col.format, row.fill, indent, false));
-        break;
-      case Cell::Kind::kNumber: {
-        const double v = cell.number;
-        if (std::isnan(v)) {
-          e = worksheet_write_blank(ws, xr, xc, formats.Data(col.format, row.fill, indent, false));
-        } else if (std::isinf(v)) {
-          // Excel cannot store infinities; the reference writes "INF" (red in ratio columns).
-          const bool red = col.ratio && v > 0;
-          e = WriteStringCell(ws, xr, xc, v > 0 ? "INF" : "-INF", formats.Data(col.format, row.fill, indent, red));
-        } else {
-          const bool red = col.ratio && v > 1;
-          e = worksheet_write_number(ws, xr, xc, v, formats.Data(col.format, row.fill, indent, red));
-        }
-        break;
-      }
-      case Cell::Kind::kString: {
-        const bool red = col.ratio && cell.text == "INF";
-        if (red && options.infinite_ratio_as_number) {
-          e = worksheet_write_number(ws, xr, xc, std::numeric_limits<double>::max(), formats.InfiniteRatio());
-          break;
-        }
-        const bool wrap = col.wrap || cell.text.find('\n') != std::string::npos;
-        e = WriteStringCell(ws, xr, xc, cell.text, formats.Data(col.format, row.fill, indent, red, wrap));
-        break;
-      }
+    switch (p.kind) {
+      case PlannedCell::Kind::kBlank: e = worksheet_write_blank(ws, xr, xc, f); break;
+      case PlannedCell::Kind::kNumber: e = worksheet_write_number(ws, xr, xc, p.number, f); break;
+      case PlannedCell::Kind::kString: e = WriteStringCell(ws, xr, xc, p.text, f); break;
     }
     if (e != LXW_NO_ERROR) return LxwError(e, where + " row " + std::to_string(kFirstDataRow + r + 1));
   }
+  return Status::Ok();
+}
+
+// Rows rendered together on a worker (a few MB of XML on the widest sheets).
+constexpr size_t kRowsPerChunk = 2048;
+
+// The data rows, rendered in chunks on every core (xlsx_rows.h) and appended in order to the sheet's
+// row stream, the bytes WriteRowInLibrary makes libxlsxwriter write. Its formats are numbered first,
+// in the order the rows first use them, as libxlsxwriter numbers them when it writes each row; then
+// the sheet's dimensions and its current row are where writing the rows cell by cell leaves them.
+Status WriteDataRows(lxw_worksheet* ws, FormatCache& formats, const SheetSpec& sheet, size_t rows,
+                     const std::vector<double>& widths, const WorkbookOptions& options, const std::string& where) {
+  if (rows == 0 || sheet.columns.empty()) return Status::Ok();
+  lxw_worksheet_write_single_row(ws);  // the header row: its formats are numbered before the rows'
+  const size_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+  const size_t window = 2 * ParallelThreads(options.threads, chunks);
+  auto range = [&](size_t i) { return std::pair{i * kRowsPerChunk, std::min(rows, (i + 1) * kRowsPerChunk)}; };
+  xlsx_rows::XfIndices xf;
+  PD_RETURN_IF_ERROR(OrderedParallel<std::vector<CellStyle>>(
+      chunks, options.threads, window,
+      [&](size_t i) { return xlsx_rows::StylesInOrderOfUse(sheet, range(i).first, range(i).second, options); },
+      [&](size_t, std::vector<CellStyle> styles) {
+        for (const CellStyle& style : styles)
+          if (xf.Of(style) < 0) xf.Add(style, lxw_format_get_xf_index(formats.Data(style)));
+        return Status::Ok();
+      }));
+  std::vector<std::string> column_names;
+  for (size_t c = 0; c < sheet.columns.size(); ++c) column_names.push_back(xlsx_rows::ColumnName(c));
+  struct Rendered {
+    Status status;
+    std::string xml;
+  };
+  BufferPool buffers;
+  const Status written = OrderedParallel<Rendered>(
+      chunks, options.threads, window,
+      [&](size_t i) {
+        Rendered out;
+        out.xml = buffers.Take();
+        out.status = xlsx_rows::RenderRows(sheet, range(i).first, range(i).second, widths, options, xf, column_names,
+                                           where, out.xml);
+        return out;
+      },
+      [&](size_t, Rendered chunk) {
+        PD_RETURN_IF_ERROR(chunk.status);
+        if (std::fwrite(chunk.xml.data(), 1, chunk.xml.size(), ws->file) != chunk.xml.size())
+          return IoError(where + ": cannot write its rows to a temporary file: " + std::strerror(errno));
+        buffers.Give(std::move(chunk.xml));
+        return Status::Ok();
+      });
+  PD_RETURN_IF_ERROR(written);
+  const auto last_row = static_cast<lxw_row_t>(kFirstDataRow + rows - 1);
+  ws->dim_rowmin = std::min<lxw_row_t>(ws->dim_rowmin, kFirstDataRow);
+  ws->dim_rowmax = std::max(ws->dim_rowmax, last_row);
+  ws->dim_colmin = std::min<lxw_col_t>(ws->dim_colmin, 0);
+  const auto last_col = static_cast<lxw_col_t>(sheet.columns.size() - 1);
+  ws->dim_colmax = std::max(ws->dim_colmax, last_col);
+  ws->optimize_row->row_num = last_row;
   return Status::Ok();
 }
 
@@ -304,14 +305,18 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
   }
   PD_RETURN_IF_ERROR(AddFilterAndFreeze(ws, sheet, where));
   const size_t rows = sheet.rows.size() > kMaxSheetDataRows ? kMaxSheetDataRows - 1 : sheet.rows.size();
-  for (size_t r = 0; r < rows; ++r) PD_RETURN_IF_ERROR(WriteRow(ws, formats, sheet, r, widths, options, where));
+  if (options.rows_in_library) {
+    for (size_t r = 0; r < rows; ++r) PD_RETURN_IF_ERROR(WriteRowInLibrary(ws, formats, sheet, r, widths, options, where));
+  } else {
+    PD_RETURN_IF_ERROR(WriteDataRows(ws, formats, sheet, rows, widths, options, where));
+  }
   if (rows == sheet.rows.size()) return Status::Ok();
   // Past Excel's last row: what is left out, in the sheet's last row and on the caller's list.
   const std::string cut = fmt::format("{} more rows not shown: a sheet holds {} rows; the CSV files (--csv) and the "
                                       "JSON result (--json) hold all {}",
                                       sheet.rows.size() - rows, kMaxSheetDataRows + 3, sheet.rows.size());
   PD_RETURN_IF_ERROR(WriteString(ws, static_cast<int>(kFirstDataRow + rows), 0, cut,
-                                 formats.Data(CellFormat::kBoldStr, kNoFill, 0, true), where + " last row"));
+                                 formats.Data(CutRowStyle()), where + " last row"));
   if (options.cut_sheets != nullptr)
     options.cut_sheets->push_back(fmt::format("{}: {} of its {} rows written; {}", where, rows, sheet.rows.size(), cut));
   return Status::Ok();
@@ -333,6 +338,7 @@ Status WriteWorkbookFile(const std::vector<const SheetSpec*>& sheets, const std:
     st = WriteSheet(wb, formats, *s, display_path, options);
     if (!st.ok()) break;
   }
+  const ScopedXlsxDeflateThreads deflate_threads(options.threads);  // the parts deflate on every core
   lxw_error e = workbook_close(wb);  // frees the workbook in every case
   PD_RETURN_IF_ERROR(st);
   if (e != LXW_NO_ERROR) return LxwError(e, display_path);

@@ -11,6 +11,7 @@
 // (CMake option PROFDIFF_XLSX_FAST_DEFLATE).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace profdiff::report {
@@ -23,5 +24,21 @@ bool XlsxFastDeflateBuilt();
 // How many workbook parts have been deflated at kXlsxDeflateLevel by this process (0 when the
 // forwarder is not built: the parts are then deflated at zlib's default level).
 uint64_t XlsxPartsDeflatedFast();
+
+// The bytes of each chunk deflated on its own worker.
+inline constexpr size_t kXlsxDeflateChunk = size_t{1} << 20;
+
+// While one lives, the parts of workbooks closed by this thread deflate on `threads` threads
+// (0: one per core; 1: on this thread, still in chunks).
+class ScopedXlsxDeflateThreads {
+ public:
+  explicit ScopedXlsxDeflateThreads(size_t threads);
+  ~ScopedXlsxDeflateThreads();
+  ScopedXlsxDeflateThreads(const ScopedXlsxDeflateThreads&) = delete;
+  ScopedXlsxDeflateThreads& operator=(const ScopedXlsxDeflateThreads&) = delete;
+
+ private:
+  size_t previous_;
+};
 
 }  // namespace profdiff::report

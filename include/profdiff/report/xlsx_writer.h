@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,11 @@ struct WorkbookOptions {
   // Filled with a line for each sheet cut at the most rows a sheet holds (kMaxSheetDataRows data
   // rows; the CSV files and the JSON result keep every row), when not null.
   std::vector<std::string>* cut_sheets = nullptr;
+  // Threads that render the data rows and deflate the parts (0: one per core).
+  size_t threads = 0;
+  // Write the data rows cell by cell through libxlsxwriter instead of rendering them in parallel
+  // (the same bytes, slower): what the renderer is tested against.
+  bool rows_in_library = false;
 };
 
 // The data rows a sheet holds: Excel's 1,048,576 rows less the banner, empty and header rows. A
