@@ -10,7 +10,7 @@ namespace profdiff {
 
 struct PhaseCost {
   double wall_ms = 0;
-  double cpu_ms = 0;         // user + system time of the whole process (all threads)
+  double cpu_ms = 0;         // user + system time of the whole process (all threads), or of one thread
   int64_t peak_rss_kib = 0;  // the process's peak RSS so far, when the stretch ended
 };
 
@@ -26,10 +26,14 @@ std::string FormatCost(const PhaseCost& c);
 // Measures consecutive stretches: each Lap() is the cost since the clock was made or the last Lap().
 class PhaseClock {
  public:
-  PhaseClock();
+  // Whose CPU time a lap counts: the whole process's, or the calling thread's (a stretch that runs
+  // beside others, such as a comparison on a worker; the clock is then made and read on that thread).
+  enum class Cpu { kProcess, kThisThread };
+  explicit PhaseClock(Cpu cpu = Cpu::kProcess);
   PhaseCost Lap();
 
  private:
+  Cpu cpu_;
   std::chrono::steady_clock::time_point wall_;
   double cpu_ms_;
 };
