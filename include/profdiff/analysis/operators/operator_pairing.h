@@ -7,8 +7,10 @@
 // as the reference does.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -78,11 +80,15 @@ class SharedOperatorPairing {
   SharedOperatorPairing(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                         OperatorCompareOptions options)
       : base_(base), comparison_(comparison), policy_(policy), options_(std::move(options)) {}
+  // Built by the first caller; the comparisons that run side by side may all ask at once.
   const OperatorPairing& Get() {
-    if (!pairing_) pairing_ = PairOperators(base_, comparison_, policy_, options_);
+    std::call_once(once_, [this] {
+      pairing_ = PairOperators(base_, comparison_, policy_, options_);
+      built_.store(true, std::memory_order_release);
+    });
     return *pairing_;
   }
-  bool built() const { return pairing_.has_value(); }
+  bool built() const { return built_.load(std::memory_order_acquire); }
   const OperatorCompareOptions& options() const { return options_; }
 
  private:
@@ -90,6 +96,8 @@ class SharedOperatorPairing {
   const Timeline& comparison_;
   const ReferencePolicy& policy_;
   OperatorCompareOptions options_;
+  std::once_flag once_;
+  std::atomic<bool> built_{false};
   std::optional<OperatorPairing> pairing_;
 };
 
