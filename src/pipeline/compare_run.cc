@@ -14,6 +14,7 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -22,6 +23,8 @@
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/base/file_kind.h"
+#include "profdiff/base/ordered_parallel.h"
+#include "profdiff/base/phase_clock.h"
 #include "profdiff/loaders/loader.h"
 #include "profdiff/pipeline/comparisons.h"
 #include "profdiff/report/csv_writer.h"
@@ -288,23 +291,61 @@ report::EmptyComparison EmptyComparisonOf(const ComparisonEntry& e, const Compar
   return empty;
 }
 
+// What an enabled row produced, and what it cost on the worker that ran it.
+struct RowRun {
+  ComparisonOutput out;
+  PhaseCost cost;
+};
+
+// Runs the enabled rows side by side on `threads` workers (0: one per core), heaviest first. A row
+// reads only what the run built before the table (the timelines, the overall comparison, the gate)
+// and the operator pairing, built once by whichever row asks first; rows share no other state. The
+// results are indexed like the table, so that the caller takes them in table order, as a serial run.
+std::vector<std::optional<RowRun>> RunRows(const ComparisonInputs& inputs, size_t threads) {
+  const std::span<const ComparisonEntry> table = Comparisons();
+  std::vector<size_t> order;
+  for (size_t i = 0; i < table.size(); ++i)
+    if (inputs.request.enabled.*table[i].enabled) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return table[a].weight > table[b].weight; });
+  std::vector<std::optional<RowRun>> runs(table.size());
+  (void)OrderedParallel<RowRun>(
+      order.size(), threads, order.size(),
+      [&](size_t k) {
+        PhaseClock clock(PhaseClock::Cpu::kThisThread);
+        RowRun run;
+        run.out = table[order[k]].run(inputs);
+        run.cost = clock.Lap();
+        return run;
+      },
+      [&](size_t k, RowRun run) {
+        runs[order[k]] = std::move(run);
+        return Status::Ok();
+      });
+  return runs;
+}
+
 TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
   TableOutput table;
   std::vector<std::pair<int, std::vector<report::SheetSpec>>> sheet_groups;
-  for (const ComparisonEntry& e : Comparisons()) {
-    const bool enabled = inputs.request.enabled.*e.enabled;
+  std::vector<std::optional<RowRun>> runs;
+  {
+    PhaseScope phase(messages, "comparisons");
+    runs = RunRows(inputs, static_cast<size_t>(std::max(0, inputs.request.threads)));
+  }
+  for (size_t i = 0; i < Comparisons().size(); ++i) {
+    const ComparisonEntry& e = Comparisons()[i];
     ComparisonOutput out;
-    if (enabled) {
-      PhaseScope phase(messages, std::string(e.name));
-      out = e.run(inputs);
+    if (runs[i]) {
+      // Each row's own cost: its wall time and its worker's CPU time (the rows ran side by side).
+      messages.PhaseDone({std::string(e.name), runs[i]->cost});
+      out = std::move(runs[i]->out);
       for (const std::string& w : out.warnings) messages.Warning(w);
       if (out.summary) table.summary.push_back(std::move(*out.summary));
       if (!report::HasRows(out.sheets)) table.empty.push_back(EmptyComparisonOf(e, out));
       sheet_groups.emplace_back(e.sheet_order, std::move(out.sheets));
     }
     if (!e.json_key.empty())
-      table.sections.push_back(
-          {std::string(e.json_key), enabled ? std::move(out.json) : report::JsonBody()});
+      table.sections.push_back({std::string(e.json_key), runs[i] ? std::move(out.json) : report::JsonBody()});
   }
   std::stable_sort(sheet_groups.begin(), sheet_groups.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -272,34 +272,34 @@ const ComparisonEntry kComparisons[] = {
      .json_key = "",
      .empty_reason = "the overall comparison needs an end-to-end time on both sides (no kernels or "
                      "device tasks were found on a side)",
-     .run = &RunOverallRow},
+     .run = &RunOverallRow, .weight = 1},
     {.name = "operators", .flag = "--enable_operator_compare",
      .help = "Enable operator performance comparison",
      .enabled = &EnabledComparisons::operators, .sheets = kOperatorSheets, .sheet_order = 2,
      .json_key = "operators",
      .empty_reason = "the operator comparison found no operators on either side",
-     .run = &RunOperatorsRow},
+     .run = &RunOperatorsRow, .weight = 3},
     {.name = "memory", .flag = "--enable_memory_compare",
      .help = "Enable operator memory comparison",
      .enabled = &EnabledComparisons::memory, .sheets = kMemorySheets, .sheet_order = 3,
      .json_key = "memory",
      .empty_reason = "the memory comparison found no torch operators on either side (memory records "
                      "are shown under operators)",
-     .run = &RunMemoryRow},
+     .run = &RunMemoryRow, .weight = 3},
     {.name = "communication", .flag = "--enable_communication_compare",
      .help = "Enable communication performance comparison",
      .enabled = &EnabledComparisons::communication, .sheets = kCommunicationSheets, .sheet_order = 1,
      .json_key = "communication",
      .empty_reason = "the communication comparison found no communication ops (NCCL kernels or HCCL "
                      "ops) on either side",
-     .run = &RunCommunicationRow},
+     .run = &RunCommunicationRow, .weight = 1},
     {.name = "api", .flag = "--enable_api_compare",
      .help = "Enable API performance comparison",
      .enabled = &EnabledComparisons::api, .sheets = kApiSheets, .sheet_order = 4,
      .json_key = "api",
      .empty_reason = "the API comparison needs torch ops on both sides (and, with --base_step/"
                      "--comparison_step, that step's ops on an NPU side)",
-     .run = &RunApiRow},
+     .run = &RunApiRow, .weight = 1},
     {.name = "kernel", .flag = "--enable_kernel_compare",
      .help = "Enable kernel performance comparison",
      .enabled = &EnabledComparisons::kernel, .sheets = kKernelSheets, .sheet_order = 5,
@@ -308,7 +308,7 @@ const ComparisonEntry kComparisons[] = {
                      "kernel_details.csv, or op_statistic.csv with --use_kernel_type; a GPU trace's kernels; "
                      "for a GPU vs NPU pair, kernels the overall comparison categorised); "
                      "--reference-compat compares Ascend profile directories only",
-     .run = &RunKernelRow},
+     .run = &RunKernelRow, .weight = 4},
 };
 // clang-format on
 

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -55,10 +56,11 @@ class BufferPool {
 template <class T, class Produce, class Consume>
 Status OrderedParallel(size_t n, size_t threads, size_t window, Produce&& produce, Consume&& consume) {
   threads = ParallelThreads(threads, n);
-  if (threads <= 1) {
+  auto serial = [&]() -> Status {
     for (size_t i = 0; i < n; ++i) PD_RETURN_IF_ERROR(consume(i, produce(i)));
     return Status::Ok();
-  }
+  };
+  if (threads <= 1) return serial();
   window = std::max(window, threads);
   std::mutex mu;
   std::condition_variable cv;
@@ -82,7 +84,14 @@ Status OrderedParallel(size_t n, size_t threads, size_t window, Produce&& produc
   };
   std::vector<std::thread> pool;
   pool.reserve(threads);
-  for (size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (size_t t = 0; t < threads; ++t) {
+    try {
+      pool.emplace_back(worker);
+    } catch (const std::system_error&) {  // no thread to be had: fewer workers, or none
+      break;
+    }
+  }
+  if (pool.empty()) return serial();
   Status status;
   {
     std::unique_lock<std::mutex> lock(mu);

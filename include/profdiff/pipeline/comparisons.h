@@ -74,6 +74,10 @@ struct ComparisonEntry {
   // NoComparisonData when no sheet has rows) and the JSON's "empty_comparisons".
   std::string_view empty_reason;
   RunComparisonFn run;
+  // The enabled rows run side by side (--threads) and start heaviest first, so that the workers finish
+  // together: the row's share of the work, as measured on the 1 GB pair (docs/performance.md,
+  // "Every comparison on every core"). It changes no output.
+  int weight = 1;
 
 };
 
