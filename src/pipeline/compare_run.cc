@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -235,13 +236,12 @@ std::optional<analysis::OperatorMatch> OperatorMatchOf(analysis::SharedOperatorP
   return m;
 }
 
-// The CI gate and the comparability warnings (shown whether or not a gate was asked for). The
-// operator match is read from the run's pairing, built here when no comparison built it and a gate
-// was asked for.
+// The CI gate and the comparability warnings (shown whether or not a gate was asked for: the
+// caller shows gate.warnings). The operator match is read from the run's pairing, built here when no
+// comparison built it yet and a gate was asked for.
 analysis::GateResult RunGate(const CompareRequest& request, const analysis::ReferencePolicy& policy,
                              const analysis::OverallComparison& overall, const analysis::Timeline& base,
-                             const analysis::Timeline& comparison, analysis::SharedOperatorPairing& pairing,
-                             RunMessages& messages) {
+                             const analysis::Timeline& comparison, analysis::SharedOperatorPairing& pairing) {
   analysis::GateOptions gate_options;
   gate_options.e2e_pct = request.gate_e2e_pct;
   gate_options.compute_pct = request.gate_compute_pct;
@@ -267,9 +267,7 @@ analysis::GateResult RunGate(const CompareRequest& request, const analysis::Refe
   in.step_selected = request.base_step != kVoidStep;
   const bool pairs = request.enabled.operators || request.enabled.memory || request.enabled.api;  // built anyway
   if (pairs || gate_options.any()) in.operator_match = OperatorMatchOf(pairing);
-  analysis::GateResult gate = analysis::EvaluateGate(overall, gate_options, in);
-  for (const std::string& w : gate.warnings) messages.Warning(w);
-  return gate;
+  return analysis::EvaluateGate(overall, gate_options, in);
 }
 
 // What the table's enabled comparisons produced.
@@ -297,46 +295,61 @@ struct RowRun {
   PhaseCost cost;
 };
 
-// Runs the enabled rows side by side on `threads` workers (0: one per core), heaviest first. A row
-// reads only what the run built before the table (the timelines, the overall comparison, the gate)
-// and the operator pairing, built once by whichever row asks first; rows share no other state. The
-// results are indexed like the table, so that the caller takes them in table order, as a serial run.
-std::vector<std::optional<RowRun>> RunRows(const ComparisonInputs& inputs, size_t threads) {
+// Runs the gate and the enabled rows side by side on `threads` workers (0: one per core): the gate
+// first (it builds the operator pairing, which the operator, memory and API rows wait for), then the
+// rows heaviest first, so that a row without the pairing (kernel, communication) uses the other core
+// meanwhile; the rows that read the gate's verdict (reads_gate) run after it. A row reads only what
+// the run built before (the timelines, the overall comparison), the gate and the pairing, built once;
+// rows share no other state. The results are indexed like the table, so that the caller takes them
+// in table order, as a serial run makes them.
+std::vector<std::optional<RowRun>> RunRows(const ComparisonInputs& inputs, size_t threads,
+                                           const std::function<void()>& gate, PhaseCost& gate_cost) {
   const std::span<const ComparisonEntry> table = Comparisons();
-  std::vector<size_t> order;
+  std::vector<size_t> order, after_gate;
   for (size_t i = 0; i < table.size(); ++i)
-    if (inputs.request.enabled.*table[i].enabled) order.push_back(i);
+    if (inputs.request.enabled.*table[i].enabled) (table[i].reads_gate ? after_gate : order).push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return table[a].weight > table[b].weight; });
   std::vector<std::optional<RowRun>> runs(table.size());
+  auto run_row = [&](size_t row) {
+    PhaseClock clock(PhaseClock::Cpu::kThisThread);
+    RowRun run;
+    run.out = table[row].run(inputs);
+    run.cost = clock.Lap();
+    return run;
+  };
   (void)OrderedParallel<RowRun>(
-      order.size(), threads, order.size(),
+      order.size() + 1, threads, order.size() + 1,
       [&](size_t k) {
+        if (k > 0) return run_row(order[k - 1]);
         PhaseClock clock(PhaseClock::Cpu::kThisThread);
-        RowRun run;
-        run.out = table[order[k]].run(inputs);
-        run.cost = clock.Lap();
-        return run;
+        gate();
+        return RowRun{{}, clock.Lap()};
       },
       [&](size_t k, RowRun run) {
-        runs[order[k]] = std::move(run);
+        if (k == 0) gate_cost = run.cost;
+        else runs[order[k - 1]] = std::move(run);
         return Status::Ok();
       });
+  for (size_t row : after_gate) runs[row] = run_row(row);
   return runs;
 }
 
-TableOutput RunTable(const ComparisonInputs& inputs, RunMessages& messages) {
+TableOutput RunTable(const ComparisonInputs& inputs, const std::function<void()>& gate, RunMessages& messages) {
   TableOutput table;
   std::vector<std::pair<int, std::vector<report::SheetSpec>>> sheet_groups;
   std::vector<std::optional<RowRun>> runs;
+  PhaseCost gate_cost;
   {
-    PhaseScope phase(messages, "comparisons");
-    runs = RunRows(inputs, static_cast<size_t>(std::max(0, inputs.request.threads)));
+    PhaseScope phase(messages, "gate and comparisons");
+    runs = RunRows(inputs, static_cast<size_t>(std::max(0, inputs.request.threads)), gate, gate_cost);
   }
+  // Each part's own cost: its wall time and its worker's CPU time (they ran side by side).
+  messages.PhaseDone({"gate", gate_cost});
+  for (const std::string& w : inputs.gate.warnings) messages.Warning(w);
   for (size_t i = 0; i < Comparisons().size(); ++i) {
     const ComparisonEntry& e = Comparisons()[i];
     ComparisonOutput out;
     if (runs[i]) {
-      // Each row's own cost: its wall time and its worker's CPU time (the rows ran side by side).
       messages.PhaseDone({std::string(e.name), runs[i]->cost});
       out = std::move(runs[i]->out);
       for (const std::string& w : out.warnings) messages.Warning(w);
@@ -487,11 +500,9 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   TableOutput table;
   {  // the shared operator pairing lives while the rows run, not while the outputs are written
     analysis::SharedOperatorPairing pairing(base, comparison, policy, OperatorOptionsFor(request));
-    {
-      PhaseScope gate_phase(messages, "gate");
-      result.gate = RunGate(request, policy, result.overall, base, comparison, pairing, messages);
-    }
-    table = RunTable(ComparisonInputs{base, comparison, policy, request, result.overall, pairing, result.gate},
+    // The gate fills result.gate before any row that reads it runs (RunRows).
+    auto gate = [&] { result.gate = RunGate(request, policy, result.overall, base, comparison, pairing); };
+    table = RunTable(ComparisonInputs{base, comparison, policy, request, result.overall, pairing, result.gate}, gate,
                      messages);
   }
   result.summary_parts = std::move(table.summary);

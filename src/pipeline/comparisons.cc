@@ -272,7 +272,7 @@ const ComparisonEntry kComparisons[] = {
      .json_key = "",
      .empty_reason = "the overall comparison needs an end-to-end time on both sides (no kernels or "
                      "device tasks were found on a side)",
-     .run = &RunOverallRow, .weight = 1},
+     .run = &RunOverallRow, .weight = 1, .reads_gate = true},
     {.name = "operators", .flag = "--enable_operator_compare",
      .help = "Enable operator performance comparison",
      .enabled = &EnabledComparisons::operators, .sheets = kOperatorSheets, .sheet_order = 2,

@@ -40,8 +40,8 @@ struct ComparisonInputs {
   // The operator pairing (trees and pairs), built by the first row that needs it and shared by the
   // operator, memory and API rows.
   analysis::SharedOperatorPairing& pairing;
-  // The gate and the comparability of the pair, evaluated before the table (the workbook's banner
-  // says when the pair is not comparable).
+  // The gate and the comparability of the pair (the workbook's banner says when the pair is not
+  // comparable): evaluated beside the rows, before the rows that read it (ComparisonEntry::reads_gate).
   const analysis::GateResult& gate;
 };
 
@@ -78,6 +78,8 @@ struct ComparisonEntry {
   // together: the row's share of the work, as measured on the 1 GB pair (docs/performance.md,
   // "Every comparison on every core"). It changes no output.
   int weight = 1;
+  // It reads ComparisonInputs::gate (the overall row's banner): it runs once the gate has run.
+  bool reads_gate = false;
 
 };
 
