@@ -287,9 +287,16 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
   lxw_worksheet* ws = workbook_add_worksheet(wb, sheet.name.c_str());
   if (ws == nullptr) return IoError(where + ": cannot add the worksheet");
 
-  std::vector<double> widths;
-  for (size_t c = 0; c < sheet.columns.size(); ++c)
-    widths.push_back(options.fit_text_columns ? FittedColumnWidth(sheet, c) : sheet.columns[c].width);
+  // Fitting a column reads its cells until one reaches the widest width: the columns on every core.
+  std::vector<double> widths(sheet.columns.size());
+  (void)OrderedParallel<double>(
+      sheet.columns.size(), options.fit_text_columns && sheet.rows.size() >= kRowsPerChunk ? options.threads : 1,
+      sheet.columns.size(),
+      [&](size_t c) { return options.fit_text_columns ? FittedColumnWidth(sheet, c) : sheet.columns[c].width; },
+      [&](size_t c, double width) {
+        widths[c] = width;
+        return Status::Ok();
+      });
   PD_RETURN_IF_ERROR(WriteBanners(ws, formats, sheet, widths, options.wrap_banners, where));
 
   const Banner& cb = sheet.comparison_banner;
