@@ -99,6 +99,11 @@ constexpr const char* kThreadsHelp =
     "Threads that parse each trace file (default: one per core; 1: one). A JSON trace of 64 MiB or "
     "more is cut into blocks parsed in parallel, and an Ascend DB export's big tables are read and "
     "decoded ahead on N threads (at most 4); the result is the same at any count";
+constexpr const char* kCompareThreadsHelp =
+    "Threads that parse each trace file (default: one per core; 1: one), run the comparisons side by "
+    "side and render and deflate the workbook's sheets. A JSON trace of 64 MiB or more is cut into "
+    "blocks parsed in parallel, and an Ascend DB export's big tables are read and decoded ahead on N "
+    "threads (at most 4); every output is the same at any count";
 
 // The gate flags, shared by compare and cluster (two runs): --gate-e2e/compute/comm/free PCT and
 // --noise-floor-ms MS.
@@ -194,7 +199,7 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
                                ->type_name("[=LINE]");
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
   c.add_option("--input-format", r.input_format, kInputFormatHelp)->check(CLI::IsMember({"auto", "text", "db"}));
-  c.add_option("--threads", o.threads, kThreadsHelp)->check(CLI::Range(1, kMaxThreads))->type_name("N");
+  c.add_option("--threads", o.threads, kCompareThreadsHelp)->check(CLI::Range(1, kMaxThreads))->type_name("N");
   c.add_flag("-q,--quiet", o.quiet, "No informational messages on stderr (nor the progress line)");
   c.add_flag("--verbose", o.verbose, "Print each phase's wall time, CPU time and peak memory on stderr");
   c.add_option("--color", r.color, "Colour on stdout: auto, always or never (NO_COLOR is honoured)")
