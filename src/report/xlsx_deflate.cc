@@ -134,8 +134,8 @@ class Part {
   Part(ZipFile file, DeflateParams params, size_t threads)
       : file_(file),
         params_(params),
-        one_thread_(profdiff::ParallelThreads(threads, 64) == 1),
-        window_(2 * profdiff::ParallelThreads(threads, 64)) {}
+        threads_(profdiff::ParallelThreads(threads, 64)),
+        window_(2 * threads_) {}
 
   int Write(const void* data, unsigned size) {
     const char* p = static_cast<const char*>(data);
@@ -170,10 +170,16 @@ class Part {
     pending_.reserve(profdiff::report::kXlsxDeflateChunk);
     const DeflateParams params = params_;
     auto bytes = std::make_shared<std::string>(buffers_.Take());
-    in_flight_.push_back(std::async(one_thread_ ? std::launch::deferred : std::launch::async,
-                                    [params, input, bytes, dictionary, last] {
+    auto job = [params, input, bytes, dictionary, last] {
       return DeflateChunk(params, std::move(*input), std::move(*bytes), *dictionary, last);
-    }));
+    };
+    // A part of one chunk (most parts) deflates on this thread: a worker would cost more than it saves.
+    if (threads_ == 1 || (last && in_flight_.empty())) {
+      in_flight_.push_back(std::async(std::launch::deferred, job));
+    } else {
+      if (!pool_) pool_ = std::make_unique<profdiff::WorkerPool>(threads_);
+      in_flight_.push_back(pool_->Submit(job));
+    }
     return in_flight_.size() >= window_ ? WriteOldest() : kZipOk;
   }
 
@@ -198,12 +204,13 @@ class Part {
 
   ZipFile file_;
   DeflateParams params_;
-  bool one_thread_;  // deflate each chunk on the calling thread, when it is written
+  size_t threads_;  // 1: each chunk deflates on the calling thread, when it is written
   size_t window_;
   std::string pending_;
   std::string dictionary_;
   std::deque<std::future<Deflated>> in_flight_;
   profdiff::BufferPool buffers_;  // chunks' inputs and outputs, reused
+  std::unique_ptr<profdiff::WorkerPool> pool_;  // made at the second chunk; last, so destroyed first
   uint64_t total_in_ = 0;
   uLong crc_ = 0;
 };

@@ -91,3 +91,42 @@ TEST(BufferPool, GivesBackEmptyBuffersWithTheirMemory) {
 
 }  // namespace
 }  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+TEST(WorkerPool, RunsEveryTaskAndGivesItsResult) {
+  std::vector<std::future<int>> results;
+  std::atomic<int> ran{0};
+  {
+    WorkerPool pool(3);
+    for (int i = 0; i < 100; ++i) results.push_back(pool.Submit([i, &ran] {
+      ++ran;
+      return i * 2;
+    }));
+    for (int i = 0; i < 100; ++i) EXPECT_EQ(results[i].get(), i * 2);
+  }
+  EXPECT_EQ(ran.load(), 100);
+}
+
+TEST(WorkerPool, DestroyingItRunsWhatIsQueued) {
+  std::atomic<int> ran{0};
+  {
+    WorkerPool pool(1);
+    for (int i = 0; i < 20; ++i) (void)pool.Submit([&ran] {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      return ++ran;
+    });
+  }
+  EXPECT_EQ(ran.load(), 20);
+}
+
+TEST(WorkerPool, WithoutThreadsATaskRunsInSubmit) {
+  WorkerPool pool(0);
+  std::future<std::thread::id> where = pool.Submit([] { return std::this_thread::get_id(); });
+  EXPECT_EQ(where.wait_for(std::chrono::seconds(0)), std::future_status::ready);
+  EXPECT_EQ(where.get(), std::this_thread::get_id());
+}
+
+}  // namespace
+}  // namespace profdiff

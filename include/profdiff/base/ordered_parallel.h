@@ -13,6 +13,9 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <functional>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -51,6 +54,69 @@ class BufferPool {
  private:
   std::mutex mu_;
   std::vector<std::string> spare_;
+};
+
+// A few threads that run the tasks given to them, in the order given, until the pool is destroyed
+// (which runs what is queued, then joins them): for work that arrives a piece at a time (a part
+// of a workbook written in chunks), where a thread per piece would be made and unmade each time.
+// When no thread can be had, a task runs in Submit, on the caller's thread.
+class WorkerPool {
+ public:
+  explicit WorkerPool(size_t threads) {
+    for (size_t t = 0; t < threads; ++t) {
+      try {
+        threads_.emplace_back([this] { Work(); });
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  template <class F>
+  auto Submit(F task) -> std::future<decltype(task())> {
+    auto packaged = std::make_shared<std::packaged_task<decltype(task())()>>(std::move(task));
+    std::future<decltype(task())> result = packaged->get_future();
+    if (threads_.empty()) {
+      (*packaged)();
+      return result;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      queue_.emplace_back([packaged] { (*packaged)(); });
+    }
+    cv_.notify_one();
+    return result;
+  }
+
+ private:
+  void Work() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopped, and nothing left
+      std::function<void()> task = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      task();
+      lock.lock();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> queue_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
 };
 
 template <class T, class Produce, class Consume>
