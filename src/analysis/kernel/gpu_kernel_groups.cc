@@ -7,6 +7,7 @@
 
 #include "kernel_groups.h"
 #include "profdiff/analysis/common/python_text.h"
+#include "profdiff/analysis/common/stable_order.h"
 #include "profdiff/analysis/timeline/op_tree.h"
 
 namespace profdiff::analysis {
@@ -66,14 +67,15 @@ class LaunchShapes {
     const Profile& p = timeline.p();
     const LaunchingOps ops(p);
     const KernelDict dict = LinkKernels(timeline, policy);
+    of_kernel_.assign(p.slices.size(), nullptr);
     for (const KernelLink& link : dict.links) {
       const FlowPoint start = timeline.flows.LaunchStart(p, link.launch);
       if (const std::optional<SliceId> op = ops.At(start.track, start.ts_ns)) of_kernel_[link.kernel] = &Text(p, *op);
     }
   }
   std::string_view Of(SliceId kernel) const {
-    auto it = of_kernel_.find(kernel);
-    return it == of_kernel_.end() ? std::string_view("N/A") : std::string_view(*it->second);
+    const std::string* text = of_kernel_[kernel];
+    return text == nullptr ? std::string_view("N/A") : std::string_view(*text);
   }
 
  private:
@@ -88,7 +90,7 @@ class LaunchShapes {
   }
   std::deque<std::string> texts_;  // stable addresses
   std::unordered_map<StringId, const std::string*> by_json_;
-  std::unordered_map<SliceId, const std::string*> of_kernel_;
+  std::vector<const std::string*> of_kernel_;  // per slice; nullptr: no launching op
 };
 
 }  // namespace
@@ -110,8 +112,7 @@ SideGroups GroupGpuKernels(const Timeline& timeline, std::optional<int64_t> step
     if (step && (!window || s.ts_ns < window->start_ns || s.ts_ns >= window->end_ns)) continue;
     kernels.push_back(i);
   }
-  std::stable_sort(kernels.begin(), kernels.end(),
-                   [&](SliceId a, SliceId b) { return p.slices[a].ts_ns < p.slices[b].ts_ns; });
+  StableSortByKey(kernels, [&](SliceId k) { return p.slices[k].ts_ns; });
   GroupBuilder groups;
   if (kernels.empty()) return std::move(groups).Finish(KernelSource::kDeviceKernels, policy);
   const LaunchShapes shapes(timeline, policy);

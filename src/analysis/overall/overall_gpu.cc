@@ -6,6 +6,7 @@
 
 #include "launch_flows.h"
 #include "profdiff/analysis/common/device_kernels.h"
+#include "profdiff/analysis/common/stable_order.h"
 #include "profdiff/base/ascii.h"
 #include "profdiff/analysis/overall/gpu_overall.h"
 
@@ -166,9 +167,7 @@ DeviceEvents CollectDeviceEvents(const Profile& profile, StringFacts& facts, con
       ++it->second;
     }
   }
-  std::stable_sort(d.events.begin(), d.events.end(), [&](const DeviceEvent& a, const DeviceEvent& b) {
-    return profile.slices[a.id].ts_ns < profile.slices[b.id].ts_ns;
-  });
+  StableSortByKey(d.events, [&](const DeviceEvent& e) { return profile.slices[e.id].ts_ns; });
   int64_t best = 0;
   for (const auto& [stream, n] : stream_counts) {
     if (n > best) {
@@ -240,8 +239,7 @@ std::vector<FlowedKernel> SplitDeviceEvents(const Timeline& timeline, const Refe
     const std::optional<int64_t> f = flows.Find(s.ts_ns, s.track);
     kernels.push_back({e.id, f.has_value(), f.value_or(0)});
   }
-  std::stable_sort(kernels.begin(), kernels.end(),
-                   [](const FlowedKernel& a, const FlowedKernel& b) { return a.f < b.f; });
+  StableSortByKey(kernels, [](const FlowedKernel& k) { return k.f; });
   return kernels;
 }
 

@@ -2,29 +2,41 @@
 
 #include <unordered_map>
 
+#include "profdiff/analysis/common/stable_order.h"
 #include "profdiff/base/ascii.h"
 
 namespace profdiff::analysis {
 namespace {
 
-struct FlowKey {
-  uint64_t id;
-  bool is_string;
-  bool operator==(const FlowKey&) const = default;
-};
-struct FlowKeyHash {
-  size_t operator()(const FlowKey& k) const {
-    return static_cast<size_t>((k.id * 0x9E3779B97F4A7C15ULL) ^ (k.is_string ? 0x5bd1e995ULL : 0));
-  }
-};
-
-// Pairs 's'/'f' events of one kind by id, in order of first appearance.
+// Pairs 's'/'f' events of one kind by id, in order of first appearance. The events are collected,
+// then grouped by id with one stable sort (linear; a hash map of millions of ids is not).
 class FlowPairer {
  public:
   void Add(const FlowEvent& e, uint32_t index) {
-    auto [it, inserted] = index_.try_emplace(FlowKey{e.id, e.id_is_string}, static_cast<uint32_t>(ends_.size()));
-    if (inserted) ends_.push_back({-1, -1});
-    (e.phase == 's' ? ends_[it->second].start : ends_[it->second].end) = index;
+    is_string_.push_back(e.id_is_string ? 1 : 0);
+    id_.push_back(static_cast<int64_t>(e.id));
+    index_.push_back(index);
+    is_start_.push_back(e.phase == 's');
+  }
+  // Groups the events by id: per id, the last 's' and the last 'f' (a later one replaces an
+  // earlier), ids in order of first appearance.
+  void Group() {
+    const SortedRuns runs = StableRunsByPair(is_string_, id_);
+    std::vector<uint32_t> head(id_.size());  // per event: the first event of its id
+    uint32_t run_head = 0;
+    for (size_t p = 0; p < runs.order.size(); ++p) {
+      if (runs.new_run[p]) run_head = runs.order[p];
+      head[runs.order[p]] = run_head;
+    }
+    std::vector<uint32_t> slot(id_.size());  // per first event of an id: its entry in ends_
+    for (size_t i = 0; i < id_.size(); ++i) {
+      if (head[i] == i) {
+        slot[i] = static_cast<uint32_t>(ends_.size());
+        ends_.push_back({-1, -1});
+      }
+      Ends& e = ends_[slot[head[i]]];
+      (is_start_[i] ? e.start : e.end) = index_[i];
+    }
   }
   // The end of the first id (in order of first appearance) that has one, complete or not.
   std::optional<uint32_t> FirstEnd() const {
@@ -46,7 +58,11 @@ class FlowPairer {
   struct Ends {
     int64_t start, end;
   };
-  std::unordered_map<FlowKey, uint32_t, FlowKeyHash> index_;
+  // The events added, in order.
+  std::vector<uint32_t> is_string_;
+  std::vector<int64_t> id_;  // the id's bits (compared for equality only)
+  std::vector<uint32_t> index_;
+  std::vector<bool> is_start_;
   std::vector<Ends> ends_;
 };
 
@@ -113,6 +129,8 @@ FlowLinks LinkFlows(const Profile& profile, const std::optional<std::string>& gp
       }
     }
   }
+  launch.Group();
+  fwd_bwd.Group();
   launch.Finish(out.kernel_launch, out.incomplete);
   fwd_bwd.Finish(out.fwd_bwd, out.incomplete);
   out.fwd_bwd_first_end_by_id = fwd_bwd.FirstEnd();

@@ -5,30 +5,24 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "profdiff/analysis/common/stable_order.h"
 #include "profdiff/base/ascii.h"
 
 namespace profdiff::analysis {
 
 namespace {
 
-struct TrackTs {
-  TrackId track;
-  int64_t ts_ns;
-  bool operator==(const TrackTs&) const = default;
-};
-struct TrackTsHash {
-  size_t operator()(const TrackTs& k) const {
-    uint64_t h = static_cast<uint64_t>(k.ts_ns) * 0x9E3779B97F4A7C15ULL;
-    return static_cast<size_t>(h ^ (uint64_t{k.track} * 0xC2B2AE3D27D4EB4FULL) ^ (h >> 29));
-  }
-};
-
-// (track, ts) -> the attachable kernel there (a later slice with the same key wins).
-std::unordered_map<TrackTs, SliceId, TrackTsHash> KernelIndex(const Profile& profile, const ReferencePolicy& policy,
-                                                              const OpTreeOptions& options) {
-  std::unordered_map<TrackTs, SliceId, TrackTsHash> kernel_at;
+// For each kernel launch, the attachable kernel starting where its end points (same track and ts;
+// of several, the later slice), or kNoSlice. One stable sort of the kernels and the launch ends
+// by (track, ts): in each run of equal keys the kernels come first, in slice order.
+std::vector<SliceId> KernelsAtLaunchEnds(const Timeline& timeline, const ReferencePolicy& policy,
+                                         const OpTreeOptions& options) {
+  const Profile& profile = timeline.p();
   const DeviceKind device = profile.meta.device;
   const bool hccl_ops = HcclOpsAttachable(policy, options);
+  std::vector<uint32_t> tracks;
+  std::vector<int64_t> ts;
+  std::vector<SliceId> kernels;
   for (SliceId s = 0; s < profile.slices.size(); ++s) {
     const Slice& sl = profile.slices[s];
     if (!IsAttachableKernel(sl.kind, device, hccl_ops)) continue;
@@ -38,9 +32,29 @@ std::unordered_map<TrackTs, SliceId, TrackTsHash> KernelIndex(const Profile& pro
       std::string_view cat = profile.str(profile.Cat(sl));
       if (!ascii::EqualsLower(cat, "kernel") && !ascii::EqualsLower(cat, "gpu_memcpy")) continue;
     }
-    kernel_at[{sl.track, sl.ts_ns}] = s;
+    tracks.push_back(sl.track);
+    ts.push_back(sl.ts_ns);
+    kernels.push_back(s);
   }
-  return kernel_at;
+  const FlowLinks& flows = timeline.flows;
+  const size_t num_kernels = kernels.size();
+  for (uint32_t i = 0; i < flows.kernel_launch.size(); ++i) {
+    const FlowPoint end = flows.LaunchEnd(profile, i);
+    tracks.push_back(end.track);
+    ts.push_back(end.ts_ns);
+  }
+  std::vector<SliceId> out(flows.kernel_launch.size(), kNoSlice);
+  const SortedRuns runs = StableRunsByPair(tracks, ts);
+  SliceId winner = kNoSlice;
+  for (size_t p = 0; p < runs.order.size(); ++p) {
+    if (runs.new_run[p]) winner = kNoSlice;
+    const uint32_t item = runs.order[p];
+    if (item < num_kernels)
+      winner = kernels[item];
+    else
+      out[item - num_kernels] = winner;
+  }
+  return out;
 }
 
 }  // namespace
@@ -58,22 +72,31 @@ bool IsAttachableKernel(SliceKind kind, DeviceKind device, bool include_hccl_ops
 KernelDict LinkKernels(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options) {
   const Profile& profile = timeline.p();
   KernelDict out;
-  const auto kernel_at = KernelIndex(profile, policy, options);
-  std::unordered_map<int64_t, uint32_t> group_of;
+  const std::vector<SliceId> kernel_at = KernelsAtLaunchEnds(timeline, policy, options);
   const FlowLinks& flows = timeline.flows;
+  std::vector<int64_t> starts;  // of the linked launches
   for (uint32_t i = 0; i < flows.kernel_launch.size(); ++i) {
     ++out.flows_used;
-    const FlowPoint end = flows.LaunchEnd(profile, i);
-    auto k = kernel_at.find({end.track, end.ts_ns});
-    if (k == kernel_at.end()) {
+    if (kernel_at[i] == kNoSlice) {
       ++out.flows_unlinked;
       continue;
     }
-    const int64_t ts = flows.LaunchStart(profile, i).ts_ns;
-    out.links.push_back({i, k->second});
-    auto [it, inserted] = group_of.try_emplace(ts, static_cast<uint32_t>(out.groups.size()));
-    if (inserted) out.groups.push_back({ts, {}});
-    out.groups[it->second].kernels.push_back(k->second);
+    out.links.push_back({i, kernel_at[i]});
+    starts.push_back(flows.LaunchStart(profile, i).ts_ns);
+  }
+  // Groups by start ts, in order of first appearance.
+  uint32_t num_groups = 0;
+  const std::vector<uint32_t> group_of = FirstSeenIds(starts, &num_groups);
+  out.groups.resize(num_groups);
+  std::vector<uint32_t> sizes(num_groups, 0);
+  for (uint32_t g : group_of) ++sizes[g];
+  for (size_t k = 0; k < out.links.size(); ++k) {
+    KernelGroup& g = out.groups[group_of[k]];
+    if (g.kernels.empty()) {
+      g.ts_ns = starts[k];
+      g.kernels.reserve(sizes[group_of[k]]);
+    }
+    g.kernels.push_back(out.links[k].kernel);
   }
   return out;
 }
@@ -137,8 +160,7 @@ class OpTreeBuilder {
     std::vector<SliceId> ops;
     for (SliceId s = 0; s < p_.slices.size(); ++s)
       if (IsTorchOpKind(p_.slices[s].kind)) ops.push_back(s);
-    std::stable_sort(ops.begin(), ops.end(),
-                     [&](SliceId a, SliceId b) { return p_.slices[a].ts_ns < p_.slices[b].ts_ns; });
+    StableSortByKey(ops, [&](SliceId s) { return p_.slices[s].ts_ns; });
     tree_.stats_.torch_ops = ops.size();
     std::unordered_map<SliceId, int64_t> step_id_of;
     for (const Step& st : timeline_.steps) step_id_of.emplace(st.slice, st.id);
@@ -214,20 +236,38 @@ class OpTreeBuilder {
     }
   }
 
-  // The reference's rule: kernel_dict[flow start ts] goes to every op starting at that ts.
+  // The reference's rule: kernel_dict[flow start ts] goes to every op starting at that ts. The
+  // groups (distinct starts) and the nodes are joined by start with one stable sort: in a run of
+  // equal starts the group comes first.
   std::vector<std::pair<NodeId, SliceId>> AttachByStartTs(const KernelDict& dict) {
-    std::vector<std::pair<NodeId, SliceId>> attach;
-    std::unordered_map<int64_t, const std::vector<SliceId>*> by_start;
-    for (const KernelGroup& g : dict.groups) by_start.emplace(g.ts_ns, &g.kernels);
-    std::unordered_set<int64_t> used_starts;
-    for (NodeId id = 1; id < nodes_.size(); ++id) {
-      auto it = by_start.find(nodes_[id].start_ns);
-      if (it == by_start.end()) continue;
-      used_starts.insert(it->first);
-      for (SliceId k : *it->second) attach.emplace_back(id, k);
+    const size_t num_groups = dict.groups.size();
+    std::vector<int64_t> starts;
+    starts.reserve(num_groups + nodes_.size());
+    for (const KernelGroup& g : dict.groups) starts.push_back(g.ts_ns);
+    for (NodeId id = 1; id < nodes_.size(); ++id) starts.push_back(nodes_[id].start_ns);
+    std::vector<uint32_t> group_of(nodes_.size(), UINT32_MAX);  // per node
+    std::vector<uint8_t> used(num_groups, 0);
+    const SortedRuns runs = StableRunsByKey(starts);
+    uint32_t group = UINT32_MAX;
+    for (size_t p = 0; p < runs.order.size(); ++p) {
+      if (runs.new_run[p]) group = UINT32_MAX;
+      const uint32_t item = runs.order[p];
+      if (item < num_groups) {
+        if (group == UINT32_MAX)
+          group = item;
+        else
+          used[item] = 1;  // a second group with the same start is never looked up (nor counted)
+      } else if (group != UINT32_MAX) {
+        group_of[item - num_groups + 1] = group;
+        used[group] = 1;
+      }
     }
-    for (const auto& [ts, ks] : by_start)
-      if (!used_starts.count(ts)) tree_.stats_.kernels_without_op += ks->size();
+    std::vector<std::pair<NodeId, SliceId>> attach;
+    for (NodeId id = 1; id < nodes_.size(); ++id)
+      if (group_of[id] != UINT32_MAX)
+        for (SliceId k : dict.groups[group_of[id]].kernels) attach.emplace_back(id, k);
+    for (size_t g = 0; g < num_groups; ++g)
+      if (!used[g]) tree_.stats_.kernels_without_op += dict.groups[g].kernels.size();
     return attach;
   }
 
@@ -237,7 +277,7 @@ class OpTreeBuilder {
     // Per track: its nodes in start order and their track-local enclosing node.
     std::unordered_map<TrackId, std::vector<NodeId>> track_nodes;
     for (NodeId id = 1; id < nodes_.size(); ++id) track_nodes[p_.slices[nodes_[id].slice].track].push_back(id);
-    std::unordered_map<NodeId, NodeId> track_parent;
+    std::vector<NodeId> track_parent(nodes_.size(), kNoNode);
     for (auto& [track, list] : track_nodes) {
       std::vector<NodeId> stack;
       for (NodeId id : list) {
@@ -268,7 +308,7 @@ class OpTreeBuilder {
 
   // (node, kernel) attachments in flow order -> per-node kernel ranges and subtree kernel counts.
   void StoreKernels(std::vector<std::pair<NodeId, SliceId>> attach) {
-    std::stable_sort(attach.begin(), attach.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    StableSortByKey(attach, [](const std::pair<NodeId, SliceId>& a) { return a.first; });
     tree_.kernel_ids_.reserve(attach.size());
     for (size_t i = 0; i < attach.size(); ++i) {
       OpNode& n = nodes_[attach[i].first];
@@ -564,18 +604,26 @@ class WrapperDriller {
 // the node of the original pairs they replaced.
 uint64_t CountDrilled(const OpTree& tree, const std::vector<NodePair>& before, const std::vector<NodePair>& after,
                       NodeId NodePair::*side) {
-  std::unordered_set<NodeId> original, now, drilled;
+  // Per node: in the original pairs, in the drilled ones, counted as drilled (flags, not hash sets:
+  // the walk below visits every node of the pairs).
+  constexpr uint8_t kOriginal = 1, kNow = 2, kDrilled = 4;
+  std::vector<uint8_t> flags(tree.size(), 0);
   for (const NodePair& p : before)
-    if (p.*side != kNoNode) original.insert(p.*side);
+    if (p.*side != kNoNode) flags[p.*side] |= kOriginal;
   for (const NodePair& p : after)
-    if (p.*side != kNoNode) now.insert(p.*side);
-  for (NodeId n : now) {
-    if (original.count(n)) continue;
-    for (NodeId a = tree.node(n).parent; a != kNoNode && !now.count(a); a = tree.node(a).parent) {
-      if (!drilled.insert(a).second || original.count(a)) break;
+    if (p.*side != kNoNode) flags[p.*side] |= kNow;
+  uint64_t drilled = 0;
+  for (const NodePair& p : after) {
+    const NodeId n = p.*side;
+    if (n == kNoNode || (flags[n] & kOriginal)) continue;
+    for (NodeId a = tree.node(n).parent; a != kNoNode && !(flags[a] & kNow); a = tree.node(a).parent) {
+      if (flags[a] & kDrilled) break;
+      flags[a] |= kDrilled;
+      ++drilled;
+      if (flags[a] & kOriginal) break;
     }
   }
-  return drilled.size();
+  return drilled;
 }
 
 }  // namespace
