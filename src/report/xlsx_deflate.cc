@@ -117,8 +117,10 @@ Deflated DeflateChunk(const DeflateParams& p, std::string input, std::string byt
     zs.next_out = reinterpret_cast<Bytef*>(out.bytes.data()) + zs.total_out;
     zs.avail_out = static_cast<uInt>(out.bytes.size() - zs.total_out);
     const int rc = deflate(&zs, flush);
+    // Done: the stream ended (last), or the input is in and the flush complete (room was left over).
     if (rc == Z_STREAM_END || (rc == Z_OK && !last && zs.avail_in == 0 && zs.avail_out > 0)) break;
-    ok = rc == Z_OK || rc == Z_BUF_ERROR;
+    // Out of room: go round with more. Anything else (an error, no progress with room left) fails.
+    ok = (rc == Z_OK || rc == Z_BUF_ERROR) && zs.avail_out == 0;
   }
   out.bytes.resize(zs.total_out);
   deflateEnd(&zs);
