@@ -85,19 +85,25 @@ TEST(StableOrder, FirstSeenIdsNumberKeysOnFirstSight) {
     }
 }
 
-// Linear: 16x the keys take well under 16 * 2 the time of the smaller sort (std::stable_sort's
+// Linear: 16x the keys take far less than 256x the time of the smaller sort (std::stable_sort's
 // n log n would also pass; the check is for a quadratic slip). Timestamps as the analyses sort them.
 TEST(StableOrder, ScalesLinearly) {
   std::mt19937_64 rng(38);
   auto time_of = [&](size_t n) {
     const std::vector<int64_t> k = RandomKeys(rng, n, 1);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int rep = 0; rep < 3; ++rep) EXPECT_EQ(StableRunsByKey(k).order.size(), n);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double best = 1e9;  // the fastest of a few: a busy machine only ever makes a run slower
+    for (int rep = 0; rep < 5; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      EXPECT_EQ(StableRunsByKey(k).order.size(), n);
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return best;
   };
   time_of(1 << 12);  // warm up
   const double small = time_of(1 << 14), big = time_of(1 << 18);
-  EXPECT_LT(big, 40 * small + 0.05) << small << " s vs " << big << " s";
+  // 16x the keys outgrow the caches (4 MB of items against 256 KB), which costs a few times per key;
+  // a quadratic slip would be 256x.
+  EXPECT_LT(big, 100 * small + 0.1) << small << " s vs " << big << " s";
 }
 
 }  // namespace
