@@ -128,16 +128,6 @@ uint64_t TraceFileBytes(const std::string& path, InputFormat format) {
   return ec ? 0 : static_cast<uint64_t>(size);
 }
 
-// Runs `task` on a thread of its own, or, when no thread can be had, when its result is asked for.
-template <class F>
-auto StartTask(F task) -> std::future<decltype(task())> {
-  try {
-    return std::async(std::launch::async, task);
-  } catch (const std::system_error&) {
-    return std::async(std::launch::deferred, task);
-  }
-}
-
 // Loads both sides. The two inputs are independent: each loads on its own thread (loaders only
 // build their own Profile; the loader objects are immutable), so loading, which dominates the run
 // time, nearly halves on two cores; this thread reports the bytes read ten times a second. Errors are

@@ -34,6 +34,16 @@ inline size_t ParallelThreads(size_t requested, size_t items) {
   return std::max<size_t>(1, std::min(threads, items));
 }
 
+// Runs `task` on a thread of its own, or, when no thread can be had, when its result is asked for.
+template <class F>
+auto StartTask(F task) -> std::future<decltype(task())> {
+  try {
+    return std::async(std::launch::async, task);
+  } catch (const std::system_error&) {
+    return std::async(std::launch::deferred, task);
+  }
+}
+
 // Buffers handed from the consumer back to the producers, so that big results reuse their memory
 // instead of faulting fresh pages in for every item (on a virtual machine each page fault is dear).
 class BufferPool {

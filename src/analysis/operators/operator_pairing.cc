@@ -4,9 +4,9 @@
 
 #include <future>
 #include <span>
-#include <system_error>
 
 #include "profdiff/analysis/common/python_text.h"
+#include "profdiff/base/ordered_parallel.h"
 
 namespace profdiff::analysis {
 
@@ -152,12 +152,7 @@ OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, 
   // The two trees are independent: the comparison's builds on another thread meanwhile (or, when no
   // thread can be had, after the base's).
   auto build_comparison = [&] { return BuildOpTree(comparison, policy, tree_options); };
-  std::future<OpTree> comparison_tree;
-  try {
-    comparison_tree = std::async(std::launch::async, build_comparison);
-  } catch (const std::system_error&) {
-    comparison_tree = std::async(std::launch::deferred, build_comparison);
-  }
+  std::future<OpTree> comparison_tree = StartTask(build_comparison);
   out.base_tree = BuildOpTree(base, policy, tree_options);
   out.comparison_tree = comparison_tree.get();
   PairOnTrees(base, out.base_tree, comparison, out.comparison_tree, policy, options, out);
