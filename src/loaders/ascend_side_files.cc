@@ -65,6 +65,11 @@ const FileLoader* SideFileLoaderForName(std::string_view n) {
   return nullptr;
 }
 
+void LoadCommunicationMatrix(const std::string& ascend_output, Profile& profile, const LoadOptions& options) {
+  if (options.communication_ops)
+    LoadOne(CommunicationMatrixJsonLoader(), Join(ascend_output, kCommunicationMatrixJson), profile, options);
+}
+
 Status LoadAscendSideFiles(const ResolvedInput& input, Profile& profile, const LoadOptions& options) {
   if (!options.read_side_files) return Status::Ok();
   if (input.path_level != "ascend_output" && input.path_level != "profiling") return Status::Ok();
@@ -78,6 +83,7 @@ Status LoadAscendSideFiles(const ResolvedInput& input, Profile& profile, const L
   LoadOne(MemoryRecordCsvLoader(), Join(out, kMemoryRecordCsv), profile, options);
   LoadOne(StepTraceTimeCsvLoader(), Join(out, kStepTraceTimeCsv), profile, options);
   LoadOne(CommunicationJsonLoader(), Join(out, kCommunicationJson), profile, options);
+  LoadCommunicationMatrix(out, profile, options);
   if (!input.profiling_dir.empty()) {
     LoadOne(ProfilerMetadataJsonLoader(), Join(input.profiling_dir, kProfilerMetadataJson), profile,
             options);

@@ -3,6 +3,7 @@
 // the step keys matters: the last step with a bandwidth block wins in the reference).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -72,13 +73,38 @@ const Json* FindObject(const Json& obj, std::string_view key) {
   return &*it;
 }
 
-// ---- communication.json -------------------------------------------------------------------------
+// ---- communication.json, communication_matrix.json: every operator whole -------------------------
+
+// Every operator of a `step -> type -> name -> value` document, in file order, but the "Total ..."
+// entries (the reference skips a name that starts with "Total"). A step or type whose value is not
+// an object is skipped and named, as the reference skips it with a warning.
+CommunicationOpRecords OperatorRecords(const Json& doc) {
+  CommunicationOpRecords out;
+  out.present = true;
+  for (const auto& [step_key, step] : doc.items()) {
+    if (!step.is_object()) {
+      out.skipped.push_back(fmt::format("{}: not an object", step_key));
+      continue;
+    }
+    for (const auto& [type, ops] : step.items()) {
+      if (!ops.is_object()) {
+        out.skipped.push_back(fmt::format("{}/{}: not an object", step_key, type));
+        continue;
+      }
+      for (const auto& [name, value] : ops.items()) {
+        if (name.starts_with("Total")) continue;
+        out.ops.push_back(CommunicationOpRecord{step_key, type, name, value.dump()});
+      }
+    }
+  }
+  return out;
+}
 
 class CommunicationLoader final : public FileLoader {
  public:
   std::string_view name() const override { return "communication.json"; }
 
-  Status Load(const std::string& file, Profile& profile, const LoadOptions&) const override {
+  Status Load(const std::string& file, Profile& profile, const LoadOptions& options) const override {
     PD_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(file));
     CommunicationInfo info;
     info.present = true;
@@ -112,7 +138,28 @@ class CommunicationLoader final : public FileLoader {
       }
       info.steps.push_back(std::move(s));
     }
+    if (options.communication_ops) info.records = OperatorRecords(doc);
     profile.npu.communication = std::move(info);
+    return Status::Ok();
+  }
+};
+
+class CommunicationMatrixLoader final : public FileLoader {
+ public:
+  std::string_view name() const override { return "communication_matrix.json"; }
+
+  Status Load(const std::string& file, Profile& profile, const LoadOptions&) const override {
+    PD_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(file));
+    if (TrimCell(text).empty()) {
+      profile.npu.communication_matrix.present = true;
+      return Status::Ok();
+    }
+    PD_ASSIGN_OR_RETURN(Json doc, ParseJson(file, text));
+    if (!doc.is_object()) {
+      return ParseError(fmt::format("{}@byte {}: top level is a JSON {}, expected an object of steps", file,
+                                    ValueOffset(text), doc.type_name()));
+    }
+    profile.npu.communication_matrix = OperatorRecords(doc);
     return Status::Ok();
   }
 };
@@ -172,14 +219,22 @@ class ProfilerMetadataLoader final : public FileLoader {
                                     ValueOffset(text), doc.type_name()));
     }
     std::map<std::string, std::string> names;
+    std::map<std::string, std::vector<int64_t>> ranks;
     if (const Json* groups = FindObject(doc, "parallel_group_info")) {
       for (const auto& [group_id, info] : groups->items()) {
         if (!info.is_object()) continue;
         auto it = info.find("group_name");
         if (it != info.end() && it->is_string()) names[group_id] = it->get<std::string>();
+        std::vector<int64_t>& list = ranks[group_id];
+        auto gr = info.find("global_ranks");
+        if (gr == info.end() || !gr->is_array()) continue;
+        for (const Json& r : *gr)
+          if (r.is_number_integer()) list.push_back(r.get<int64_t>());
+        std::sort(list.begin(), list.end());
       }
     }
     profile.npu.parallel_group_names = std::move(names);
+    profile.npu.parallel_group_ranks = std::move(ranks);
     if (const Json* args = FindObject(doc, "distributed_args")) {
       auto it = args->find("world_size");
       if (it != args->end() && it->is_number_integer()) profile.meta.world_size = it->get<int64_t>();
@@ -192,6 +247,10 @@ class ProfilerMetadataLoader final : public FileLoader {
 
 const FileLoader& CommunicationJsonLoader() {
   static const CommunicationLoader loader;
+  return loader;
+}
+const FileLoader& CommunicationMatrixJsonLoader() {
+  static const CommunicationMatrixLoader loader;
   return loader;
 }
 const FileLoader& ProfilerInfoJsonLoader() {

@@ -252,6 +252,7 @@ Status LoadSideFilesOnly(const ResolvedInput& r, Profile& profile, const LoadOpt
     const auto size = fs::file_size(file, ec);
     if (!ec) m.input_bytes += size;
   }
+  if (!r.ascend_output.empty()) LoadCommunicationMatrix(r.ascend_output, profile, options);
   return Status::Ok();
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "profdiff/base/time.h"
 #include "profdiff/loaders/ascend_side_files.h"
@@ -523,6 +524,14 @@ TEST_F(SideFiles, ProfilerInfoAndMetadata) {
                   .ok());
   EXPECT_EQ(p.npu.parallel_group_names,
             (std::map<std::string, std::string>{{"10", "dp"}, {"11", "tp"}}));
+  ASSERT_TRUE(ProfilerMetadataJsonLoader()
+                  .Load(Write("profiler_metadata.json",
+                              R"J({"parallel_group_info": {"10": {"group_name": "dp", "global_ranks": [3, 1, "x"]},
+                                  "12": {"x": 1}, "13": 5}})J"),
+                        p, {})
+                  .ok());
+  EXPECT_EQ(p.npu.parallel_group_ranks,
+            (std::map<std::string, std::vector<int64_t>>{{"10", {1, 3}}, {"12", {}}}));  // every group id
 
   SKIP_WITHOUT_CORPUS();
   Profile c;
@@ -535,6 +544,34 @@ TEST_F(SideFiles, ProfilerInfoAndMetadata) {
                   .Load(kCorpus + "/msinsight_pt_text_2025_level1/rank1_ascend_pt/profiler_metadata.json", c, {})
                   .ok());
   EXPECT_TRUE(c.npu.parallel_group_names.empty());  // this corpus has no parallel_group_info
+}
+
+TEST_F(SideFiles, CommunicationOperatorsWholeForTheClusterFiles) {
+  const std::string text = R"J({"step1": {"p2p": {"send@9": {"a": 1}},
+      "collective": {"ar@7": {"t": 0.30000000000000004, "n": [1, 2]}, "Total Op Info": {"x": 1}}},
+    "bad": [1], "step2": {"collective": 3, "custom": {"odd@7": {}}}})J";
+  Profile p;
+  ASSERT_TRUE(CommunicationJsonLoader().Load(Write("communication.json", text), p, {}).ok());
+  EXPECT_FALSE(p.npu.communication.records.present);  // compare does not keep them
+  LoadOptions cluster;
+  cluster.communication_ops = true;
+  ASSERT_TRUE(CommunicationJsonLoader().Load(Write("communication.json", text), p, cluster).ok());
+  const CommunicationOpRecords& r = p.npu.communication.records;
+  ASSERT_EQ(r.ops.size(), 3u);  // "Total Op Info" is not kept
+  EXPECT_EQ(r.ops[0].step + "/" + r.ops[0].type + "/" + r.ops[0].name, "step1/p2p/send@9");
+  EXPECT_EQ(r.ops[1].value_json, R"({"t":0.30000000000000004,"n":[1,2]})");
+  EXPECT_EQ(r.ops[2].type, "custom");
+  EXPECT_EQ(r.skipped, (std::vector<std::string>{"bad: not an object", "step2/collective: not an object"}));
+
+  Profile m;
+  ASSERT_TRUE(CommunicationMatrixJsonLoader()
+                  .Load(Write("communication_matrix.json", R"({"step1": {"collective": {"ar-top1@7": {"0-1": {}}}}})"),
+                        m, {})
+                  .ok());
+  ASSERT_EQ(m.npu.communication_matrix.ops.size(), 1u);
+  EXPECT_EQ(m.npu.communication_matrix.ops[0].value_json, R"({"0-1":{}})");
+  const Status bad = CommunicationMatrixJsonLoader().Load(Write("communication_matrix.json", "[1]"), m, {});
+  EXPECT_NE(bad.ToString().find("communication_matrix.json@byte 0"), std::string::npos) << bad.ToString();
 }
 
 // ---- LoadAscendSideFiles -------------------------------------------------------------------------

@@ -29,6 +29,24 @@ inline void AppendUtf8(std::string& out, uint32_t cp) {
   }
 }
 
+// The code point that starts at text[i] (UTF-8), advancing i past it; a byte that does not start a
+// well-formed sequence is taken as U+FFFD and skipped alone.
+inline uint32_t NextCodePoint(std::string_view text, size_t& i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b0 = byte(i);
+  const size_t len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
+  bool ok = len != 0 && i + len <= text.size();
+  for (size_t k = 1; ok && k < len; ++k) ok = (byte(i + k) & 0xC0) == 0x80;
+  if (!ok) {
+    ++i;
+    return 0xFFFD;
+  }
+  uint32_t cp = len == 1 ? b0 : len == 2 ? (b0 & 0x1Fu) : len == 3 ? (b0 & 0x0Fu) : (b0 & 0x07u);
+  for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (byte(i + k) & 0x3Fu);
+  i += len;
+  return cp;
+}
+
 // Code points of the longest line of `text` (UTF-8; a column count for text without wide
 // characters or colour codes: a workbook column's width, a screen table's).
 inline size_t LongestLineCodePoints(std::string_view text) {

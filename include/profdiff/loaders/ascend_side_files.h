@@ -28,11 +28,15 @@ const FileLoader& OperatorMemoryCsvLoader();
 const FileLoader& MemoryRecordCsvLoader();
 // step_trace_time.csv -> npu.step_trace (first column = step, every other column a µs value).
 const FileLoader& StepTraceTimeCsvLoader();
-// communication.json -> npu.communication (collective bandwidth per step; absent block not fatal).
+// communication.json -> npu.communication (collective bandwidth per step; absent block not fatal;
+// with LoadOptions::communication_ops also every operator whole, npu.communication.records).
 const FileLoader& CommunicationJsonLoader();
+// communication_matrix.json -> npu.communication_matrix (every operator whole).
+const FileLoader& CommunicationMatrixJsonLoader();
 // profiler_info_*.json -> meta.profiler_info_json (verbatim), meta.profiler_level, meta.rank.
 const FileLoader& ProfilerInfoJsonLoader();
-// profiler_metadata.json -> npu.parallel_group_names (parallel_group_info group id -> group_name).
+// profiler_metadata.json -> npu.parallel_group_names and npu.parallel_group_ranks (parallel_group_info
+// group id -> group_name, global_ranks), meta.world_size (distributed_args).
 const FileLoader& ProfilerMetadataJsonLoader();
 
 // File names of the side files inside ASCEND_PROFILER_OUTPUT.
@@ -42,7 +46,12 @@ inline constexpr std::string_view kOperatorMemoryCsv = "operator_memory.csv";
 inline constexpr std::string_view kMemoryRecordCsv = "memory_record.csv";
 inline constexpr std::string_view kStepTraceTimeCsv = "step_trace_time.csv";
 inline constexpr std::string_view kCommunicationJson = "communication.json";
+inline constexpr std::string_view kCommunicationMatrixJson = "communication_matrix.json";
 inline constexpr std::string_view kProfilerMetadataJson = "profiler_metadata.json";
+
+// With LoadOptions::communication_ops: ASCEND_OUTPUT/communication_matrix.json, its outcome recorded
+// as a side file's (not one of inspect's side files: `profdiff cluster` reads it, for a partial rank too).
+void LoadCommunicationMatrix(const std::string& ascend_output, Profile& profile, const LoadOptions& options);
 
 // "profiler_info.json" or "profiler_info_<digits>.json" (docs/reference/inputs.md#path-resolution).
 bool IsProfilerInfoFileName(std::string_view file_name);

@@ -368,10 +368,28 @@ struct CommunicationStep {
   bool has_collective_bandwidth = false;
   std::map<std::string, TransportBandwidth> collective_bandwidth;  // "RDMA", "SDMA", "HCCS", ...
 };
+// One operator of communication.json or communication_matrix.json (step -> operator type -> operator
+// name -> value), kept whole for `profdiff cluster`'s cluster_communication*.json and
+// communication_group.json (LoadOptions::communication_ops). A rank's own "Total Op Info" entries are
+// not kept: the reference recomputes them over the ranks of each group.
+struct CommunicationOpRecord {
+  std::string step;        // the top-level key, e.g. "step50"
+  std::string type;        // "collective", "p2p", as written
+  std::string name;        // "hcom_allReduce__586_0_1@17522688603477080586"
+  std::string value_json;  // the operator's value as compact JSON text (numbers round-trip)
+};
+struct CommunicationOpRecords {
+  bool present = false;  // the file was read (LoadOptions::communication_ops)
+  std::vector<CommunicationOpRecord> ops;  // in file order
+  // What was skipped: a step or operator type whose value is not an object ("step50: not an object").
+  std::vector<std::string> skipped;
+};
+
 struct CommunicationInfo {
   bool present = false;
   bool empty = false;  // the file exists but holds nothing
   std::vector<CommunicationStep> steps;
+  CommunicationOpRecords records;  // LoadOptions::communication_ops only
 };
 
 // What became of one optional side file of an Ascend text profile (kernel_details.csv,
@@ -468,8 +486,12 @@ struct NpuTables {
   MemoryRecordSummary memory_record;
   StepTraceTable step_trace;
   CommunicationInfo communication;
-  // profiler_metadata.json parallel_group_info: group id -> process group name.
+  // profiler_metadata.json parallel_group_info: group id -> process group name (groups that have
+  // one), and every group id -> its global_ranks (ascending; empty when it lists none).
   std::map<std::string, std::string> parallel_group_names;
+  std::map<std::string, std::vector<int64_t>> parallel_group_ranks;
+  // communication_matrix.json (LoadOptions::communication_ops only).
+  CommunicationOpRecords communication_matrix;
 };
 
 struct ProfileMeta {
