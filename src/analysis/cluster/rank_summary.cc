@@ -162,6 +162,10 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   if (timeline != nullptr && profile.meta.device == DeviceKind::kNpu) CollectivesOf(*timeline, out);
   if (timeline != nullptr && profile.meta.device == DeviceKind::kGpu) GpuCollectivesOf(profile, out);
   NoteMissingSideFiles(profile, timeline, out);
+  out.communication_ops = profile.npu.communication.records;
+  out.matrix_ops = profile.npu.communication_matrix;
+  out.parallel_group_names = profile.npu.parallel_group_names;
+  out.parallel_group_ranks = profile.npu.parallel_group_ranks;
   return out;
 }
 

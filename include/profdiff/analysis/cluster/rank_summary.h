@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,6 +80,14 @@ struct RankSummary {
   // Each communication group's collectives in the order the rank ran them (collectives.h matches
   // them across ranks).
   std::vector<RankCollective> collectives;
+  // The operators of the rank's communication.json and communication_matrix.json whole (text
+  // exports, RankSummaryOptions::communication_ops), for the reference's communication files
+  // (communication_groups.h, report/cluster/communication_files.h).
+  CommunicationOpRecords communication_ops;
+  CommunicationOpRecords matrix_ops;
+  // profiler_metadata.json parallel_group_info: group id -> process group name, -> global ranks.
+  std::map<std::string, std::string> parallel_group_names;
+  std::map<std::string, std::vector<int64_t>> parallel_group_ranks;
   // What the rank lacks, for the output to say ("trace_view.json", "communication.json", ...).
   std::vector<std::string> missing;
   std::vector<std::string> notes;  // why a part is unknown
