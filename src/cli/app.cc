@@ -234,6 +234,7 @@ struct RawCluster {
   std::string format = "text";
   std::string input_format = "auto";
   std::string reference_line;
+  std::string mode = "all";
   CLI::Option* rank_list_opt = nullptr;
   CLI::Option* step_opt = nullptr;
   CLI::Option* base_opt = nullptr;
@@ -250,10 +251,16 @@ void AddClusterOptions(CLI::App& c, RawCluster& r) {
                             "(also -bp) A base run to compare with: the job's step, each rank and each step's slow "
                             "rank, and a gate with --gate-*");
   c.add_option("-o,--output_path", o.output_path,
-               "Output directory: DIR/cluster_analysis_output/cluster_step_trace_time.csv and "
-               "DIR/profdiff_cluster.json (default: the current directory; never inside the run)");
+               "Output directory: DIR/cluster_analysis_output/ (cluster_step_trace_time.csv; for Ascend text "
+               "exports also communication_group.json, cluster_communication.json, "
+               "cluster_communication_matrix.json) and DIR/profdiff_cluster.json (default: the current "
+               "directory; never inside the run)");
   r.rank_list_opt = c.add_option("--rank_list,--ranks", r.rank_list, "Only these ranks, e.g. 0,1,3")->type_name("LIST");
   r.step_opt = c.add_option("--step_id", r.step_id, "Only this step's rows (the step id, e.g. 50)")->type_name("ID");
+  c.add_option("-m,--mode", r.mode,
+               "The reference's analysis mode: all (default), communication_time (no "
+               "cluster_communication_matrix.json) or communication_matrix (no cluster_communication.json)")
+      ->check(CLI::IsMember({"all", "communication_time", "communication_matrix"}));
   c.add_flag("--force", o.force, "Overwrite existing output files");
   r.reference_compat_opt = c.add_option("--reference-compat", r.reference_line,
                                         "Write cluster_step_trace_time.csv as the reference (msprof-analyze "
@@ -289,6 +296,9 @@ Status FinishCluster(RawCluster& r, ClusterOptions& out) {
   if (r.step_opt->count() > 0) o.step_id = r.step_id;
   o.input_format = InputFormatFromName(r.input_format).value_or(InputFormat::kAuto);
   o.json = r.format == "json";
+  o.mode = r.mode == "communication_time"     ? analysis::ClusterMode::kCommunicationTime
+           : r.mode == "communication_matrix" ? analysis::ClusterMode::kCommunicationMatrix
+                                              : analysis::ClusterMode::kAll;
   if (r.reference_compat_opt->count() > 0) {
     PD_ASSIGN_OR_RETURN(analysis::ReferenceLine line, ParseReferenceCompatLine(r.reference_line));
     o.reference_line = line;

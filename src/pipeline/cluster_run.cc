@@ -12,8 +12,10 @@
 #include <thread>
 #include <utility>
 
+#include "profdiff/analysis/cluster/communication_groups.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/cluster_discovery.h"
+#include "profdiff/report/cluster/communication_files.h"
 #include "profdiff/report/output_file.h"
 #include "input_error.h"
 
@@ -45,9 +47,27 @@ Status SelectRanks(const ClusterRequest& request, const std::string& run_path, C
 }
 
 struct OutputPaths {
+  std::string dir;   // <-o>/cluster_analysis_output
   std::string csv;
   std::string json;
+  bool communication_files = false;  // a run of Ascend text exports: the reference's JSON files too
 };
+
+// The reference writes its communication files for a run of text exports (a DB run's go to its
+// cluster_analysis.db; it reads no Kineto trace).
+bool WritesCommunicationFiles(const ClusterInputs& inputs) {
+  if (inputs.ranks.empty()) return false;
+  for (const RankInput& r : inputs.ranks)
+    if (r.kind != RankExport::kAscendText && r.kind != RankExport::kAscendPartial) return false;
+  return true;
+}
+
+std::vector<std::string> CommunicationFilePaths(const OutputPaths& out) {
+  if (!out.communication_files) return {};
+  const fs::path dir(out.dir);
+  return {(dir / report::kCommunicationGroupJson).string(), (dir / report::kClusterCommunicationJson).string(),
+          (dir / report::kClusterCommunicationMatrixJson).string()};
+}
 
 // Every output may be written, checked before any rank is loaded; no output may lie inside the run.
 StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vector<const ClusterInputs*>& runs,
@@ -59,10 +79,14 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
   const fs::path base = request.output_path.empty() ? fs::path(".") : fs::path(request.output_path);
   const fs::path dir = base / kClusterOutputDir;
   PD_RETURN_IF_ERROR(report::MakeOutputDirs(dir.string(), 0750));
-  OutputPaths out{(dir / kClusterStepTraceCsv).string(), (base / kClusterJsonFile).string()};
-  for (const std::string* p : {&out.csv, &out.json}) {
-    PD_RETURN_IF_ERROR(report::CheckOutputPath(*p, request.force));
-    PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(*p));
+  OutputPaths out{dir.string(), (dir / kClusterStepTraceCsv).string(), (base / kClusterJsonFile).string(),
+                  WritesCommunicationFiles(*runs.front())};
+  std::vector<std::string> all = CommunicationFilePaths(out);
+  all.push_back(out.csv);
+  all.push_back(out.json);
+  for (const std::string& p : all) {
+    PD_RETURN_IF_ERROR(report::CheckOutputPath(p, request.force));
+    PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(p));
   }
   return out;
 }
@@ -75,6 +99,7 @@ StatusOr<analysis::RankSummary> SummarizeOne(const RankInput& rank, const Cluste
   load.input_format = request.input_format;
   load.accept_side_files = true;  // a partial rank (no trace_view.json) gives what its side files hold
   load.python_functions = false;
+  load.communication_ops = true;  // the reference's communication files
   load.threads = load_threads;
   auto profile = LoadProfile(rank.path, load);
   if (!profile.ok()) return AsInputError(profile.status().WithContext(fmt::format("rank {}", rank.rank)));
@@ -186,6 +211,33 @@ StatusOr<ClusterInputs> DiscoverRun(const ClusterRequest& request, const std::st
   return std::move(*found);
 }
 
+// The reference's communication files of the run (communication_files.h); links it leaves out are
+// said once, as the reference logs them.
+Status WriteCommunicationFiles(const ClusterRequest& request, const OutputPaths& paths,
+                               report::ClusterResult& result, RunMessages& messages) {
+  const std::vector<std::string> files = CommunicationFilePaths(paths);
+  if (files.empty()) return Status::Ok();
+  const analysis::CommunicationGroups groups = analysis::FindCommunicationGroups(result.ranks, request.mode);
+  report::ClusterCommunicationFiles out = report::RenderClusterCommunicationFiles(result.ranks, groups, request.mode);
+  if (!out.unmapped_links.empty()) {
+    std::string w = fmt::format(
+        "{}: {} link(s) of a local rank that no profiled rank of its group maps to a global rank are left out, as "
+        "the reference leaves them (first: {})",
+        report::kClusterCommunicationMatrixJson, out.unmapped_links.size(), out.unmapped_links.front());
+    messages.Warning(w);
+    result.warnings.push_back(std::move(w));
+  }
+  auto write = [&](const std::string& path, const std::string& text) -> Status {
+    PD_RETURN_IF_ERROR(report::WriteFileAtomically(path, text, request.force));
+    result.outputs.push_back(fs::absolute(path).lexically_normal().string());
+    return Status::Ok();
+  };
+  PD_RETURN_IF_ERROR(write(files[0], out.group_json));
+  if (out.communication_json) PD_RETURN_IF_ERROR(write(files[1], *out.communication_json));
+  if (out.matrix_json) PD_RETURN_IF_ERROR(write(files[2], *out.matrix_json));
+  return Status::Ok();
+}
+
 // Two runs: the base run's result, the comparison of the two and the gate.
 void CompareWithBase(const ClusterRequest& request, std::shared_ptr<report::ClusterResult> base,
                      report::ClusterResult& result, RunMessages& messages) {
@@ -235,6 +287,7 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
   PD_RETURN_IF_ERROR(report::WriteFileAtomically(
       paths.csv, report::RenderClusterStepTraceCsv(result.step_table, result.policy), request.force));
   result.outputs.push_back(fs::absolute(paths.csv).lexically_normal().string());
+  PD_RETURN_IF_ERROR(WriteCommunicationFiles(request, paths, result, messages));
   result.outputs.push_back(fs::absolute(paths.json).lexically_normal().string());
   const std::string json = report::ClusterJson(result, PROFDIFF_VERSION).dump(2) + "\n";
   PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.json, json, request.force));

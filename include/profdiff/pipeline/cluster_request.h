@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/analysis/cluster/communication_groups.h"
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/gate.h"
 #include "profdiff/loaders/loader.h"
@@ -25,6 +26,8 @@ struct ClusterRequest {
   InputFormat input_format = InputFormat::kAuto;
   int threads = 0;  // ranks loaded at once (0: one per core)
   bool strict = false;
+  // -m: the reference's mode, which of its communication files a run of text exports gets.
+  analysis::ClusterMode mode = analysis::ClusterMode::kAll;
 };
 
 }  // namespace profdiff::pipeline

@@ -1,0 +1,86 @@
+"""`profdiff cluster` writes the reference's communication files of a run of Ascend text exports.
+
+A synthetic 3-rank run (tests/data/cluster_comm_synth/make_run.py: integer and float values, p2p and
+collective groups, a group of one rank, an operator type that is neither, a rank's own "Total Op Info",
+top/middle/bottom matrix entries, a link to a local rank nobody maps, a link key without '-', a
+non-ASCII operator name, profiler_metadata.json naming one group) gives, under every -m mode, in the
+default mode and under --reference-compat, the files the reference (msprof-analyze 26.1) wrote for it
+(tests/data/cluster_comm_synth/expected/<mode>/) byte for byte; the matrix links the reference leaves
+out are said once on stderr; -m communication_time / communication_matrix write only their file; an
+unknown mode is refused; an existing communication file is kept without --force.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from scenario_util import BIN, SRC  # noqa: E402
+
+DATA = os.path.join(SRC, "tests", "data", "cluster_comm_synth")
+FILES = ["communication_group.json", "cluster_communication.json", "cluster_communication_matrix.json"]
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAIL:", msg)
+
+
+def run(args):
+    p = subprocess.run([BIN] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def check_mode(run_dir, tmp, mode, extra):
+    out = os.path.join(tmp, f"out_{mode}_{'_'.join(extra).strip('-=.')}")
+    rc, _, se = run(["cluster", "-d", run_dir, "-o", out, "-m", mode] + extra)
+    check(rc == 0, f"{mode} {extra}: exit {rc}: {se}")
+    expected_dir = os.path.join(DATA, "expected", mode)
+    for name in FILES:
+        got = os.path.join(out, "cluster_analysis_output", name)
+        want = os.path.join(expected_dir, name)
+        if not os.path.exists(want):
+            check(not os.path.exists(got), f"{mode} {extra}: {name} must not be written")
+            continue
+        check(os.path.exists(got) and read(got) == read(want), f"{mode} {extra}: {name} differs from {want}")
+    if mode != "communication_time":
+        check(se.count("cluster_communication_matrix.json:") == 1 and "left out" in se,
+              f"{mode}: the links left out are said once: {se}")
+    return out
+
+
+def main():
+    if not BIN or not os.path.exists(BIN):
+        sys.exit(f"PROFDIFF_BIN is not set or does not exist: {BIN!r}")
+    tmp = tempfile.mkdtemp(prefix="profdiff_cluster_comm_")
+    try:
+        run_dir = os.path.join(tmp, "run")
+        subprocess.run([sys.executable, os.path.join(DATA, "make_run.py"), run_dir], check=True)
+        for mode in ("all", "communication_time", "communication_matrix"):
+            for extra in ([], ["--reference-compat"], ["--reference-compat=8.2"]):
+                out = check_mode(run_dir, tmp, mode, extra)
+        rc, _, se = run(["cluster", "-d", run_dir, "-o", out, "-m", "slow_rank"])
+        check(rc == 2 and "slow_rank" in se, f"an unknown mode is refused (exit {rc}): {se}")
+        group = os.path.join(out, "cluster_analysis_output", "communication_group.json")
+        before = read(group)
+        rc, _, se = run(["cluster", "-d", run_dir, "-o", out, "-m", "all"])
+        check(rc == 2 and "communication_group.json" in se, f"no --force keeps the files (exit {rc}): {se}")
+        check(read(group) == before, "the refused run changed communication_group.json")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
