@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "ascend_db_cluster.h"
 #include "ascend_db_sqlite.h"
 #include "ascend_db_string_ids.h"
 #include "profdiff/base/helper_thread.h"
@@ -1354,7 +1355,9 @@ Status LoadAscendDb(const std::string& db_file, Profile& profile, const LoadOpti
   profile.npu.db.present = true;
   profile.npu.db.file = db_file;
   DbLoader loader(db, profile, options.python_functions);
-  return loader.Run();
+  PD_RETURN_IF_ERROR(loader.Run());
+  if (options.cluster_tables) PD_RETURN_IF_ERROR(LoadClusterDbTables(db, profile));
+  return Status::Ok();
 }
 
 }  // namespace profdiff

@@ -66,7 +66,7 @@ const FileLoader* SideFileLoaderForName(std::string_view n) {
 }
 
 void LoadCommunicationMatrix(const std::string& ascend_output, Profile& profile, const LoadOptions& options) {
-  if (options.communication_ops)
+  if (options.cluster_tables)
     LoadOne(CommunicationMatrixJsonLoader(), Join(ascend_output, kCommunicationMatrixJson), profile, options);
 }
 

@@ -138,7 +138,7 @@ class CommunicationLoader final : public FileLoader {
       }
       info.steps.push_back(std::move(s));
     }
-    if (options.communication_ops) info.records = OperatorRecords(doc);
+    if (options.cluster_tables) info.records = OperatorRecords(doc);
     profile.npu.communication = std::move(info);
     return Status::Ok();
   }

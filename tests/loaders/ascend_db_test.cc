@@ -783,3 +783,38 @@ TEST(AscendDb, TwoOpsSharingAConnectionIdAreAForwardBackwardLink) {
 
 }  // namespace
 }  // namespace profdiff
+
+namespace profdiff {
+namespace {
+
+// `profdiff cluster` reads more of a DB export (LoadOptions::cluster_tables): CANN_API's launch starts
+// of its communication ops and compute tasks, and analysis.db beside it; `compare` reads none of it.
+TEST(AscendDb, ClusterTablesOnlyWhenAsked) {
+  for (const std::string& f : testing::CorpusDbExports()) {
+    if (f.find("msinsight_pt_db_2025_level2") == std::string::npos) continue;
+    Profile plain, cluster;
+    ASSERT_TRUE(LoadAscendDb(f, plain, LoadOptions{}).ok()) << f;
+    EXPECT_FALSE(plain.npu.db.has_cann_api);
+    EXPECT_FALSE(plain.npu.step_trace.present);
+    LoadOptions options;
+    options.cluster_tables = true;
+    ASSERT_TRUE(LoadAscendDb(f, cluster, options).ok()) << f;
+    EXPECT_TRUE(cluster.npu.db.has_cann_api && cluster.npu.db.has_analysis_db);
+    EXPECT_FALSE(cluster.npu.db.cann_api_starts.empty());
+    const auto& starts = cluster.npu.db.cann_api_starts;
+    EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end(), [](auto& a, auto& b) { return a.first < b.first; }));
+    EXPECT_EQ(cluster.npu.db.comm_analyzer_time_rows, 4);  // four allreduces
+    const StepTraceTable& t = cluster.npu.step_trace;
+    ASSERT_TRUE(t.present);
+    ASSERT_EQ(t.steps, std::vector<std::string>{"50"});
+    ASSERT_GE(t.columns.size(), 5u);
+    EXPECT_EQ(t.columns[0], "Computing");
+    EXPECT_EQ(t.columns[4], "Free");
+    EXPECT_GT(t.values_ns[0][0], 0);
+    EXPECT_EQ(static_cast<double>(t.values_ns[0][0]) / 1000.0, t.values_us_float[0][0]);  // a ns-exact REAL
+    EXPECT_EQ(cluster.slices.size(), plain.slices.size());  // the model itself is the same
+  }
+}
+
+}  // namespace
+}  // namespace profdiff

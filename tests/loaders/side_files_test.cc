@@ -554,7 +554,7 @@ TEST_F(SideFiles, CommunicationOperatorsWholeForTheClusterFiles) {
   ASSERT_TRUE(CommunicationJsonLoader().Load(Write("communication.json", text), p, {}).ok());
   EXPECT_FALSE(p.npu.communication.records.present);  // compare does not keep them
   LoadOptions cluster;
-  cluster.communication_ops = true;
+  cluster.cluster_tables = true;
   ASSERT_TRUE(CommunicationJsonLoader().Load(Write("communication.json", text), p, cluster).ok());
   const CommunicationOpRecords& r = p.npu.communication.records;
   ASSERT_EQ(r.ops.size(), 3u);  // "Total Op Info" is not kept

@@ -29,7 +29,7 @@ const FileLoader& MemoryRecordCsvLoader();
 // step_trace_time.csv -> npu.step_trace (first column = step, every other column a µs value).
 const FileLoader& StepTraceTimeCsvLoader();
 // communication.json -> npu.communication (collective bandwidth per step; absent block not fatal;
-// with LoadOptions::communication_ops also every operator whole, npu.communication.records).
+// with LoadOptions::cluster_tables also every operator whole, npu.communication.records).
 const FileLoader& CommunicationJsonLoader();
 // communication_matrix.json -> npu.communication_matrix (every operator whole).
 const FileLoader& CommunicationMatrixJsonLoader();
@@ -49,7 +49,7 @@ inline constexpr std::string_view kCommunicationJson = "communication.json";
 inline constexpr std::string_view kCommunicationMatrixJson = "communication_matrix.json";
 inline constexpr std::string_view kProfilerMetadataJson = "profiler_metadata.json";
 
-// With LoadOptions::communication_ops: ASCEND_OUTPUT/communication_matrix.json, its outcome recorded
+// With LoadOptions::cluster_tables: ASCEND_OUTPUT/communication_matrix.json, its outcome recorded
 // as a side file's (not one of inspect's side files: `profdiff cluster` reads it, for a partial rank too).
 void LoadCommunicationMatrix(const std::string& ascend_output, Profile& profile, const LoadOptions& options);
 

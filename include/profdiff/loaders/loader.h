@@ -45,10 +45,11 @@ struct LoadOptions {
   // big export) are read only by the module comparison; false skips those without a connection id
   // (`compare` without the operator comparison, or with --disable_module). Other inputs keep theirs.
   bool python_functions = true;
-  // An Ascend text export's communication operators whole (communication.json's, and
-  // communication_matrix.json read too), for `profdiff cluster`'s communication files; `compare`
-  // reads only what its analyses use.
-  bool communication_ops = false;
+  // What `profdiff cluster` reads beyond what `compare` does: an Ascend text export's
+  // communication operators whole and its communication_matrix.json; a DB export's CANN_API start of
+  // each connection id its communication ops and compute tasks hold, and the analysis.db beside it
+  // (StepTraceTime as npu.step_trace, CommAnalyzerTime's rows).
+  bool cluster_tables = false;
   // Threads that parse one trace file (`--threads`; 0: one per core). A trace smaller than two
   // blocks is read on one; the model is the same at any count (loaders/trace_json.h).
   int threads = 0;

@@ -370,7 +370,7 @@ struct CommunicationStep {
 };
 // One operator of communication.json or communication_matrix.json (step -> operator type -> operator
 // name -> value), kept whole for `profdiff cluster`'s cluster_communication*.json and
-// communication_group.json (LoadOptions::communication_ops). A rank's own "Total Op Info" entries are
+// communication_group.json (LoadOptions::cluster_tables). A rank's own "Total Op Info" entries are
 // not kept: the reference recomputes them over the ranks of each group.
 struct CommunicationOpRecord {
   std::string step;        // the top-level key, e.g. "step50"
@@ -379,7 +379,7 @@ struct CommunicationOpRecord {
   std::string value_json;  // the operator's value as compact JSON text (numbers round-trip)
 };
 struct CommunicationOpRecords {
-  bool present = false;  // the file was read (LoadOptions::communication_ops)
+  bool present = false;  // the file was read (LoadOptions::cluster_tables)
   std::vector<CommunicationOpRecord> ops;  // in file order
   // What was skipped: a step or operator type whose value is not an object ("step50: not an object").
   std::vector<std::string> skipped;
@@ -389,7 +389,7 @@ struct CommunicationInfo {
   bool present = false;
   bool empty = false;  // the file exists but holds nothing
   std::vector<CommunicationStep> steps;
-  CommunicationOpRecords records;  // LoadOptions::communication_ops only
+  CommunicationOpRecords records;  // LoadOptions::cluster_tables only
 };
 
 // What became of one optional side file of an Ascend text profile (kernel_details.csv,
@@ -465,6 +465,14 @@ struct DbInfo {
   // Each communication plane's track and its group (COMMUNICATION_TASK_INFO groupName): a
   // communication task's group is its plane's (not an arg: 2.7 M tasks at 5 M TASK rows).
   std::vector<std::pair<TrackId, StringId>> plane_groups;
+  // `profdiff cluster` only (LoadOptions::cluster_tables): CANN_API's (connectionId, startNs) of the
+  // connection ids a communication op or compute task holds, by id then in table order (the
+  // reference's ClusterTimeSummary puts an op in the step its CANN launch starts in); the
+  // analysis.db beside the export (its StepTraceTime is npu.step_trace) and its CommAnalyzerTime rows.
+  bool has_cann_api = false;
+  std::vector<std::pair<int64_t, int64_t>> cann_api_starts;
+  bool has_analysis_db = false;
+  int64_t comm_analyzer_time_rows = 0;
 };
 
 struct NpuTables {
@@ -490,7 +498,7 @@ struct NpuTables {
   // one), and every group id -> its global_ranks (ascending; empty when it lists none).
   std::map<std::string, std::string> parallel_group_names;
   std::map<std::string, std::vector<int64_t>> parallel_group_ranks;
-  // communication_matrix.json (LoadOptions::communication_ops only).
+  // communication_matrix.json (LoadOptions::cluster_tables only).
   CommunicationOpRecords communication_matrix;
 };
 
