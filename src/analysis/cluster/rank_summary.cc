@@ -39,8 +39,8 @@ int64_t StepTimeOf(const std::vector<std::string>& columns, const RankStep& s) {
   return total;
 }
 
-void StepsFromStepTrace(const StepTraceTable& t, RankSummary& out) {
-  out.step_source = RankStepSource::kStepTraceTime;
+void StepsFromStepTrace(const StepTraceTable& t, RankStepSource source, RankSummary& out) {
+  out.step_source = source;
   out.columns = t.columns;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (size_t row = 0; row < t.values_ns.size(); ++row) {
@@ -124,6 +124,7 @@ std::string_view RankStepSourceName(RankStepSource source) {
   switch (source) {
     case RankStepSource::kNone: return "none";
     case RankStepSource::kStepTraceTime: return "step_trace_time.csv";
+    case RankStepSource::kAnalysisDb: return "analysis.db";
     case RankStepSource::kTimeline: return "timeline";
   }
   return "none";
@@ -147,7 +148,8 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
       metrics = ComputeGpuSideMetrics(*timeline, masks, options.policy);
   }
   if (profile.npu.step_trace.present) {
-    StepsFromStepTrace(profile.npu.step_trace, out);
+    StepsFromStepTrace(profile.npu.step_trace,
+                       profile.npu.db.present ? RankStepSource::kAnalysisDb : RankStepSource::kStepTraceTime, out);
   } else if (metrics && !metrics->step_splits.empty()) {
     StepsFromSplits(metrics->step_splits, out);
   } else {
@@ -166,6 +168,7 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   out.matrix_ops = profile.npu.communication_matrix;
   out.parallel_group_names = profile.npu.parallel_group_names;
   out.parallel_group_ranks = profile.npu.parallel_group_ranks;
+  out.time = SummarizeRankTime(profile);
   return out;
 }
 

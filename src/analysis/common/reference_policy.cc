@@ -68,6 +68,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.measure_side_without_device_events = true;
   p.step_selection_npu_sides_only = true;
   p.cluster_step_values_as_python_floats = true;
+  p.cluster_time_values_as_python_floats = true;
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profdiff/analysis/cluster/time_summary.h"
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/analysis/overall/kernel_masks.h"
 #include "profdiff/analysis/overall/overall.h"
@@ -49,9 +50,10 @@ struct RankStep {
 enum class RankStepSource : uint8_t {
   kNone,           // neither step_trace_time.csv nor step windows
   kStepTraceTime,  // the rank's step_trace_time.csv (the reference's source)
+  kAnalysisDb,     // a DB export's analysis.db StepTraceTime (the same table; the reference's source)
   kTimeline,       // the step windows of its timeline split by the overall analysis (step_split.h)
 };
-std::string_view RankStepSourceName(RankStepSource source);  // "none", "step_trace_time.csv", "timeline"
+std::string_view RankStepSourceName(RankStepSource source);  // "none", "step_trace_time.csv", "analysis.db", "timeline"
 
 // One collective of one rank: an HCCL op on its group's thread (NPU ranks with a trace or DB), or a
 // communication kernel (GPU ranks: NCCL, RCCL, ... by the device-kernel table).
@@ -81,10 +83,12 @@ struct RankSummary {
   // them across ranks).
   std::vector<RankCollective> collectives;
   // The operators of the rank's communication.json and communication_matrix.json whole (text
-  // exports, RankSummaryOptions::communication_ops), for the reference's communication files
+  // exports, LoadOptions::cluster_tables), for the reference's communication files
   // (communication_groups.h, report/cluster/communication_files.h).
   CommunicationOpRecords communication_ops;
   CommunicationOpRecords matrix_ops;
+  // A DB export's part of the reference's ClusterTimeSummary (time_summary.h).
+  RankTimeInputs time;
   // profiler_metadata.json parallel_group_info: group id -> process group name, -> global ranks.
   std::map<std::string, std::string> parallel_group_names;
   std::map<std::string, std::vector<int64_t>> parallel_group_ranks;

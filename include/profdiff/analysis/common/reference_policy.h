@@ -243,6 +243,10 @@ struct ReferencePolicy {
   // step_trace_time.csv ("8873.756000000001", "0.0"), as the reference writes it back (cluster
   // deviation 1). Default: the exact µs decimal of the value's ns ("8873.756", "0").
   bool cluster_step_values_as_python_floats = false;
+  // cluster_time_summary.csv / cluster_time_compare_summary.csv: the reference's float arithmetic
+  // in µs (its pandas sums, Kahan-compensated, its divisions by 1000) and Python's repr of the
+  // result (cluster deviation 3). Default: exact ns arithmetic, written as exact µs decimals.
+  bool cluster_time_values_as_python_floats = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).
