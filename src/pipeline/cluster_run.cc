@@ -13,9 +13,11 @@
 #include <utility>
 
 #include "profdiff/analysis/cluster/communication_groups.h"
+#include "profdiff/analysis/cluster/time_summary.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/cluster_discovery.h"
 #include "profdiff/report/cluster/communication_files.h"
+#include "profdiff/report/cluster/time_summary_csv.h"
 #include "profdiff/report/output_file.h"
 #include "input_error.h"
 
@@ -51,7 +53,16 @@ struct OutputPaths {
   std::string csv;
   std::string json;
   bool communication_files = false;  // a run of Ascend text exports: the reference's JSON files too
+  std::string time_summary;          // a run of DB exports: cluster_time_summary.csv ("" otherwise)
+  std::string time_compare;          // and a base run of DB exports: cluster_time_compare_summary.csv
 };
+
+bool AllDbExports(const ClusterInputs& inputs) {
+  if (inputs.ranks.empty()) return false;
+  for (const RankInput& r : inputs.ranks)
+    if (r.kind != RankExport::kAscendDb) return false;
+  return true;
+}
 
 // The reference writes its communication files for a run of text exports (a DB run's go to its
 // cluster_analysis.db; it reads no Kineto trace).
@@ -80,8 +91,14 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
   const fs::path dir = base / kClusterOutputDir;
   PD_RETURN_IF_ERROR(report::MakeOutputDirs(dir.string(), 0750));
   OutputPaths out{dir.string(), (dir / kClusterStepTraceCsv).string(), (base / kClusterJsonFile).string(),
-                  WritesCommunicationFiles(*runs.front())};
+                  WritesCommunicationFiles(*runs.front()), "", ""};
+  if (AllDbExports(*runs.front())) {
+    out.time_summary = (dir / report::kClusterTimeSummaryCsv).string();
+    if (runs.size() > 1 && AllDbExports(*runs[1])) out.time_compare = (dir / report::kClusterTimeCompareSummaryCsv).string();
+  }
   std::vector<std::string> all = CommunicationFilePaths(out);
+  for (const std::string* p : {&out.time_summary, &out.time_compare})
+    if (!p->empty()) all.push_back(*p);
   all.push_back(out.csv);
   all.push_back(out.json);
   for (const std::string& p : all) {
@@ -99,7 +116,7 @@ StatusOr<analysis::RankSummary> SummarizeOne(const RankInput& rank, const Cluste
   load.input_format = request.input_format;
   load.accept_side_files = true;  // a partial rank (no trace_view.json) gives what its side files hold
   load.python_functions = false;
-  load.communication_ops = true;  // the reference's communication files
+  load.cluster_tables = true;  // the reference's communication files
   load.threads = load_threads;
   auto profile = LoadProfile(rank.path, load);
   if (!profile.ok()) return AsInputError(profile.status().WithContext(fmt::format("rank {}", rank.rank)));
@@ -238,6 +255,39 @@ Status WriteCommunicationFiles(const ClusterRequest& request, const OutputPaths&
   return Status::Ok();
 }
 
+// The reference's ClusterTimeSummary of a run of DB exports, and with a base run of DB exports its
+// ClusterTimeCompareSummary; when there is none, why (the reference then writes nothing).
+Status WriteTimeSummaries(const ClusterRequest& request, const OutputPaths& paths, report::ClusterResult& result,
+                          RunMessages& messages) {
+  if (paths.time_summary.empty()) return Status::Ok();
+  auto write = [&](const std::string& path, const std::string& text) -> Status {
+    PD_RETURN_IF_ERROR(report::WriteFileAtomically(path, text, request.force));
+    result.outputs.push_back(fs::absolute(path).lexically_normal().string());
+    return Status::Ok();
+  };
+  auto warn = [&](std::string w) {
+    messages.Warning(w);
+    result.warnings.push_back(std::move(w));
+  };
+  result.time_summary = analysis::BuildClusterTimeSummary(result.ranks, request.step_id);
+  if (result.time_summary.rows.empty()) {
+    warn(fmt::format("{} is not written: {}", report::kClusterTimeSummaryCsv, result.time_summary.empty_reason));
+  } else {
+    PD_RETURN_IF_ERROR(write(paths.time_summary, report::RenderClusterTimeSummaryCsv(result.time_summary, result.policy)));
+  }
+  if (paths.time_compare.empty() || result.base_run == nullptr) return Status::Ok();
+  const analysis::ClusterTimeSummary base = analysis::BuildClusterTimeSummary(result.base_run->ranks, request.step_id);
+  result.time_compare = analysis::CompareClusterTimeSummaries(result.time_summary, base);
+  if (result.time_compare.empty()) {
+    warn(fmt::format("{} is not written: {}", report::kClusterTimeCompareSummaryCsv,
+                     !base.empty_reason.empty() ? "base run: " + base.empty_reason
+                     : !result.time_summary.empty_reason.empty() ? result.time_summary.empty_reason
+                                                                 : "no rank and step in both runs"));
+    return Status::Ok();
+  }
+  return write(paths.time_compare, report::RenderClusterTimeCompareCsv(result.time_compare, result.policy));
+}
+
 // Two runs: the base run's result, the comparison of the two and the gate.
 void CompareWithBase(const ClusterRequest& request, std::shared_ptr<report::ClusterResult> base,
                      report::ClusterResult& result, RunMessages& messages) {
@@ -288,6 +338,7 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
       paths.csv, report::RenderClusterStepTraceCsv(result.step_table, result.policy), request.force));
   result.outputs.push_back(fs::absolute(paths.csv).lexically_normal().string());
   PD_RETURN_IF_ERROR(WriteCommunicationFiles(request, paths, result, messages));
+  PD_RETURN_IF_ERROR(WriteTimeSummaries(request, paths, result, messages));
   result.outputs.push_back(fs::absolute(paths.json).lexically_normal().string());
   const std::string json = report::ClusterJson(result, PROFDIFF_VERSION).dump(2) + "\n";
   PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.json, json, request.force));

@@ -13,6 +13,7 @@
 #include "profdiff/analysis/cluster/run_compare.h"
 #include "profdiff/analysis/cluster/slow_ranks.h"
 #include "profdiff/analysis/cluster/step_table.h"
+#include "profdiff/analysis/cluster/time_summary.h"
 #include "profdiff/analysis/common/reference_policy.h"
 #include "profdiff/report/json_values.h"
 
@@ -38,6 +39,10 @@ struct ClusterResult {
   std::vector<analysis::StepStraggler> stragglers;
   analysis::CollectiveMatching collectives;  // matched across ranks
   std::vector<analysis::LateRank> late_ranks;  // who arrives last at them, most often first
+  // The reference's ClusterTimeSummary of a run of DB exports (empty otherwise, or with why), and
+  // with -bp its ClusterTimeCompareSummary rows (time_summary.h).
+  analysis::ClusterTimeSummary time_summary;
+  std::vector<analysis::TimeCompareRow> time_compare;
   std::vector<std::string> warnings;
   std::vector<std::string> outputs;  // files written (absolute paths)
   // Two runs (-bp): the base run's own result (its ranks, stragglers, ...), the comparison of the
