@@ -4,7 +4,8 @@
 - A DB run (2025 levels 1 and 2) writes cluster_analysis_output/cluster_time_summary.csv: under
   --reference-compat byte for byte the file the reference's `--export_type text` wrote (26.1), and its
   values those of the ClusterTimeSummary table both lines wrote (`--export_type db`); in the default
-  mode each value is the reference's rounded to the ns.
+  mode each value is the reference's rounded to the ns, and profdiff_cluster.json's time_summary rows
+  hold those ns.
 - Level 0 (no communication groups) writes none, and says why, as the reference writes none.
 - Two DB runs (-d level2 -bp level1) write cluster_time_compare_summary.csv: under --reference-compat
   the rows of the reference's ClusterTimeCompareSummary (both lines); by default each value rounded to
@@ -15,6 +16,7 @@ Exits 77 (skip) when ../shared is absent.
 import csv
 import decimal
 import glob
+import json
 import os
 import shutil
 import sys
@@ -80,6 +82,10 @@ def check_single(level, tmp):
                 check(read(got_path) == read(text[0]), f"{name}: cluster_time_summary.csv differs from {text[0]}")
         else:
             same_rounded(got, want, f"{name} default")
+            with open(os.path.join(out, "profdiff_cluster.json")) as f:
+                j = json.load(f)["time_summary"]
+            check([r["stepTime_ns"] for r in j["rows"]] == [int(ns(w[2])) for w in want[1:]]
+                  and j["not_written_because"] is None, f"{name}: profdiff_cluster.json time_summary {j}")
 
 
 def check_compare(tmp):

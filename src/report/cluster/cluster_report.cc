@@ -229,6 +229,29 @@ std::string RenderClusterStepTraceCsv(const analysis::ClusterStepTable& table, c
   return out;
 }
 
+// One row of the time summary: its exact ns per metric, by the reference's column names.
+OrderedJson TimeRowJson(const analysis::TimeSummaryRow& r) {
+  OrderedJson j = {{"rank", r.rank}, {"step", r.step}};
+  for (size_t i = 0; i < analysis::kTimeMetricCount; ++i)
+    j[std::string(analysis::TimeMetricName(static_cast<analysis::TimeMetric>(i))) + "_ns"] = r.ns[i];
+  return j;
+}
+
+// The reference's ClusterTimeSummary (a run of DB exports) and, with a DB base run, its comparison.
+OrderedJson TimeSummaryJson(const ClusterResult& result) {
+  const analysis::ClusterTimeSummary& s = result.time_summary;
+  if (s.rows.empty() && s.empty_reason.empty()) return nullptr;  // not a run of DB exports
+  OrderedJson rows = OrderedJson::array();
+  for (const analysis::TimeSummaryRow& r : s.rows) rows.push_back(TimeRowJson(r));
+  OrderedJson compare = OrderedJson::array();
+  for (const analysis::TimeCompareRow& r : result.time_compare)
+    compare.push_back({{"rank", r.rank}, {"step", r.step}, {"base", TimeRowJson(r.base)},
+                       {"comparison", TimeRowJson(r.current)}});
+  return {{"rows", rows},
+          {"not_written_because", s.empty_reason.empty() ? OrderedJson(nullptr) : OrderedJson(s.empty_reason)},
+          {"compare", result.base_run != nullptr ? compare : OrderedJson(nullptr)}};
+}
+
 OrderedJson ClusterJson(const ClusterResult& result, const std::string& version) {
   OrderedJson ranks = OrderedJson::array();
   std::vector<int64_t> found;
@@ -253,6 +276,7 @@ OrderedJson ClusterJson(const ClusterResult& result, const std::string& version)
           {"slow_ranks", slow},
           {"collectives", CollectivesJson(result)},
           {"run_comparison", RunComparisonJson(result)},
+          {"time_summary", TimeSummaryJson(result)},
           {"verdict", result.gate.ran ? GateVerdictJson(result.gate) : OrderedJson(nullptr)},
           {"warnings", result.warnings},
           {"outputs", result.outputs}};
