@@ -132,6 +132,28 @@ OrderedJson JobStepJson(const analysis::JobStep& j) {
 }
 
 // The two-run comparison (null for one run).
+// Why the comparison run is slower, by its stragglers: each slow rank that is new, with the steps it
+// holds back, its lead over the median rank there and the cause (empty when there is none).
+std::vector<std::string> StragglerReasons(const ClusterResult& result) {
+  std::vector<std::string> out;
+  for (const analysis::SlowRankChange& r : result.run_comparison->slow_ranks) {
+    if (r.status != "new") continue;
+    int64_t lead = 0, steps = 0;
+    std::string cause;
+    for (const analysis::StepStraggler& s : result.stragglers) {
+      if (s.rank != r.rank || s.cause == analysis::SlowCause::kNone) continue;
+      lead += s.work_ns - s.median_work_ns;
+      ++steps;
+      if (cause.empty()) cause = std::string(analysis::SlowCauseName(s.cause));
+    }
+    if (steps == 0) continue;
+    out.push_back(fmt::format("rank {} is a new straggler: it holds back {} step{} by {} of computing + free above "
+                              "the median rank in all (cause {}); the others wait for it",
+                              r.rank, steps, steps == 1 ? "" : "s", Ms(lead), cause));
+  }
+  return out;
+}
+
 OrderedJson RunComparisonJson(const ClusterResult& result) {
   if (!result.run_comparison || !result.base_run) return nullptr;
   const analysis::ClusterRunComparison& c = *result.run_comparison;
@@ -169,7 +191,8 @@ OrderedJson RunComparisonJson(const ClusterResult& result) {
           {"base_only_ranks", c.base_only_ranks},
           {"comparison_only_ranks", c.comparison_only_ranks},
           {"slow_ranks", slow},
-          {"incomparable_reasons", c.incomparable}};
+          {"incomparable_reasons", c.incomparable},
+          {"straggler_reasons", StragglerReasons(result)}};
 }
 
 std::string Signed(int64_t ns) { return fmt::format("{:+.3f} ms", NsToMs(ns)); }
@@ -196,7 +219,10 @@ std::string RunComparisonScreen(const ClusterResult& result) {
     out += fmt::format("  slow rank {}: {} (holds back {} of {} base and {} of {} comparison steps)\n", r.rank,
                        r.status, r.base_steps, c.steps.size(), r.comparison_steps, c.steps.size());
   }
-  return out + RenderVerdict(result.gate);
+  out += RenderVerdict(result.gate);
+  if (result.gate.ran && result.gate.verdict == analysis::Verdict::kRegression)
+    for (const std::string& why : StragglerReasons(result)) out += "  why: " + why + "\n";
+  return out;
 }
 
 }  // namespace
@@ -250,6 +276,27 @@ OrderedJson TimeSummaryJson(const ClusterResult& result) {
   return {{"rows", rows},
           {"not_written_because", s.empty_reason.empty() ? OrderedJson(nullptr) : OrderedJson(s.empty_reason)},
           {"compare", result.base_run != nullptr ? compare : OrderedJson(nullptr)}};
+}
+
+// The ranks that wait for a step's straggler: one line each for a few; for many, the most waiting
+// ones and the others in ranges (the JSON lists every one).
+static std::string WaitersLines(const std::vector<analysis::RankWait>& waiters) {
+  constexpr size_t kEach = 4;
+  std::string out;
+  const size_t each = waiters.size() <= kEach + 1 ? waiters.size() : kEach - 1;
+  for (size_t i = 0; i < each; ++i)
+    out += fmt::format("    rank {} waits {} more in communication\n", waiters[i].rank, Ms(waiters[i].extra_wait_ns));
+  if (each == waiters.size()) return out;
+  std::vector<int64_t> rest;
+  int64_t least = waiters[each].extra_wait_ns, most = least;
+  for (size_t i = each; i < waiters.size(); ++i) {
+    rest.push_back(waiters[i].rank);
+    least = std::min(least, waiters[i].extra_wait_ns);
+    most = std::max(most, waiters[i].extra_wait_ns);
+  }
+  std::sort(rest.begin(), rest.end());
+  return out + fmt::format("    {} more ranks ({}) wait {}{} more in communication\n", rest.size(), RankRangesText(rest),
+                           least == most ? "" : Ms(least) + " to ", Ms(most));
 }
 
 OrderedJson ClusterJson(const ClusterResult& result, const std::string& version) {
@@ -310,8 +357,7 @@ std::string RenderClusterScreen(const ClusterResult& result) {
                        "(computing {:+.3f} ms, free {:+.3f} ms): cause {}\n",
                        s.step, s.rank, Ms(s.work_ns), Ms(s.work_ns - s.median_work_ns),
                        NsToMs(s.computing_excess_ns), NsToMs(s.free_excess_ns), analysis::SlowCauseName(s.cause));
-    for (const analysis::RankWait& w : s.waiters)
-      out += fmt::format("    rank {} waits {} more in communication\n", w.rank, Ms(w.extra_wait_ns));
+    out += WaitersLines(s.waiters);
   }
   return out + RunComparisonScreen(result);
 }

@@ -1,0 +1,78 @@
+"""A synthetic 8-rank Kineto run (bench/make_cluster.py from a corpus rank) with one rank
+made slower before a collective: `profdiff cluster` names that rank, the cause (computing) and every
+other rank as waiting for it; with -bp (the same run without the straggler) the gate says REGRESSION
+(exit 1) with the straggler as the reason, and PASS (exit 0) when the threshold allows the change.
+
+Needs the corpus's hta_trace_filter rank (../shared); exits 77 (skip) without it.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from scenario_util import BIN, SHARED, SKIP, SRC  # noqa: E402
+
+SOURCE = os.path.join(SHARED, "corpus", "hta_trace_filter", "sampled_rank-0.json.gz")
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAIL:", msg)
+
+
+def run(args):
+    p = subprocess.run([BIN] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def make(out, *extra):
+    subprocess.run([sys.executable, os.path.join(SRC, "bench", "make_cluster.py"), SOURCE, out, "--ranks", "8"]
+                   + list(extra), check=True)
+
+
+def main():
+    if not os.path.exists(SOURCE):
+        print(f"SKIP: {SOURCE} is absent (../shared)")
+        sys.exit(SKIP)
+    tmp = tempfile.mkdtemp(prefix="profdiff_straggler_")
+    try:
+        slow, base = os.path.join(tmp, "slow"), os.path.join(tmp, "base")
+        make(slow, "--straggler", "5", "--delay-ms", "20", "--collective", "2", "--gzip")
+        make(base, "--gzip")
+        rc, so, se = run(["cluster", "-d", slow, "-o", os.path.join(tmp, "o1"), "--format", "json", "-q"])
+        check(rc == 0, f"one run: exit {rc}: {se}")
+        j = json.loads(so)
+        s = [x for x in j["slow_ranks"] if x["cause"] != "none"]
+        check(len(s) == 1 and s[0]["rank"] == 5 and s[0]["cause"] == "computing",
+              f"the straggler: rank 5, computing: {j['slow_ranks']}")
+        check(s and sorted(w["rank"] for w in s[0]["waiters"]) == [0, 1, 2, 3, 4, 6, 7],
+              f"every other rank waits for it: {s}")
+        check(s and all(abs(w["extra_wait_ns"] - 20_000_000) <= 1000 for w in s[0]["waiters"]),
+              f"each waits the 20 ms: {s}")
+        late = j["collectives"]["late_ranks"]
+        check(late and late[0]["rank"] == 5, f"rank 5 arrives last at the collectives: {late}")
+        rc, so, se = run(["cluster", "-d", slow, "-bp", base, "-o", os.path.join(tmp, "o2"), "--gate-e2e", "1"])
+        check(rc == 1, f"two runs, 1 % gate: exit {rc} (REGRESSION is 1): {se}")
+        check("gate: REGRESSION" in so and "why: rank 5 is a new straggler" in so and "cause computing" in so,
+              f"the verdict names the straggler: {so}")
+        rc, so, se = run(["cluster", "-d", slow, "-bp", base, "-o", os.path.join(tmp, "o3"), "--gate-e2e", "5",
+                          "--format", "json"])
+        check(rc == 0, f"two runs, 5 % gate: exit {rc}: {se}")
+        j = json.loads(so)
+        check(j["verdict"]["result"] == "pass" and j["run_comparison"]["slow_ranks"][0]["status"] == "new"
+              and j["run_comparison"]["straggler_reasons"], f"pass, the straggler still named: {j['run_comparison']}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
