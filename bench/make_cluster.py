@@ -92,23 +92,37 @@ def main():
         sys.exit(f"{a.source}: no NCCL kernel (cat 'kernel', a name with 'nccl'): no collective to inject at")
     text = json.dumps(source)
     os.makedirs(a.out_dir, exist_ok=True)
+    # At most three distinct ranks (the straggler, the others, or all alike): each variant is made
+    # once with a placeholder rank, then written per rank (a 256-rank run of a 54 MB rank in minutes).
+    variants = {}
     for rank in range(a.ranks):
-        doc = json.loads(text)
-        events = events_of(doc)
-        if isinstance(doc, dict):
-            info = dict(doc.get("distributedInfo") or {})
-            info.update({"rank": rank, "world_size": a.ranks})
-            doc["distributedInfo"] = info
-        if a.straggler is not None:
-            straggle(events, a.collective, round(a.delay_ms * 1000), rank == a.straggler)
-        if a.slow_link_ms:
-            c = collectives(events)[a.slow_collective]
-            insert_gap(events, c["ts"] + min(1, c.get("dur", 0) / 2), round(a.slow_link_ms * 1000))
+        kind = "straggler" if rank == a.straggler else "other"
+        if kind not in variants:
+            variants[kind] = variant(text, a, kind == "straggler")
         name = os.path.join(a.out_dir, f"rank{rank}.json" + (".gz" if a.gzip else ""))
-        opener = gzip.open if a.gzip else open
-        with opener(name, "wt", encoding="utf-8") as f:
-            json.dump(doc, f)
+        body = variants[kind].replace('"rank": "__RANK__"', f'"rank": {rank}', 1)
+        if a.gzip:
+            with gzip.open(name, "wt", encoding="utf-8", compresslevel=1) as f:
+                f.write(body)
+        else:
+            with open(name, "w", encoding="utf-8") as f:
+                f.write(body)
 
+
+def variant(text, a, straggler):
+    """One rank's trace as text, its rank a placeholder."""
+    doc = json.loads(text)
+    events = events_of(doc)
+    if isinstance(doc, dict):
+        info = dict(doc.get("distributedInfo") or {})
+        info.update({"rank": "__RANK__", "world_size": a.ranks})
+        doc["distributedInfo"] = info
+    if a.straggler is not None:
+        straggle(events, a.collective, round(a.delay_ms * 1000), straggler)
+    if a.slow_link_ms:
+        c = collectives(events)[a.slow_collective]
+        insert_gap(events, c["ts"] + min(1, c.get("dur", 0) / 2), round(a.slow_link_ms * 1000))
+    return json.dumps(doc)
 
 if __name__ == "__main__":
     main()

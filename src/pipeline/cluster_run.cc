@@ -228,6 +228,14 @@ StatusOr<ClusterInputs> DiscoverRun(const ClusterRequest& request, const std::st
   return std::move(*found);
 }
 
+// Writes one output (atomically; an existing one only with --force) and lists it in the result.
+Status WriteOutput(const std::string& path, const std::string& text, const ClusterRequest& request,
+                   report::ClusterResult& result) {
+  PD_RETURN_IF_ERROR(report::WriteFileAtomically(path, text, request.force));
+  result.outputs.push_back(fs::absolute(path).lexically_normal().string());
+  return Status::Ok();
+}
+
 // The reference's communication files of the run (communication_files.h); links it leaves out are
 // said once, as the reference logs them.
 Status WriteCommunicationFiles(const ClusterRequest& request, const OutputPaths& paths,
@@ -244,10 +252,8 @@ Status WriteCommunicationFiles(const ClusterRequest& request, const OutputPaths&
     messages.Warning(w);
     result.warnings.push_back(std::move(w));
   }
-  auto write = [&](const std::string& path, const std::string& text) -> Status {
-    PD_RETURN_IF_ERROR(report::WriteFileAtomically(path, text, request.force));
-    result.outputs.push_back(fs::absolute(path).lexically_normal().string());
-    return Status::Ok();
+  auto write = [&](const std::string& path, const std::string& text) {
+    return WriteOutput(path, text, request, result);
   };
   PD_RETURN_IF_ERROR(write(files[0], out.group_json));
   if (out.communication_json) PD_RETURN_IF_ERROR(write(files[1], *out.communication_json));
@@ -260,10 +266,8 @@ Status WriteCommunicationFiles(const ClusterRequest& request, const OutputPaths&
 Status WriteTimeSummaries(const ClusterRequest& request, const OutputPaths& paths, report::ClusterResult& result,
                           RunMessages& messages) {
   if (paths.time_summary.empty()) return Status::Ok();
-  auto write = [&](const std::string& path, const std::string& text) -> Status {
-    PD_RETURN_IF_ERROR(report::WriteFileAtomically(path, text, request.force));
-    result.outputs.push_back(fs::absolute(path).lexically_normal().string());
-    return Status::Ok();
+  auto write = [&](const std::string& path, const std::string& text) {
+    return WriteOutput(path, text, request, result);
   };
   auto warn = [&](std::string w) {
     messages.Warning(w);
@@ -334,9 +338,8 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
     CompareWithBase(request, std::move(base), result, messages);
   }
   phase.emplace(messages, "write outputs");
-  PD_RETURN_IF_ERROR(report::WriteFileAtomically(
-      paths.csv, report::RenderClusterStepTraceCsv(result.step_table, result.policy), request.force));
-  result.outputs.push_back(fs::absolute(paths.csv).lexically_normal().string());
+  PD_RETURN_IF_ERROR(
+      WriteOutput(paths.csv, report::RenderClusterStepTraceCsv(result.step_table, result.policy), request, result));
   PD_RETURN_IF_ERROR(WriteCommunicationFiles(request, paths, result, messages));
   PD_RETURN_IF_ERROR(WriteTimeSummaries(request, paths, result, messages));
   result.outputs.push_back(fs::absolute(paths.json).lexically_normal().string());
