@@ -1,10 +1,15 @@
-"""A synthetic 8-rank Kineto run (bench/make_cluster.py from a corpus rank) with one rank
-made slower before a collective: `profdiff cluster` names that rank, the cause (computing) and every
-other rank as waiting for it; with -bp (the same run without the straggler) the gate says REGRESSION
-(exit 1) with the straggler as the reason, and PASS (exit 0) when the threshold allows the change.
+"""A synthetic 8-rank Kineto run (bench/make_cluster.py from a corpus rank) and a synthetic 8-rank Ascend
+run of DB exports (bench/make_ascend_cluster.py), each with one rank made slower before a collective:
+`profdiff cluster` names that rank, the cause (computing) and every other rank as waiting for it; with
+-bp (the same run without the straggler) the gate says REGRESSION (exit 1) with the straggler as the
+reason, and PASS (exit 0) when the threshold allows the change. The Ascend pair's
+cluster_time_compare_summary.csv says the same: the straggler computes 20 ms more, the others wait 20 ms
+more.
 
-Needs the corpus's hta_trace_filter rank (../shared); exits 77 (skip) without it.
+Needs the corpus's hta_trace_filter and msinsight_pt_db_2025_level2 ranks (../shared); exits 77 (skip)
+without them.
 """
+import csv
 import json
 import os
 import shutil
@@ -16,6 +21,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from scenario_util import BIN, SHARED, SKIP, SRC  # noqa: E402
 
 SOURCE = os.path.join(SHARED, "corpus", "hta_trace_filter", "sampled_rank-0.json.gz")
+ASCEND_SOURCE = os.path.join(SHARED, "corpus", "msinsight_pt_db_2025_level2", "rank0_ascend_pt")
 failures = []
 
 
@@ -35,12 +41,37 @@ def make(out, *extra):
                    + list(extra), check=True)
 
 
+def check_ascend(tmp):
+    slow, base = os.path.join(tmp, "ascend_slow"), os.path.join(tmp, "ascend_base")
+    gen = [sys.executable, os.path.join(SRC, "bench", "make_ascend_cluster.py"), ASCEND_SOURCE]
+    subprocess.run(gen + [slow, "--ranks", "8", "--straggler", "3", "--delay-ms", "20", "--collective", "1"], check=True)
+    subprocess.run(gen + [base, "--ranks", "8"], check=True)
+    out = os.path.join(tmp, "ascend_out")
+    rc, so, se = run(["cluster", "-d", slow, "-bp", base, "-o", out, "--gate-e2e", "1", "--format", "json", "-q"])
+    check(rc == 1, f"ascend: exit {rc} (REGRESSION is 1): {se}")
+    j = json.loads(so)
+    s = [x for x in j["slow_ranks"] if x["cause"] != "none"]
+    check(len(s) == 1 and s[0]["rank"] == 3 and s[0]["cause"] == "computing", f"ascend straggler: {j['slow_ranks']}")
+    check(s and sorted(w["rank"] for w in s[0]["waiters"]) == [0, 1, 2, 4, 5, 6, 7], f"ascend waiters: {s}")
+    check(j["verdict"]["result"] == "regression" and j["run_comparison"]["straggler_reasons"]
+          and "rank 3" in j["run_comparison"]["straggler_reasons"][0], f"ascend verdict: {j['run_comparison']}")
+    with open(os.path.join(out, "cluster_analysis_output", "cluster_time_compare_summary.csv")) as f:
+        rows = list(csv.DictReader(f))
+    check(len(rows) == 8, f"ascend: {len(rows)} compare rows")
+    for r in rows:
+        straggler = r["rank"] == "3"
+        check(r["computationDiff"] == ("20000" if straggler else "0")
+              and r["communicationWaitStageTimeDiff"] == ("0" if straggler else "20000"),
+              f"ascend compare summary row {r['rank']}: {r['computationDiff']}, {r['communicationWaitStageTimeDiff']}")
+
+
 def main():
-    if not os.path.exists(SOURCE):
-        print(f"SKIP: {SOURCE} is absent (../shared)")
+    if not os.path.exists(SOURCE) or not os.path.isdir(ASCEND_SOURCE):
+        print(f"SKIP: {SOURCE} or {ASCEND_SOURCE} is absent (../shared)")
         sys.exit(SKIP)
     tmp = tempfile.mkdtemp(prefix="profdiff_straggler_")
     try:
+        check_ascend(tmp)
         slow, base = os.path.join(tmp, "slow"), os.path.join(tmp, "base")
         make(slow, "--straggler", "5", "--delay-ms", "20", "--collective", "2", "--gzip")
         make(base, "--gzip")
