@@ -208,6 +208,7 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
   result.stragglers = analysis::FindStepStragglers(result.ranks);
   result.collectives = analysis::MatchCollectives(result.ranks);
   result.late_ranks = analysis::LastArrivals(result.collectives);
+  result.waits_on = analysis::WaitsOn(result.collectives);
   for (const std::string& note : result.collectives.notes) warn(note);
   if (request.step_id)
     std::erase_if(result.stragglers, [&](const analysis::StepStraggler& s) { return s.step != *request.step_id; });

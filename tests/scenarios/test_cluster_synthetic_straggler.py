@@ -87,6 +87,10 @@ def main():
               f"each waits the 20 ms: {s}")
         late = j["collectives"]["late_ranks"]
         check(late and late[0]["rank"] == 5, f"rank 5 arrives last at the collectives: {late}")
+        waits = j["collectives"]["waits_on"]
+        check(sorted(w["waiter"] for w in waits) == [0, 1, 2, 3, 4, 6, 7] and all(w["blocker"] == 5 for w in waits),
+              f"waiter -> blocker: every other rank waits on rank 5: {waits}")
+        check(s and abs(s[0]["saving_if_median_ns"] - 20_000_000) <= 1000, f"the step would be 20 ms shorter: {s}")
         rc, so, se = run(["cluster", "-d", slow, "-bp", base, "-o", os.path.join(tmp, "o2"), "--gate-e2e", "1"])
         check(rc == 1, f"two runs, 1 % gate: exit {rc} (REGRESSION is 1): {se}")
         check("gate: REGRESSION" in so and "why: rank 5 is a new straggler" in so and "cause computing" in so,

@@ -90,4 +90,23 @@ std::vector<LateRank> LastArrivals(const CollectiveMatching& matching) {
   return out;
 }
 
+std::vector<RankWaitsOn> WaitsOn(const CollectiveMatching& matching) {
+  std::map<std::pair<int64_t, int64_t>, RankWaitsOn> pairs;
+  for (const MatchedCollective& c : matching.collectives) {
+    if (c.skew_ns == 0) continue;
+    for (const CollectiveArrival& a : c.arrivals) {
+      if (a.rank == c.last_rank || a.wait_ns <= 0) continue;
+      RankWaitsOn& w = pairs[{a.rank, c.last_rank}];
+      w.waiter = a.rank;
+      w.blocker = c.last_rank;
+      w.wait_ns += a.wait_ns;
+      ++w.collectives;
+    }
+  }
+  std::vector<RankWaitsOn> out;
+  for (const auto& [key, w] : pairs) out.push_back(w);
+  std::stable_sort(out.begin(), out.end(), [](const RankWaitsOn& a, const RankWaitsOn& b) { return a.wait_ns > b.wait_ns; });
+  return out;
+}
+
 }  // namespace profdiff::analysis

@@ -50,6 +50,8 @@ StepStraggler Judge(const std::string& step, const std::vector<RankStepWork>& ra
     if (r.comm_ns > slow->comm_ns) s.waiters.push_back({r.rank, r.comm_ns - slow->comm_ns});
   std::stable_sort(s.waiters.begin(), s.waiters.end(),
                    [](const RankWait& a, const RankWait& b) { return a.extra_wait_ns > b.extra_wait_ns; });
+  if (s.cause != SlowCause::kNone && !s.waiters.empty())
+    s.saving_if_median_ns = std::min(s.work_ns - s.median_work_ns, s.waiters.front().extra_wait_ns);
   return s;
 }
 

@@ -66,6 +66,7 @@ OrderedJson StragglerJson(const analysis::StepStraggler& s) {
           {"computing_excess_ns", s.computing_excess_ns},
           {"free_excess_ns", s.free_excess_ns},
           {"waiters", waiters},
+          {"saving_if_median_ns", s.saving_if_median_ns},
           {"longest_step_rank", s.longest_step_ns == kAbsentNs ? OrderedJson(nullptr) : OrderedJson(s.longest_step_rank)},
           {"longest_step_ns", NsOrNull(s.longest_step_ns)}};
 }
@@ -89,8 +90,12 @@ OrderedJson CollectivesJson(const ClusterResult& result) {
                      {"skew_ns", c.skew_ns},
                      {"arrivals", arrivals}});
   }
+  OrderedJson waits = OrderedJson::array();
+  for (const analysis::RankWaitsOn& w : result.waits_on)
+    waits.push_back({{"waiter", w.waiter}, {"blocker", w.blocker}, {"wait_ns", w.wait_ns}, {"collectives", w.collectives}});
   return {{"matched", result.collectives.collectives.size()},
           {"late_ranks", late},
+          {"waits_on", waits},
           {"notes", result.collectives.notes},
           {"items", items}};
 }
@@ -108,6 +113,13 @@ std::string CollectivesLine(const ClusterResult& result) {
   for (size_t i = 1; i < result.late_ranks.size(); ++i)
     out += fmt::format("    rank {} arrives last by {} in total (at {})\n", result.late_ranks[i].rank,
                        Ms(result.late_ranks[i].skew_ns), result.late_ranks[i].times_last);
+  if (!result.waits_on.empty()) {
+    const analysis::RankWaitsOn& w = result.waits_on.front();
+    out += fmt::format("    the longest wait: rank {} waits {} for rank {} (at {} collective{}; {} waiter -> blocker "
+                       "pair{} in the JSON)\n",
+                       w.waiter, Ms(w.wait_ns), w.blocker, w.collectives, w.collectives == 1 ? "" : "s",
+                       result.waits_on.size(), result.waits_on.size() == 1 ? "" : "s");
+  }
   return out;
 }
 
@@ -358,6 +370,9 @@ std::string RenderClusterScreen(const ClusterResult& result) {
                        s.step, s.rank, Ms(s.work_ns), Ms(s.work_ns - s.median_work_ns),
                        NsToMs(s.computing_excess_ns), NsToMs(s.free_excess_ns), analysis::SlowCauseName(s.cause));
     out += WaitersLines(s.waiters);
+    if (s.saving_if_median_ns > 0)
+      out += fmt::format("    if rank {} did the median rank's work, the step would be about {} shorter\n", s.rank,
+                         Ms(s.saving_if_median_ns));
   }
   return out + RunComparisonScreen(result);
 }

@@ -105,6 +105,9 @@ TEST(SlowRanks, TheRankThatComputesLongerHoldsTheStepBack) {
   EXPECT_EQ(s[0].waiters[0].rank, 0);
   EXPECT_EQ(s[0].waiters[0].extra_wait_ns, 172 * kMs);
   EXPECT_EQ(s[0].waiters[2].rank, 3);
+  // Doing the median rank's work (111 ms) it would not hold the others back: the step ~171 ms shorter
+  // (its lead), which is no more than the longest extra wait (172 ms).
+  EXPECT_EQ(s[0].saving_if_median_ns, 171 * kMs);
 }
 
 TEST(SlowRanks, FreeTimeCauseAndEqualWork) {
@@ -156,6 +159,27 @@ TEST(Collectives, MatchedByGroupAndOrderWithArrivalsWaitsAndSkew) {
   EXPECT_EQ(late[0].times_last, 1);
   EXPECT_EQ(late[1].rank, 2);
   EXPECT_TRUE(m.notes.empty());
+}
+
+TEST(Collectives, WaiterBlockerPairsSumTheWaitsOnTheLastRank) {
+  const CollectiveMatching m = MatchCollectives({WithCollectives(0, {{"a", 100}, {"b", 500}, {"c", 900}}),
+                                                 WithCollectives(1, {{"a", 160}, {"b", 500}, {"c", 905}}),
+                                                 WithCollectives(2, {{"a", 130}, {"b", 520}, {"c", 900}})});
+  const std::vector<RankWaitsOn> w = WaitsOn(m);
+  // a: ranks 0 and 2 wait 60 and 30 on rank 1; b: ranks 0 and 1 wait 20 on rank 2; c: 0 and 2 wait 5 on 1.
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_EQ(w[0].waiter, 0);
+  EXPECT_EQ(w[0].blocker, 1);
+  EXPECT_EQ(w[0].wait_ns, 65);
+  EXPECT_EQ(w[0].collectives, 2);
+  EXPECT_EQ(w[1].waiter, 2);
+  EXPECT_EQ(w[1].blocker, 1);
+  EXPECT_EQ(w[1].wait_ns, 35);
+  EXPECT_EQ(w[2].blocker, 2);
+  EXPECT_EQ(w[2].wait_ns, 20);
+  EXPECT_EQ(w[3].waiter, 1);
+  EXPECT_EQ(w[3].blocker, 2);
+  EXPECT_TRUE(WaitsOn(MatchCollectives({WithCollectives(0, {{"a", 1}}), WithCollectives(1, {{"a", 1}})})).empty());
 }
 
 TEST(Collectives, LatenessIsMeasuredInTimeNotCounted) {

@@ -49,4 +49,15 @@ struct LateRank {
 };
 std::vector<LateRank> LastArrivals(const CollectiveMatching& matching);
 
+// The waiter -> blocker matrix, sparse: at each collective every rank that arrived before the last
+// one waited for it (its wait_ns) on that last rank. One entry per (waiter, blocker) pair that waited
+// at all, the longest total wait first (ties: the lower waiter, then blocker).
+struct RankWaitsOn {
+  int64_t waiter = 0;
+  int64_t blocker = 0;
+  int64_t wait_ns = 0;       // the waiter's waits at the collectives the blocker arrived last at
+  int64_t collectives = 0;   // how many
+};
+std::vector<RankWaitsOn> WaitsOn(const CollectiveMatching& matching);
+
 }  // namespace profdiff::analysis

@@ -35,6 +35,9 @@ struct StepStraggler {
   int64_t free_excess_ns = 0;       // its free minus the median free
   SlowCause cause = SlowCause::kNone;
   std::vector<RankWait> waiters;    // ranks waiting longer than it, most waiting first
+  // About how much shorter the step would be if the slow rank did the median rank's work: its lead,
+  // at most the longest extra wait of the others (what they would no longer wait); 0 when nobody waits.
+  int64_t saving_if_median_ns = 0;
   int64_t longest_step_rank = 0;    // the rank with the longest step time (for reference)
   int64_t longest_step_ns = kAbsentNs;
 };

@@ -39,6 +39,7 @@ struct ClusterResult {
   std::vector<analysis::StepStraggler> stragglers;
   analysis::CollectiveMatching collectives;  // matched across ranks
   std::vector<analysis::LateRank> late_ranks;  // who arrives last at them, most often first
+  std::vector<analysis::RankWaitsOn> waits_on;  // the waiter -> blocker pairs, longest wait first
   // The reference's ClusterTimeSummary of a run of DB exports (empty otherwise, or with why), and
   // with -bp its ClusterTimeCompareSummary rows (time_summary.h).
   analysis::ClusterTimeSummary time_summary;
