@@ -235,6 +235,8 @@ struct RawCluster {
   std::string input_format = "auto";
   std::string reference_line;
   std::string mode = "all";
+  std::string drill_down;
+  CLI::Option* drill_down_opt = nullptr;
   CLI::Option* rank_list_opt = nullptr;
   CLI::Option* step_opt = nullptr;
   CLI::Option* base_opt = nullptr;
@@ -261,6 +263,11 @@ void AddClusterOptions(CLI::App& c, RawCluster& r) {
                "The reference's analysis mode: all (default), communication_time (no "
                "cluster_communication_matrix.json) or communication_matrix (no cluster_communication.json)")
       ->check(CLI::IsMember({"all", "communication_time", "communication_matrix"}));
+  r.drill_down_opt = c.add_option("--drill-down", r.drill_down,
+                                   "With -bp: compare one rank of the two runs as `compare` does and write its "
+                                   "workbook as DIR/drill_down_rank<R>.xlsx; worst: the new straggler, else the "
+                                   "rank whose step grew most")
+                          ->type_name("worst|RANK");
   c.add_flag("--force", o.force, "Overwrite existing output files");
   r.reference_compat_opt = c.add_option("--reference-compat", r.reference_line,
                                         "Write cluster_step_trace_time.csv as the reference (msprof-analyze "
@@ -294,6 +301,14 @@ Status FinishCluster(RawCluster& r, ClusterOptions& out) {
     o.rank_list = std::move(ranks);
   }
   if (r.step_opt->count() > 0) o.step_id = r.step_id;
+  if (r.drill_down_opt->count() > 0) {
+    if (o.base_run_path.empty()) return InvalidArgument("cluster: --drill-down compares two runs: give the base run with -bp");
+    const std::string& d = r.drill_down;
+    const bool rank = !d.empty() && d.size() < 12 && std::all_of(d.begin(), d.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (d != "worst" && !rank)
+      return InvalidArgument("cluster: --drill-down takes 'worst' or a rank id, got '" + d + "'");
+    o.drill_down = d;
+  }
   o.input_format = InputFormatFromName(r.input_format).value_or(InputFormat::kAuto);
   o.json = r.format == "json";
   o.mode = r.mode == "communication_time"     ? analysis::ClusterMode::kCommunicationTime

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <atomic>
 #include <filesystem>
 #include <memory>
@@ -293,6 +294,56 @@ Status WriteTimeSummaries(const ClusterRequest& request, const OutputPaths& path
   return write(paths.time_compare, report::RenderClusterTimeCompareCsv(result.time_compare, result.policy));
 }
 
+// The rank --drill-down names, and why: a rank id as given, or "worst": the new straggler that holds
+// back the most steps, else the rank whose mean step grew most. -1: none (no rank in both runs).
+std::pair<int64_t, std::string> DrillDownRank(const ClusterRequest& request, const report::ClusterResult& result) {
+  const analysis::ClusterRunComparison& c = *result.run_comparison;
+  if (*request.drill_down != "worst") return {std::stoll(*request.drill_down), "asked for"};
+  int64_t best = -1, best_steps = 0;
+  for (const analysis::SlowRankChange& r : c.slow_ranks)
+    if (r.status == "new" && r.comparison_steps > best_steps) best = r.rank, best_steps = r.comparison_steps;
+  if (best >= 0) return {best, "the new straggler"};
+  int64_t grew = std::numeric_limits<int64_t>::min();
+  for (const analysis::RankComparison& r : c.ranks)
+    if (r.comparison_step_ns - r.base_step_ns > grew) best = r.rank, grew = r.comparison_step_ns - r.base_step_ns;
+  return {best, "the largest step increase"};
+}
+
+const analysis::RankSummary* FindRank(const std::vector<analysis::RankSummary>& ranks, int64_t rank) {
+  for (const analysis::RankSummary& r : ranks)
+    if (r.rank == rank) return &r;
+  return nullptr;
+}
+
+// --drill-down: today's single-rank compare of one rank of the two runs (its own outputs checks:
+// an existing workbook needs --force).
+Status DrillDown(const ClusterRequest& request, const OutputPaths& paths, report::ClusterResult& result,
+                 RunMessages& messages) {
+  if (!request.drill_down || !result.run_comparison || result.base_run == nullptr) return Status::Ok();
+  const auto [rank, why] = DrillDownRank(request, result);
+  const analysis::RankSummary* cur = FindRank(result.ranks, rank);
+  const analysis::RankSummary* base = FindRank(result.base_run->ranks, rank);
+  if (cur == nullptr || base == nullptr)
+    return NotFound(rank < 0 ? std::string("--drill-down worst: no rank is in both runs")
+                             : fmt::format("--drill-down {}: rank {} is not in both runs", *request.drill_down, rank));
+  CompareRequest c;
+  c.comparison_path = cur->source_path;
+  c.base_path = base->source_path;
+  c.output_path = (fs::path(paths.dir).parent_path() / fmt::format("drill_down_rank{}.xlsx", rank)).string();
+  c.enabled = {true, true, true, true, true, true};
+  c.force = request.force;
+  c.reference_line = request.reference_line;
+  c.strict = request.strict;
+  c.input_format = request.input_format;
+  c.threads = request.threads;
+  messages.Note(fmt::format("--drill-down: rank {} ({}) compared on its own", rank, why));
+  PD_ASSIGN_OR_RETURN(CompareRunResult run, RunComparison(c, messages));
+  result.drill_down = {rank, why, run.written.empty() ? c.output_path : run.written.front(), run.overall.base.e2e_ns,
+                       run.overall.comparison.e2e_ns};
+  for (const std::string& f : run.written) result.outputs.push_back(f);
+  return Status::Ok();
+}
+
 // Two runs: the base run's result, the comparison of the two and the gate.
 void CompareWithBase(const ClusterRequest& request, std::shared_ptr<report::ClusterResult> base,
                      report::ClusterResult& result, RunMessages& messages) {
@@ -343,6 +394,7 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
       WriteOutput(paths.csv, report::RenderClusterStepTraceCsv(result.step_table, result.policy), request, result));
   PD_RETURN_IF_ERROR(WriteCommunicationFiles(request, paths, result, messages));
   PD_RETURN_IF_ERROR(WriteTimeSummaries(request, paths, result, messages));
+  PD_RETURN_IF_ERROR(DrillDown(request, paths, result, messages));
   result.outputs.push_back(fs::absolute(paths.json).lexically_normal().string());
   const std::string json = report::ClusterJson(result, PROFDIFF_VERSION).dump(2) + "\n";
   PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.json, json, request.force));

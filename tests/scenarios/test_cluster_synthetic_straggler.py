@@ -101,6 +101,20 @@ def main():
         j = json.loads(so)
         check(j["verdict"]["result"] == "pass" and j["run_comparison"]["slow_ranks"][0]["status"] == "new"
               and j["run_comparison"]["straggler_reasons"], f"pass, the straggler still named: {j['run_comparison']}")
+        # --drill-down worst: the straggler's own compare, its workbook beside the cluster outputs.
+        out = os.path.join(tmp, "o4")
+        rc, so, se = run(["cluster", "-d", slow, "-bp", base, "-o", out, "--drill-down", "worst", "--format", "json"])
+        j = json.loads(so) if rc == 0 else {}
+        d = j.get("drill_down") or {}
+        check(rc == 0 and d.get("rank") == 5 and d.get("why") == "the new straggler"
+              and os.path.exists(os.path.join(out, "drill_down_rank5.xlsx"))
+              and abs(d["comparison_e2e_ns"] - d["base_e2e_ns"] - 20_000_000) <= 1000,
+              f"--drill-down worst: exit {rc}, {d}: {se}")
+        rc, _, se = run(["cluster", "-d", slow, "-bp", base, "-o", os.path.join(tmp, "o5"), "--drill-down", "9"])
+        check(rc == 3 and "rank 9 is not in both runs" in se, f"--drill-down 9: exit {rc}: {se}")
+        for bad in (["--drill-down", "worst"], ["-bp", base, "--drill-down", "x"]):
+            rc, _, se = run(["cluster", "-d", slow, "-o", os.path.join(tmp, "o6")] + bad)
+            check(rc == 2 and "--drill-down" in se, f"{bad}: a usage error (exit {rc}): {se}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -26,6 +26,10 @@ struct ClusterRequest {
   InputFormat input_format = InputFormat::kAuto;
   int threads = 0;  // ranks loaded at once (0: one per core)
   bool strict = false;
+  // --drill-down worst|RANK (two runs): today's single-rank compare of one rank of the two runs, its
+  // workbook written as <-o>/drill_down_rank<R>.xlsx; "worst": the new straggler that holds back the
+  // most, else the rank whose mean step grew most.
+  std::optional<std::string> drill_down;
   // -m: the reference's mode, which of its communication files a run of text exports gets.
   analysis::ClusterMode mode = analysis::ClusterMode::kAll;
 };

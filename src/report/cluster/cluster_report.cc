@@ -336,6 +336,13 @@ OrderedJson ClusterJson(const ClusterResult& result, const std::string& version)
           {"collectives", CollectivesJson(result)},
           {"run_comparison", RunComparisonJson(result)},
           {"time_summary", TimeSummaryJson(result)},
+          {"drill_down", result.drill_down.rank < 0
+                             ? OrderedJson(nullptr)
+                             : OrderedJson({{"rank", result.drill_down.rank},
+                                            {"why", result.drill_down.why},
+                                            {"workbook", result.drill_down.workbook},
+                                            {"base_e2e_ns", result.drill_down.base_e2e_ns},
+                                            {"comparison_e2e_ns", result.drill_down.comparison_e2e_ns}})},
           {"verdict", result.gate.ran ? GateVerdictJson(result.gate) : OrderedJson(nullptr)},
           {"warnings", result.warnings},
           {"outputs", result.outputs}};
@@ -374,7 +381,13 @@ std::string RenderClusterScreen(const ClusterResult& result) {
       out += fmt::format("    if rank {} did the median rank's work, the step would be about {} shorter\n", s.rank,
                          Ms(s.saving_if_median_ns));
   }
-  return out + RunComparisonScreen(result);
+  out += RunComparisonScreen(result);
+  const auto& d = result.drill_down;
+  if (d.rank >= 0)
+    out += fmt::format("drill-down: rank {} ({}): E2E {} -> {} ({}); every comparison in {}\n", d.rank, d.why,
+                       Ms(d.base_e2e_ns), Ms(d.comparison_e2e_ns), Signed(d.comparison_e2e_ns - d.base_e2e_ns),
+                       d.workbook);
+  return out;
 }
 
 }  // namespace profdiff::report

@@ -49,6 +49,13 @@ struct ClusterResult {
   // Two runs (-bp): the base run's own result (its ranks, stragglers, ...), the comparison of the
   // two and the gate on it (gate.ran: a --gate-* was given).
   std::shared_ptr<const ClusterResult> base_run;
+  // --drill-down: the rank compared on its own, its workbook and each side's E2E (rank < 0: none).
+  struct DrillDown {
+    int64_t rank = -1;
+    std::string why;  // "the new straggler", "the largest step increase", "asked for"
+    std::string workbook;
+    int64_t base_e2e_ns = 0, comparison_e2e_ns = 0;
+  } drill_down;
   std::optional<analysis::ClusterRunComparison> run_comparison;
   analysis::GateResult gate;
 };
