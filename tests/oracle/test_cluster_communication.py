@@ -14,25 +14,16 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from oracle_util import CORPUS, SHARED, SKIP, run_profdiff  # noqa: E402
+from oracle_util import Checks, CORPUS, read_bytes, run_profdiff, SHARED, SKIP  # noqa: E402
 
 ORACLE_CLUSTER = os.path.join(SHARED, "oracle-cluster")
 TEXT_CLUSTERS = ["msinsight_pt_text_2025_level0", "msinsight_pt_text_2025_level1", "msinsight_pt_text_2025_level2"]
 GPT3 = "msinsight_server_gpt3_2rank_trimmed"
 MODES = ["all", "communication_time", "communication_matrix"]
 FILES = ["communication_group.json", "cluster_communication.json", "cluster_communication_matrix.json"]
-failures = []
+check = Checks()
 
 
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
-
-
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
 
 
 def gpt3_as_ascend_pt(tmp):
@@ -53,7 +44,7 @@ def check_case(name, run, tmp):
             for f in FILES:
                 want, got = os.path.join(oracle, f), os.path.join(out, "cluster_analysis_output", f)
                 if os.path.exists(want):
-                    check(os.path.exists(got) and read(got) == read(want),
+                    check(os.path.exists(got) and read_bytes(got) == read_bytes(want),
                           f"{name} -m {mode} {flags}: {f} differs from {want}")
                 else:
                     check(not os.path.exists(got), f"{name} -m {mode} {flags}: {f} written, the reference did not")
@@ -75,10 +66,7 @@ def main():
             check(not os.path.exists(os.path.join(out, "cluster_analysis_output", f)), f"db: {f} written")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        sys.exit(1)
-    print("ok")
+    check.finish()
 
 
 if __name__ == "__main__":

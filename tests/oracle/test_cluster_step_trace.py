@@ -25,19 +25,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from oracle_util import CORPUS, SHARED, SKIP, run_profdiff  # noqa: E402
+from oracle_util import Checks, CORPUS, run_profdiff, SHARED, SKIP  # noqa: E402
 
 ORACLE_CLUSTER = os.path.join(SHARED, "oracle-cluster")
 DB_CLUSTERS = ["msinsight_pt_db_2025_level0", "msinsight_pt_db_2025_level1", "msinsight_pt_db_2025_level2"]
 TEXT_CLUSTERS = ["msinsight_pt_text_2025_level0", "msinsight_pt_text_2025_level1", "msinsight_pt_text_2025_level2"]
 GPT3 = "msinsight_server_gpt3_2rank_trimmed"
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
+check = Checks()
 
 
 def gpt3_as_ascend_pt(tmp):
@@ -217,10 +211,7 @@ def main():
         check_safety(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        sys.exit(1)
-    print("ok")
+    check.finish()
 
 
 if __name__ == "__main__":

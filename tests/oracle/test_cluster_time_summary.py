@@ -23,17 +23,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from oracle_util import CORPUS, SHARED, SKIP, run_profdiff  # noqa: E402
+from oracle_util import Checks, CORPUS, read_bytes, run_profdiff, SHARED, SKIP  # noqa: E402
 
 ORACLE_CLUSTER = os.path.join(SHARED, "oracle-cluster")
 OUT = "cluster_analysis_output"
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
+check = Checks()
 
 
 def rows(path):
@@ -41,9 +35,6 @@ def rows(path):
         return list(csv.reader(f))
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
 
 
 def ns(text):
@@ -79,7 +70,7 @@ def check_single(level, tmp):
         if flags:
             check(got[1:] == want[1:], f"{name} {flags}: rows differ from {table}")
             if not suffix and text:
-                check(read(got_path) == read(text[0]), f"{name}: cluster_time_summary.csv differs from {text[0]}")
+                check(read_bytes(got_path) == read_bytes(text[0]), f"{name}: cluster_time_summary.csv differs from {text[0]}")
         else:
             same_rounded(got, want, f"{name} default")
             with open(os.path.join(out, "profdiff_cluster.json")) as f:
@@ -131,10 +122,7 @@ def main():
         check(rc == 0 and not glob.glob(os.path.join(out, OUT, "cluster_time_*")), f"text run: exit {rc}: {se}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        sys.exit(1)
-    print("ok")
+    check.finish()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ import decimal
 import gzip
 import json
 import os
+import sys
 import subprocess
 
 BIN = os.environ.get("PROFDIFF_BIN", "")
@@ -76,3 +77,27 @@ def gpu_marker_span_ns(doc):
         lo, hi = spans.get(step, (start, end))
         spans[step] = (min(lo, start), max(hi, end))
     return {k: (int(v[0]), int(v[1])) for k, v in spans.items()}
+
+
+class Checks:
+    """A test's failed checks: check(cond, msg) records and prints a failure; finish() ends the test
+    (exit 1 when a check failed, else prints "ok")."""
+
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, cond, msg):
+        if not cond:
+            self.failures.append(msg)
+            print("FAIL:", msg)
+
+    def finish(self):
+        if self.failures:
+            print(f"{len(self.failures)} failure(s)")
+            sys.exit(1)
+        print("ok")
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()

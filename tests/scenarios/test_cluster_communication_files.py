@@ -16,17 +16,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from scenario_util import BIN, SRC  # noqa: E402
+from scenario_util import BIN, Checks, read_bytes, SRC  # noqa: E402
 
 DATA = os.path.join(SRC, "tests", "data", "cluster_comm_synth")
 FILES = ["communication_group.json", "cluster_communication.json", "cluster_communication_matrix.json"]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
+check = Checks()
 
 
 def run(args):
@@ -34,9 +28,6 @@ def run(args):
     return p.returncode, p.stdout, p.stderr
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
 
 
 def check_mode(run_dir, tmp, mode, extra):
@@ -50,7 +41,7 @@ def check_mode(run_dir, tmp, mode, extra):
         if not os.path.exists(want):
             check(not os.path.exists(got), f"{mode} {extra}: {name} must not be written")
             continue
-        check(os.path.exists(got) and read(got) == read(want), f"{mode} {extra}: {name} differs from {want}")
+        check(os.path.exists(got) and read_bytes(got) == read_bytes(want), f"{mode} {extra}: {name} differs from {want}")
     if mode != "communication_time":
         check(se.count("cluster_communication_matrix.json:") == 1 and "left out" in se,
               f"{mode}: the links left out are said once: {se}")
@@ -70,16 +61,13 @@ def main():
         rc, _, se = run(["cluster", "-d", run_dir, "-o", out, "-m", "slow_rank"])
         check(rc == 2 and "slow_rank" in se, f"an unknown mode is refused (exit {rc}): {se}")
         group = os.path.join(out, "cluster_analysis_output", "communication_group.json")
-        before = read(group)
+        before = read_bytes(group)
         rc, _, se = run(["cluster", "-d", run_dir, "-o", out, "-m", "all"])
         check(rc == 2 and "communication_group.json" in se, f"no --force keeps the files (exit {rc}): {se}")
-        check(read(group) == before, "the refused run changed communication_group.json")
+        check(read_bytes(group) == before, "the refused run changed communication_group.json")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        sys.exit(1)
-    print("ok")
+    check.finish()
 
 
 if __name__ == "__main__":

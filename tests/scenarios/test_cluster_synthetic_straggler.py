@@ -18,17 +18,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from scenario_util import BIN, SHARED, SKIP, SRC  # noqa: E402
+from scenario_util import BIN, Checks, SHARED, SKIP, SRC  # noqa: E402
 
 SOURCE = os.path.join(SHARED, "corpus", "hta_trace_filter", "sampled_rank-0.json.gz")
 ASCEND_SOURCE = os.path.join(SHARED, "corpus", "msinsight_pt_db_2025_level2", "rank0_ascend_pt")
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
+check = Checks()
 
 
 def run(args):
@@ -117,10 +111,7 @@ def main():
             check(rc == 2 and "--drill-down" in se, f"{bad}: a usage error (exit {rc}): {se}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        sys.exit(1)
-    print("ok")
+    check.finish()
 
 
 if __name__ == "__main__":
