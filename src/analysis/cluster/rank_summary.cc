@@ -95,8 +95,9 @@ void CollectivesOf(const Timeline& timeline, RankSummary& out) {
   }
 }
 
-// A GPU rank's communication kernels (the device-kernel table: NCCL, RCCL, ...) in start order, as one
-// group: a Kineto trace carries no process-group id that profdiff reads yet, so they are matched by order.
+// A GPU rank's communication kernels (the device-kernel table: NCCL, RCCL, ...) in start order, by
+// their process group when the trace names it (the kernel's "Process Group Name" arg, recent PyTorch:
+// "pg <name>"), else as one group matched by order.
 void GpuCollectivesOf(const Profile& p, RankSummary& out) {
   const DeviceKernelNames names;
   std::string lower;
@@ -106,7 +107,9 @@ void GpuCollectivesOf(const Profile& p, RankSummary& out) {
     lower.assign(name);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (!names.IsCommunication(lower)) continue;
-    out.collectives.push_back({std::string(kGpuCommunicationGroup), std::string(name), s.ts_ns, s.end_ns()});
+    const std::string_view pg = p.ArgText(s, ArgKey::kPgName);
+    out.collectives.push_back({pg.empty() ? std::string(kGpuCommunicationGroup) : "pg " + std::string(pg),
+                               std::string(name), s.ts_ns, s.end_ns()});
   }
   std::stable_sort(out.collectives.begin(), out.collectives.end(),
                    [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });

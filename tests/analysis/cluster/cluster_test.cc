@@ -239,5 +239,29 @@ TEST(Collectives, AGpuRankGivesItsCommunicationKernelsInStartOrder) {
   EXPECT_EQ(r.collectives[1].end_ns, 550);
 }
 
+TEST(Collectives, KinetoKernelsOfNamedProcessGroupsAreMatchedPerGroup) {
+  // Rank 0 runs the tensor-parallel allreduce before the data-parallel one, rank 1 the other way
+  // round: by process group each is matched with its own, not with the other group's by position.
+  std::vector<RankSummary> ranks;
+  for (int rank : {0, 1}) {
+    testing::ProfileBuilder b(DeviceKind::kGpu);
+    const TrackId stream = b.Track("0", "stream 7");
+    const int64_t tp_at = rank == 0 ? 100 : 300, dp_at = rank == 0 ? 200 : 150;
+    b.Add(stream, SliceKind::kKernel, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "kernel", tp_at, 20, {},
+          {{ArgKey::kPgName, "1"}});
+    b.Add(stream, SliceKind::kKernel, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "kernel", dp_at, 20, {},
+          {{ArgKey::kPgName, "0"}});
+    const Timeline t = BuildTimeline(b.p, {});
+    ranks.push_back(SummarizeRank(b.p, &t, rank, "kineto", "r.json", {}));
+  }
+  EXPECT_EQ(ranks[0].collectives[0].group, "pg 1");
+  const CollectiveMatching m = MatchCollectives(ranks);
+  ASSERT_EQ(m.collectives.size(), 2u);
+  for (const MatchedCollective& c : m.collectives) EXPECT_FALSE(c.names_differ) << c.group;
+  const MatchedCollective& tp = m.collectives[0].group == "pg 1" ? m.collectives[0] : m.collectives[1];
+  EXPECT_EQ(tp.last_rank, 1);
+  EXPECT_EQ(tp.skew_ns, 200);
+}
+
 }  // namespace
 }  // namespace profdiff::analysis
