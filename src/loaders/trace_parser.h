@@ -90,6 +90,7 @@ class TraceParser {
   // After the last event: unclosed 'B's, Ascend lanes, flow pairing (messages name `file`).
   void Finalize(const std::string& file);
   bool looks_ascend() const { return ascend_signals_ > 0; }
+  Profile& profile() { return p_; }
   uint64_t elements() const { return elements_; }
   uint64_t events() const { return events_; }
   uint64_t first_bad_offset() const { return first_bad_offset_; }

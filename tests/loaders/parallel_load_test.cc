@@ -198,6 +198,31 @@ TEST(ParallelLoad, BlocksAreReadInParallel) {
   EXPECT_GT(stats.blocks_absorbed, stats.rounds);  // and many were right
 }
 
+// A plain file's arrays are sized for the whole file from the first rounds (no doubling, and little
+// enough slack for LoadProfile to keep them as they are); a gzip file's grow by doubling.
+TEST(ParallelLoad, ArraysAreSizedForTheWholeFile) {
+  const std::string extra =
+      R"({"ph":"s","id":7,"ts":3,"pid":1,"tid":1},{"ph":"i","name":"[memory]","ts":6,"args":{"Bytes":64,"Addr":99}},)";
+  const std::string path = WriteTemp("uniform.json", "[" + Events(20000, extra) + kEvent + "]");
+  LoadOptions options;
+  options.threads = 2;
+  options.parallel_block_bytes = size_t{32} << 10;
+  ParallelLoadStats stats;
+  options.parallel_stats = &stats;
+  Profile p;
+  ASSERT_TRUE(LoadTraceJson(path, p, options).ok());
+  EXPECT_GT(stats.rounds, 20u);
+  auto expect_sized = [](const auto& v, const char* what) {
+    EXPECT_GE(v.capacity(), v.size()) << what;
+    EXPECT_LE(v.capacity() - v.size(), v.capacity() / 16) << what << " " << v.size() << " " << v.capacity();
+  };
+  expect_sized(p.slices, "slices");
+  expect_sized(p.args, "args");
+  expect_sized(p.flows, "flows");
+  expect_sized(p.memory_events, "memory events");
+  EXPECT_EQ(FirstDifference(DumpProfile(p), Load(path, 1, 0, 1 << 16)), "");
+}
+
 TEST(ParallelLoad, GzipDamagedLaterGivesTheSerialError) {
   std::string json = "[" + Events(400, "") + kEvent + "]";
   std::string gz = testing::Gzip(json);
