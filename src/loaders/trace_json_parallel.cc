@@ -133,6 +133,7 @@ void TraceParser::AbsorbEvents(const Profile& fragment, const std::vector<String
     f.cat = strings[f.cat];
     if (f.id_is_string) f.id = strings[static_cast<StringId>(f.id)];
     p_.flows.push_back(f);
+    flow_counts_.Add(f);
   }
   for (CounterEvent c : fragment.counters) {
     c.track = tracks[c.track];
