@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -42,18 +43,23 @@ void ReserveMore(std::vector<T>& v, size_t more) {
 // input, projected from what it held so far plus 1/32 for the events' sizes to vary along the file:
 // one copy of the array at most when the events are alike (doubling copies it at every power of two
 // and leaves up to half of it for LoadProfile's final shrink to copy again). A projection that
-// falls short grows it by 1/8 at least. Without a size (gzip), it doubles.
+// falls short grows it by 1/8 at least. Without a size (gzip), it doubles, as it does when the
+// projection cannot be had (a first part far denser in events than the rest, on a small machine:
+// the reservation is address space, but the system may refuse that much at once).
 template <typename T>
 void ReserveProjected(std::vector<T>& v, size_t more, uint64_t done, uint64_t total) {
   const size_t need = v.size() + more;
   if (need <= v.capacity()) return;
-  if (done == 0 || total <= done) {
-    v.reserve(std::max(need, v.capacity() * 2));
-    return;
+  if (done > 0 && total > done) {
+    const double scale = static_cast<double>(total) / static_cast<double>(done) * (1.0 + 1.0 / 32);
+    const double projected = std::min(static_cast<double>(need) * scale, static_cast<double>(v.max_size() / 2));
+    try {
+      v.reserve(std::max({need, static_cast<size_t>(projected), v.capacity() + v.capacity() / 8}));
+      return;
+    } catch (const std::bad_alloc&) {
+    }
   }
-  const double projected = static_cast<double>(need) * (static_cast<double>(total) / static_cast<double>(done)) *
-                           (1.0 + 1.0 / 32);
-  v.reserve(std::max({need, static_cast<size_t>(projected), v.capacity() + v.capacity() / 8}));
+  v.reserve(std::max(need, v.capacity() * 2));
 }
 
 }  // namespace
