@@ -224,6 +224,10 @@ bool IsTorchOpCategoryKind(SliceKind k) {
 
 }  // namespace
 
+void TraceParser::CountNewFlows() {
+  for (; flows_counted_ < p_.flows.size(); ++flows_counted_) flow_counts_.Add(p_.flows[flows_counted_]);
+}
+
 void FlowCounts::Add(const FlowEvent& f) {
   if (2 * (ends_.size() + 1) > slots_.size()) Grow();
   size_t i = Hash(f.id, f.id_is_string) & mask_;
@@ -746,7 +750,6 @@ void TraceParser::CommitFlow(const EventHead& h, uint64_t offset) {
     return;
   }
   p_.flows.push_back(f);
-  if (!block_mode_) flow_counts_.Add(f);  // a block's flows are counted when absorbed
 }
 
 // An integer id (unsigned, or negative) is kept as a number; a string, or a number that is not an
@@ -834,7 +837,8 @@ void TraceParser::Finalize(const std::string& file) {
     }
   }
   // Flow pairing check, reported in order of the first appearance of each id (deterministic on
-  // every standard library, unlike a hash map's iteration order): counted as the flows came.
+  // every standard library, unlike a hash map's iteration order).
+  CountNewFlows();
   for (const FlowCounts::Ends& e : flow_counts_.ends()) {
     if ((e.starts == 0) == (e.finishes == 0)) continue;
     if (p_.diagnostics.count(DiagId::flow_unpaired) < Diagnostics::kMaxExamples) {

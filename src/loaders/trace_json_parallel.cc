@@ -75,6 +75,7 @@ void TraceParser::Absorb(TraceParser& block, Profile& fragment, int64_t lines_be
   const auto slice_base = static_cast<SliceId>(p_.slices.size());
   AbsorbEvents(fragment, strings, tracks);
   AbsorbOpenBegins(block, fragment, tracks, slice_base, lines_before);
+  CountNewFlows();  // while the next round is parsed, not all at the end
   if (elements_ == 0 && block.elements_ > 0) first_bad_offset_ = block.first_bad_offset_;
   elements_ += block.elements_;
   events_ += block.events_;
@@ -139,7 +140,6 @@ void TraceParser::AbsorbEvents(const Profile& fragment, const std::vector<String
     f.cat = strings[f.cat];
     if (f.id_is_string) f.id = strings[static_cast<StringId>(f.id)];
     p_.flows.push_back(f);
-    flow_counts_.Add(f);
   }
   for (CounterEvent c : fragment.counters) {
     c.track = tracks[c.track];

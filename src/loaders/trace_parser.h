@@ -79,10 +79,9 @@ class EventLocator {
 };
 
 // The starts and finishes of each flow id (an id and whether it is a string's), in order of the
-// id's first appearance, counted as the flows are committed (Finalize reports the unpaired ones):
-// open addressing with linear probing over 4-byte slots that number the ids. Counting them all at
-// the end, in a node-based unordered_map, cost ~0.1 s of one thread on a 1 GB trace's 0.5 M flows,
-// when the parallel reader's threads had nothing left to do.
+// id's first appearance (Finalize reports the unpaired ones): open addressing with linear probing
+// over 4-byte slots that number the ids. The node-based unordered_map it replaces cost ~0.1 s of
+// one thread on a 1 GB trace's 0.5 M flows.
 class FlowCounts {
  public:
   struct Ends {
@@ -187,6 +186,7 @@ class TraceParser {
                     const std::vector<TrackId>& tracks);
   void AbsorbOpenBegins(TraceParser& block, Profile& fragment, const std::vector<TrackId>& tracks,
                         SliceId slice_base, int64_t lines_before);
+  void CountNewFlows();
 
   Profile& p_;
   const EventLocator& loc_;
@@ -204,7 +204,12 @@ class TraceParser {
   bool block_mode_ = false;
   std::vector<DeferredEnd> deferred_ends_;  // block mode: 'E's without an open 'B', in order
   std::vector<uint8_t> process_meta_, track_meta_;  // MetaBit sets by process / track index
-  FlowCounts flow_counts_;  // the flows committed, or absorbed (none in block mode)
+  // The flows of p_.flows[0, flows_counted_), counted by CountNewFlows: after each block the
+  // parallel reader absorbs (while the next round is parsed, not at the end, when its threads have
+  // nothing left to do), and at Finalize (all of them after a serial read: the table then grows
+  // after the model's arrays, not among them, and the peak RSS stays lower).
+  FlowCounts flow_counts_;
+  size_t flows_counted_ = 0;
   uint64_t ascend_signals_ = 0;
   uint64_t elements_ = 0;          // elements of the trace array
   uint64_t events_ = 0;            // elements that were well-formed event objects
