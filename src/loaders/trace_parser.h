@@ -80,8 +80,7 @@ class EventLocator {
 
 // The starts and finishes of each flow id (an id and whether it is a string's), in order of the
 // id's first appearance (Finalize reports the unpaired ones): open addressing with linear probing
-// over 4-byte slots that number the ids. The node-based unordered_map it replaces cost ~0.1 s of
-// one thread on a 1 GB trace's 0.5 M flows.
+// over 4-byte slots that number the ids (a node-based unordered_map before: a malloc per id).
 class FlowCounts {
  public:
   struct Ends {
