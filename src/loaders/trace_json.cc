@@ -12,7 +12,6 @@
 #include <set>
 #include <string>
 #include <system_error>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -224,6 +223,39 @@ bool IsTorchOpCategoryKind(SliceKind k) {
 }
 
 }  // namespace
+
+void TraceParser::CountNewFlows() {
+  for (; flows_counted_ < p_.flows.size(); ++flows_counted_) flow_counts_.Add(p_.flows[flows_counted_]);
+}
+
+void FlowCounts::Add(const FlowEvent& f) {
+  if (2 * (ends_.size() + 1) > slots_.size()) Grow();
+  size_t i = Hash(f.id, f.id_is_string) & mask_;
+  for (; slots_[i] != 0; i = (i + 1) & mask_) {
+    Ends& e = ends_[slots_[i] - 1];
+    if (e.id == f.id && e.is_string == f.id_is_string) return Count(e, static_cast<char>(f.phase));
+  }
+  ends_.push_back({f.id, f.id_is_string, 0, 0});
+  slots_[i] = static_cast<uint32_t>(ends_.size());
+  Count(ends_.back(), static_cast<char>(f.phase));
+}
+
+size_t FlowCounts::Hash(uint64_t id, bool is_string) {  // splitmix64's finaliser
+  uint64_t z = id + (is_string ? 0x9e3779b97f4a7c15ULL : 0);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return static_cast<size_t>(z ^ (z >> 31));
+}
+
+void FlowCounts::Grow() {
+  slots_.assign(std::max<size_t>(1024, slots_.size() * 2), 0);
+  mask_ = slots_.size() - 1;
+  for (size_t n = 0; n < ends_.size(); ++n) {
+    size_t i = Hash(ends_[n].id, ends_[n].is_string) & mask_;
+    while (slots_[i] != 0) i = (i + 1) & mask_;
+    slots_[i] = static_cast<uint32_t>(n + 1);
+  }
+}
 
 // ---- the parser (the class: trace_parser.h) ------------------------------------------------------
 
@@ -806,21 +838,8 @@ void TraceParser::Finalize(const std::string& file) {
   }
   // Flow pairing check, reported in order of the first appearance of each id (deterministic on
   // every standard library, unlike a hash map's iteration order).
-  struct Ends {
-    uint64_t id = 0;
-    bool is_string = false;
-    uint32_t starts = 0, finishes = 0;
-  };
-  std::unordered_map<uint64_t, uint32_t> int_ids, str_ids;  // id -> index into `ends`
-  std::vector<Ends> ends;
-  for (const FlowEvent& f : p_.flows) {
-    auto [it, inserted] = (f.id_is_string ? str_ids : int_ids).try_emplace(f.id, static_cast<uint32_t>(ends.size()));
-    if (inserted) ends.push_back({f.id, f.id_is_string});
-    Ends& e = ends[it->second];
-    if (f.phase == 's') ++e.starts;
-    if (f.phase == 'f') ++e.finishes;
-  }
-  for (const Ends& e : ends) {
+  CountNewFlows();
+  for (const FlowCounts::Ends& e : flow_counts_.ends()) {
     if ((e.starts == 0) == (e.finishes == 0)) continue;
     if (p_.diagnostics.count(DiagId::flow_unpaired) < Diagnostics::kMaxExamples) {
       p_.diagnostics.Add(DiagId::flow_unpaired, SourceLocation{file, 0, -1},

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -37,6 +38,30 @@ void ReserveMore(std::vector<T>& v, size_t more) {
   if (v.size() + more > v.capacity()) v.reserve(std::max(v.size() + more, v.capacity() * 2));
 }
 
+// Room for `more` elements more in `v`, which then holds what the input's first `done` bytes of
+// `total` made. When the input's size is known (a plain file), the array is sized for the whole
+// input, projected from what it held so far plus 1/32 for the events' sizes to vary along the file:
+// one copy of the array at most when the events are alike (doubling copies it at every power of two
+// and leaves up to half of it for LoadProfile's final shrink to copy again). A projection that
+// falls short grows it by 1/8 at least. Without a size (gzip), it doubles, as it does when the
+// projection cannot be had (a first part far denser in events than the rest, on a small machine:
+// the reservation is address space, but the system may refuse that much at once).
+template <typename T>
+void ReserveProjected(std::vector<T>& v, size_t more, uint64_t done, uint64_t total) {
+  const size_t need = v.size() + more;
+  if (need <= v.capacity()) return;
+  if (done > 0 && total > done) {
+    const double scale = static_cast<double>(total) / static_cast<double>(done) * (1.0 + 1.0 / 32);
+    const double projected = std::min(static_cast<double>(need) * scale, static_cast<double>(v.max_size() / 2));
+    try {
+      v.reserve(std::max({need, static_cast<size_t>(projected), v.capacity() + v.capacity() / 8}));
+      return;
+    } catch (const std::bad_alloc&) {
+    }
+  }
+  v.reserve(std::max(need, v.capacity() * 2));
+}
+
 }  // namespace
 
 // ---- absorbing a fragment --------------------------------------------------------------------------
@@ -50,6 +75,7 @@ void TraceParser::Absorb(TraceParser& block, Profile& fragment, int64_t lines_be
   const auto slice_base = static_cast<SliceId>(p_.slices.size());
   AbsorbEvents(fragment, strings, tracks);
   AbsorbOpenBegins(block, fragment, tracks, slice_base, lines_before);
+  CountNewFlows();  // while the next round is parsed, not all at the end
   if (elements_ == 0 && block.elements_ > 0) first_bad_offset_ = block.first_bad_offset_;
   elements_ += block.elements_;
   events_ += block.events_;
@@ -218,6 +244,7 @@ struct Block {
   int64_t lines_sep = 0;   // kLimit: newlines in [end, next)
   bool nul_run = false;    // [start, end) holds a run of NULs: the serial reader refuses it
   int64_t lines_before = 0;  // when accepted: newlines in the input before `start`
+  uint64_t end_offset = 0;   // when accepted: the input offset of `end`
 };
 
 // The smallest block a file's size makes a block (a given block size smaller than this is kept).
@@ -359,6 +386,8 @@ class ParallelArrayReader {
   static void CarryOver(const Round& round, size_t consumed, int64_t lines_consumed, size_t gap, Round& next);
   // Absorbs the blocks and keeps their emptied fragments for later blocks (their memory is reused).
   void AbsorbAll(std::vector<Block>& blocks);
+  // Makes room in the model's arrays for the blocks' fragments (ReserveProjected).
+  void Presize(const std::vector<Block>& blocks);
   std::unique_ptr<Profile> TakeFragment();
 
   JsonArrayStream& stream_;
@@ -366,6 +395,7 @@ class ParallelArrayReader {
   const std::string& file_;
   ParallelReadOptions options_;
   bool source_done_ = false;
+  uint64_t input_bytes_ = 0;  // the input's size when known (a plain file), else 0
   std::vector<std::unique_ptr<Profile>> spare_;
 };
 
@@ -444,6 +474,7 @@ BlockStop ParallelArrayReader::Settle(Round& round, std::vector<Block>& accepted
       break;
     }
     b.lines_before = round.lines_before + lines_at_start;
+    b.end_offset = round.offset + b.end;
     if (options_.stats != nullptr) {
       ++options_.stats->blocks_absorbed;
       options_.stats->bytes_absorbed += b.end - b.start;
@@ -480,7 +511,27 @@ void ParallelArrayReader::CarryOver(const Round& round, size_t consumed, int64_t
   next.lines_before = round.lines_before + lines_consumed - CountNewlines(carry.data(), keep);
 }
 
+void ParallelArrayReader::Presize(const std::vector<Block>& blocks) {
+  if (blocks.empty()) return;
+  size_t slices = 0, args = 0, flows = 0, counters = 0, memory = 0;
+  for (const Block& b : blocks) {
+    slices += b.fragment->slices.size();
+    args += b.fragment->args.size();
+    flows += b.fragment->flows.size();
+    counters += b.fragment->counters.size();
+    memory += b.fragment->memory_events.size();
+  }
+  Profile& p = parser_.profile();
+  const uint64_t done = blocks.back().end_offset;
+  ReserveProjected(p.slices, slices, done, input_bytes_);
+  ReserveProjected(p.args, args, done, input_bytes_);
+  ReserveProjected(p.flows, flows, done, input_bytes_);
+  ReserveProjected(p.counters, counters, done, input_bytes_);
+  ReserveProjected(p.memory_events, memory, done, input_bytes_);
+}
+
 void ParallelArrayReader::AbsorbAll(std::vector<Block>& blocks) {
+  Presize(blocks);
   for (Block& b : blocks) {
     parser_.Absorb(*b.parser, *b.fragment, b.lines_before);
     b.parser.reset();
@@ -505,6 +556,7 @@ Status ParallelArrayReader::Run() {
 // A plain file is parsed where it is mapped: a round views the file, and carries nothing over.
 Status ParallelArrayReader::RunMapped(std::string_view file) {
   ByteSource& source = stream_.source();
+  input_bytes_ = file.size();
   // A smaller file gets smaller blocks, four rounds at least: the fragments of a round, absorbed
   // while the next is parsed, then hold a quarter of the model, not all of it.
   const size_t threads = static_cast<size_t>(options_.threads);
@@ -569,6 +621,7 @@ constexpr size_t kMaxBufferedBlock = size_t{8} << 20;
 
 Status ParallelArrayReader::RunBuffered() {
   options_.block_bytes = std::min(options_.block_bytes, kMaxBufferedBlock);
+  input_bytes_ = stream_.source().gzipped() ? 0 : stream_.source().file_bytes();
   auto round = std::make_unique<Round>();
   auto next = std::make_unique<Round>();
   {

@@ -78,6 +78,31 @@ class EventLocator {
   virtual SourceLocation Locate(uint64_t offset) const = 0;
 };
 
+// The starts and finishes of each flow id (an id and whether it is a string's), in order of the
+// id's first appearance (Finalize reports the unpaired ones): open addressing with linear probing
+// over 4-byte slots that number the ids (a node-based unordered_map before: a malloc per id).
+class FlowCounts {
+ public:
+  struct Ends {
+    uint64_t id;
+    bool is_string;
+    uint32_t starts, finishes;
+  };
+  void Add(const FlowEvent& f);
+  const std::vector<Ends>& ends() const { return ends_; }
+
+ private:
+  static void Count(Ends& e, char phase) {
+    if (phase == 's') ++e.starts;
+    if (phase == 'f') ++e.finishes;
+  }
+  static size_t Hash(uint64_t id, bool is_string);
+  void Grow();
+  std::vector<uint32_t> slots_;  // an id's index in ends_ + 1; 0 when empty
+  std::vector<Ends> ends_;
+  size_t mask_ = 0;
+};
+
 class TraceParser {
  public:
   TraceParser(Profile& profile, const EventLocator& locator) : p_(profile), loc_(locator) {}
@@ -90,6 +115,7 @@ class TraceParser {
   // After the last event: unclosed 'B's, Ascend lanes, flow pairing (messages name `file`).
   void Finalize(const std::string& file);
   bool looks_ascend() const { return ascend_signals_ > 0; }
+  Profile& profile() { return p_; }
   uint64_t elements() const { return elements_; }
   uint64_t events() const { return events_; }
   uint64_t first_bad_offset() const { return first_bad_offset_; }
@@ -159,6 +185,7 @@ class TraceParser {
                     const std::vector<TrackId>& tracks);
   void AbsorbOpenBegins(TraceParser& block, Profile& fragment, const std::vector<TrackId>& tracks,
                         SliceId slice_base, int64_t lines_before);
+  void CountNewFlows();
 
   Profile& p_;
   const EventLocator& loc_;
@@ -176,6 +203,12 @@ class TraceParser {
   bool block_mode_ = false;
   std::vector<DeferredEnd> deferred_ends_;  // block mode: 'E's without an open 'B', in order
   std::vector<uint8_t> process_meta_, track_meta_;  // MetaBit sets by process / track index
+  // The flows of p_.flows[0, flows_counted_), counted by CountNewFlows: after each block the
+  // parallel reader absorbs (while the next round is parsed, not at the end, when its threads have
+  // nothing left to do), and at Finalize (all of them after a serial read: the table then grows
+  // after the model's arrays, not among them, and the peak RSS stays lower).
+  FlowCounts flow_counts_;
+  size_t flows_counted_ = 0;
   uint64_t ascend_signals_ = 0;
   uint64_t elements_ = 0;          // elements of the trace array
   uint64_t events_ = 0;            // elements that were well-formed event objects

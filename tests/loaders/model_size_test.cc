@@ -1,15 +1,23 @@
-// What the loaded model costs: LoadProfile leaves no growth slack in the model's arrays (they stay
-// in memory for the whole run; on a 1 GB trace the slack was ~100 MB per side).
+// What the loaded model costs: LoadProfile leaves at most 1/8 of growth slack in the model's arrays
+// (they stay for the whole run; on a 1 GB trace doubling left ~100 MB per side). The slack kept is
+// never written (address space, not memory): the parallel reader sizes a plain file's arrays for
+// the whole file a few percent too big, and copying them once more cost a tenth of the load.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "profdiff/loaders/loader.h"
 
 namespace profdiff {
 namespace {
 
-TEST(ModelSize, LoadProfileLeavesNoSlackInTheArrays) {
+template <typename T>
+size_t Slack(const std::vector<T>& v) {
+  return v.capacity() - v.size();
+}
+
+TEST(ModelSize, LoadProfileLeavesLittleSlackInTheArrays) {
   for (const std::string path :
        {PROFDIFF_SOURCE_DIR "/tests/data/kineto_resnet50_v100/worker0.1623143089861.pt.trace.json.gz",
         PROFDIFF_SOURCE_DIR "/tests/data/ascend_910b_alexnet/rank0_ascend_pt"}) {
@@ -17,11 +25,11 @@ TEST(ModelSize, LoadProfileLeavesNoSlackInTheArrays) {
     ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
     const Profile& p = **loaded;
     EXPECT_GT(p.args.size(), 1000u) << path;
-    EXPECT_EQ(p.args.capacity(), p.args.size()) << path;
-    EXPECT_EQ(p.slices.capacity(), p.slices.size()) << path;
-    EXPECT_EQ(p.flows.capacity(), p.flows.size()) << path;
-    EXPECT_EQ(p.counters.capacity(), p.counters.size()) << path;
-    EXPECT_EQ(p.memory_events.capacity(), p.memory_events.size()) << path;
+    EXPECT_LE(Slack(p.args), p.args.capacity() / 8) << path;
+    EXPECT_LE(Slack(p.slices), p.slices.capacity() / 8) << path;
+    EXPECT_LE(Slack(p.flows), p.flows.capacity() / 8) << path;
+    EXPECT_LE(Slack(p.counters), p.counters.capacity() / 8) << path;
+    EXPECT_LE(Slack(p.memory_events), p.memory_events.capacity() / 8) << path;
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,81 @@ TEST(ParallelLoad, BlocksAreReadInParallel) {
   EXPECT_EQ(FirstDifference(Load(path, 3, 1000, 1 << 16), Load(path, 1, 0, 1 << 16)), "");
   EXPECT_LT(stats.blocks_absorbed, stats.blocks);  // some guesses fell inside a string
   EXPECT_GT(stats.blocks_absorbed, stats.rounds);  // and many were right
+}
+
+// A plain file's arrays are sized for the whole file from the first rounds (no doubling, and little
+// enough slack for LoadProfile to keep them as they are); a gzip file's grow by doubling.
+TEST(ParallelLoad, ArraysAreSizedForTheWholeFile) {
+  const std::string extra =
+      R"({"ph":"s","id":7,"ts":3,"pid":1,"tid":1},{"ph":"i","name":"[memory]","ts":6,"args":{"Bytes":64,"Addr":99}},)";
+  const std::string path = WriteTemp("uniform.json", "[" + Events(20000, extra) + kEvent + "]");
+  LoadOptions options;
+  options.threads = 2;
+  options.parallel_block_bytes = size_t{32} << 10;
+  ParallelLoadStats stats;
+  options.parallel_stats = &stats;
+  Profile p;
+  ASSERT_TRUE(LoadTraceJson(path, p, options).ok());
+  EXPECT_GT(stats.rounds, 20u);
+  auto expect_sized = [](const auto& v, const char* what) {
+    EXPECT_GE(v.capacity(), v.size()) << what;
+    EXPECT_LE(v.capacity() - v.size(), v.capacity() / 16) << what << " " << v.size() << " " << v.capacity();
+  };
+  expect_sized(p.slices, "slices");
+  expect_sized(p.args, "args");
+  expect_sized(p.flows, "flows");
+  expect_sized(p.memory_events, "memory events");
+  EXPECT_EQ(FirstDifference(DumpProfile(p), Load(path, 1, 0, 1 << 16)), "");
+}
+
+// Flows are counted per id as they come (the serial reader as it commits them, the parallel one as
+// it absorbs them): every unpaired id is found and reported in order of first appearance, an integer
+// id apart from a string id with the same value or StringId, past several growths of the table.
+TEST(ParallelLoad, UnpairedFlowsAreFoundInOrderOfFirstAppearance) {
+  std::vector<std::pair<char, std::string>> flows;  // phase, id as written
+  for (int i = 0; i < 6000; ++i) {
+    // Ids in a scattered order; every third one has no finish, string ids every fifth.
+    const int id = (i * 7919) % 6000 + 1;
+    const std::string key = i % 5 == 0 ? fmt::format(R"("{}")", id) : std::to_string(id);
+    flows.emplace_back('s', key);
+    if (i % 3 != 0) flows.emplace_back('f', key);
+  }
+  for (int i = 0; i < 20; ++i) flows.emplace_back('f', std::to_string(i));  // small ids: a string's StringId
+  std::string events;
+  std::vector<std::string> order;  // ids in order of first appearance
+  std::map<std::string, std::pair<int, int>> ends;
+  for (size_t i = 0; i < flows.size(); ++i) {
+    const auto& [phase, key] = flows[i];
+    events += fmt::format(R"({{"ph":"{}","id":{},"ts":{},"pid":1,"tid":1,"bp":"e"}},)", phase, key, i);
+    if (i % 3 == 0) events += "\n";
+    auto [it, inserted] = ends.try_emplace(key);
+    if (inserted) order.push_back(key);
+    ++(phase == 's' ? it->second.first : it->second.second);
+  }
+  std::vector<std::string> expected;
+  for (const std::string& key : order) {
+    const auto [starts, finishes] = ends[key];
+    if ((starts == 0) == (finishes == 0)) continue;
+    const std::string shown = key[0] == '"' ? key.substr(1, key.size() - 2) : key;
+    expected.push_back(fmt::format("flow id {} has {} start(s) and {} end(s)", shown, starts, finishes));
+  }
+  ASSERT_GE(expected.size(), 2000u);
+  const std::string path = WriteTemp("many_flows.json", "[" + events + kEvent + "]");
+  for (int threads : {1, 2, 3}) {
+    for (size_t block : {size_t{512}, size_t{64} << 10}) {
+      SCOPED_TRACE(fmt::format("threads {} block {}", threads, block));
+      LoadOptions options;
+      options.threads = threads;
+      options.parallel_block_bytes = block;
+      Profile p;
+      ASSERT_TRUE(LoadTraceJson(path, p, options).ok());
+      const Diagnostics::Entry& unpaired = p.diagnostics.entry(DiagId::flow_unpaired);
+      EXPECT_EQ(unpaired.count, expected.size());
+      ASSERT_EQ(unpaired.examples.size(), Diagnostics::kMaxExamples);
+      for (size_t i = 0; i < Diagnostics::kMaxExamples; ++i) EXPECT_EQ(unpaired.examples[i].detail, expected[i]);
+    }
+  }
+  EXPECT_EQ(FirstDifference(Load(path, 2, 512, 1 << 16), Load(path, 1, 0, 1 << 16)), "");
 }
 
 TEST(ParallelLoad, GzipDamagedLaterGivesTheSerialError) {
