@@ -9,7 +9,8 @@
 # --reference-compat, and the reference (CMD, default `msprof-analyze`; MSPROF_ANALYZE=CMD works too)
 # writing into a temporary directory, N times each (default 3) under /usr/bin/time -v, and prints the
 # medians of wall, CPU and peak RSS with the reference/profdiff ratios. The reference is optional:
-# without it (`pip install msprof-analyze`, from Ascend's mstt) the script says so and exits 2.
+# without it (`pip install msprof-analyze`, or its sources run with Debian's python3: a wrapper that
+# calls msprof_analyze.cli.entrance, docs/performance.md) the script says so and exits 2.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="$here/build"; runs=3; ref="${MSPROF_ANALYZE:-msprof-analyze}"
