@@ -186,6 +186,23 @@ TEST_F(ClusterCli, TwoRunsNameTheNewStragglerAndGate) {
   EXPECT_NE(r.out.find("slow rank 1: resolved"), std::string::npos) << r.out;
 }
 
+// The bundled Kineto run (README): ranks 0 and 1 of 128; rank 1 arrives last and holds the steps back.
+TEST_F(ClusterCli, BundledKinetoRun) {
+  const fs::path run = fs::path(PROFDIFF_SOURCE_DIR) / "tests/data/kineto_2rank_nccl";
+  auto r = RunCli({"cluster", "-d", run.string(), "-o", out_.string(), "--format", "json", "-q"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["run"]["world_size"], 128);
+  EXPECT_EQ(j["run"]["ranks_found"], nlohmann::json::array({0, 1}));
+  EXPECT_EQ(j["collectives"]["matched"], 10);
+  EXPECT_EQ(j["collectives"]["late_ranks"][0]["rank"], 1);
+  EXPECT_EQ(j["collectives"]["waits_on"][0]["blocker"], 1);
+  ASSERT_EQ(j["slow_ranks"].size(), 2u);
+  for (const auto& s : j["slow_ranks"]) EXPECT_EQ(s["rank"], 1);
+  EXPECT_TRUE(fs::exists(out_ / "cluster_analysis_output" / "cluster_step_trace_time.csv"));
+  EXPECT_FALSE(fs::exists(out_ / "cluster_analysis_output" / "communication_group.json"));  // not an Ascend run
+}
+
 // Corpus: the level-2 capture of the 2025 AlexNet run against its level-1 capture (text exports).
 TEST_F(ClusterCli, TwoCorpusRuns) {
   const fs::path corpus = fs::path(PROFDIFF_SOURCE_DIR) / "../shared/corpus";
