@@ -204,8 +204,10 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
     for (const std::string& m : r.missing) list += (list.empty() ? "" : ", ") + m;
     warn(fmt::format("rank {} ({}) has no {}: what needs it is unknown for that rank", r.rank, r.source_path, list));
   }
-  // Stage rows need the pipeline-parallel (p2p) groups, which profdiff does not derive yet: none.
-  result.step_table = analysis::BuildClusterStepTable(result.ranks, {}, request.step_id);
+  // Stage rows: the pipeline stages the reference infers from the communication groups ("pp" p2p
+  // groups; none in a run without them, or without communication files).
+  const analysis::CommunicationGroups groups = analysis::FindCommunicationGroups(result.ranks, request.mode);
+  result.step_table = analysis::BuildClusterStepTable(result.ranks, analysis::StageGroups(groups), request.step_id);
   result.stragglers = analysis::FindStepStragglers(result.ranks);
   result.collectives = analysis::MatchCollectives(result.ranks);
   result.late_ranks = analysis::LastArrivals(result.collectives);

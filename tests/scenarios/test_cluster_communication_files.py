@@ -7,7 +7,9 @@ non-ASCII operator name, profiler_metadata.json naming one group) gives, under e
 default mode and under --reference-compat, the files the reference (msprof-analyze 26.1) wrote for it
 (tests/data/cluster_comm_synth/expected/<mode>/) byte for byte; the matrix links the reference leaves
 out are said once on stderr; -m communication_time / communication_matrix write only their file; an
-unknown mode is refused; an existing communication file is kept without --force.
+unknown mode is refused; an existing communication file is kept without --force. A 4-rank run with
+pipeline-parallel ("pp") p2p groups (tests/data/cluster_stage_synth) gets the reference's stage rows in
+cluster_step_trace_time.csv, byte for byte under --reference-compat.
 """
 import os
 import shutil
@@ -48,11 +50,27 @@ def check_mode(run_dir, tmp, mode, extra):
     return out
 
 
+def check_stages(tmp):
+    """A 4-rank run with pipeline stages (tests/data/cluster_stage_synth): the stage rows and the groups
+    as the reference wrote them."""
+    data = os.path.join(SRC, "tests", "data", "cluster_stage_synth")
+    run_dir = os.path.join(tmp, "stage_run")
+    subprocess.run([sys.executable, os.path.join(data, "make_run.py"), run_dir], check=True)
+    out = os.path.join(tmp, "stage_out")
+    rc, _, se = run(["cluster", "-d", run_dir, "-o", out, "--reference-compat", "-q"])
+    check(rc == 0, f"stages: exit {rc}: {se}")
+    for name in ("cluster_step_trace_time.csv", "communication_group.json"):
+        got = os.path.join(out, "cluster_analysis_output", name)
+        check(os.path.exists(got) and read_bytes(got) == read_bytes(os.path.join(data, "expected", name)),
+              f"stages: {name} differs from the reference's")
+
+
 def main():
     if not BIN or not os.path.exists(BIN):
         sys.exit(f"PROFDIFF_BIN is not set or does not exist: {BIN!r}")
     tmp = tempfile.mkdtemp(prefix="profdiff_cluster_comm_")
     try:
+        check_stages(tmp)
         run_dir = os.path.join(tmp, "run")
         subprocess.run([sys.executable, os.path.join(DATA, "make_run.py"), run_dir], check=True)
         for mode in ("all", "communication_time", "communication_matrix"):

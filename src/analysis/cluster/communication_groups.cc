@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -121,6 +122,81 @@ CommunicationGroups FindCommunicationGroups(const std::vector<RankSummary>& rank
   const std::map<std::string, MetadataGroup> metadata = MetadataGroups(ranks);
   AddParallelInfo("collective", out.collective, metadata, out.parallel_info);
   AddParallelInfo("p2p", out.p2p, metadata, out.parallel_info);
+  return out;
+}
+
+namespace {
+
+using RankSet = std::set<int64_t>;
+
+bool Connected(const RankSet& a, const RankSet& b) {
+  for (int64_t r : a)
+    if (b.count(r)) return true;
+  return false;
+}
+
+size_t Shared(const RankSet& a, const RankSet& b) {
+  size_t n = 0;
+  for (int64_t r : a) n += b.count(r);
+  return n;
+}
+
+// The "pp" p2p groups joined where they share a rank: from the one with the lowest rank, every later
+// one connected to the growing union joins it, until none is left.
+std::vector<RankSet> PipelineUnions(std::vector<RankSet> links) {
+  std::stable_sort(links.begin(), links.end(), [](const RankSet& a, const RankSet& b) { return *a.begin() < *b.begin(); });
+  std::vector<RankSet> unions;
+  while (!links.empty()) {
+    RankSet u = links.front();
+    std::vector<RankSet> removed = {links.front()};
+    for (size_t i = 1; i < links.size(); ++i) {
+      if (!Connected(links[i], u)) continue;
+      u.insert(links[i].begin(), links[i].end());
+      removed.push_back(links[i]);
+    }
+    std::erase_if(links, [&](const RankSet& l) { return std::find(removed.begin(), removed.end(), l) != removed.end(); });
+    unions.push_back(std::move(u));
+  }
+  return unions;
+}
+
+bool StartsWithPp(const std::string& name) {
+  return name.size() >= 2 && (name[0] == 'p' || name[0] == 'P') && (name[1] == 'p' || name[1] == 'P');
+}
+
+}  // namespace
+
+std::vector<std::vector<int64_t>> StageGroups(const CommunicationGroups& groups) {
+  std::vector<RankSet> links;
+  std::vector<std::pair<std::string, RankSet>> collective;  // by group name, first row kept in place
+  for (const GroupParallelInfo& g : groups.parallel_info) {
+    RankSet ranks(g.rank_set.begin(), g.rank_set.end());
+    if (ranks.empty()) continue;
+    if (g.type == "p2p" && StartsWithPp(g.pg_name)) links.push_back(ranks);
+    if (g.type != "collective") continue;
+    auto same = std::find_if(collective.begin(), collective.end(), [&](const auto& c) { return c.first == g.group_name; });
+    if (same == collective.end()) collective.emplace_back(g.group_name, std::move(ranks));
+    else same->second = std::move(ranks);  // the reference's dict keeps the last row of a name
+  }
+  if (links.empty()) return {};
+  const std::vector<RankSet> unions = PipelineUnions(std::move(links));
+  std::map<int64_t, RankSet> stages;  // by first rank
+  for (const auto& [name, ranks] : collective) {
+    if (std::any_of(unions.begin(), unions.end(), [&](const RankSet& u) { return Shared(ranks, u) > 1; })) continue;
+    RankSet joined;
+    for (auto it = stages.begin(); it != stages.end();) {
+      if (!Connected(ranks, it->second)) {
+        ++it;
+        continue;
+      }
+      joined.insert(it->second.begin(), it->second.end());
+      it = stages.erase(it);
+    }
+    joined.insert(ranks.begin(), ranks.end());
+    stages[*joined.begin()] = std::move(joined);
+  }
+  std::vector<std::vector<int64_t>> out;
+  for (const auto& [first, ranks] : stages) out.emplace_back(ranks.begin(), ranks.end());
   return out;
 }
 

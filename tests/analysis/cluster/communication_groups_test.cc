@@ -90,5 +90,23 @@ TEST(CommunicationGroups, MetadataGivesGroupIdNameAndGlobalRanks) {
   EXPECT_EQ(g.parallel_info[1].rank_set, (std::vector<int64_t>{0}));
 }
 
+GroupParallelInfo Row(std::string type, std::vector<int64_t> ranks, std::string name, std::string pg) {
+  return GroupParallelInfo{std::move(type), std::move(ranks), std::move(name), "", std::move(pg)};
+}
+
+TEST(CommunicationGroups, StagesFromThePipelineGroups) {
+  CommunicationGroups g;
+  EXPECT_TRUE(StageGroups(g).empty());
+  g.parallel_info = {Row("collective", {0, 1}, "dpa", "dp"), Row("collective", {2, 3}, "dpb", "dp"),
+                     Row("collective", {0, 2}, "all", "world"),  // two ranks of one pipeline: not a stage
+                     Row("collective", {1, 4}, "x", "x"),        // shares rank 1 with the first stage: joins it
+                     Row("p2p", {0, 2}, "ppa", "PP"), Row("p2p", {1, 3}, "ppb", "pp_1"), Row("p2p", {5, 6}, "q", "tp")};
+  EXPECT_EQ(StageGroups(g), (std::vector<std::vector<int64_t>>{{0, 1, 4}, {2, 3}}));
+  g.parallel_info.pop_back();
+  g.parallel_info.pop_back();
+  g.parallel_info.pop_back();  // no "pp" group left: no stages
+  EXPECT_TRUE(StageGroups(g).empty());
+}
+
 }  // namespace
 }  // namespace profdiff::analysis

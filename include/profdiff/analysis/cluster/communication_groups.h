@@ -59,4 +59,10 @@ std::string_view OperatorGroup(std::string_view op_name);
 // The groups of `ranks` (ascending by rank) under `mode`.
 CommunicationGroups FindCommunicationGroups(const std::vector<RankSummary>& ranks, ClusterMode mode);
 
+// The pipeline stages, as the reference infers them from comm_group_parallel_info: the p2p groups of a
+// process group named "pp..." are joined where they share a rank; each collective group that holds
+// at most one rank of every such joined group is a stage, and stages that share a rank are one. Their
+// ranks ascending, the stages by their first rank; none without a "pp" p2p group (no stage rows then).
+std::vector<std::vector<int64_t>> StageGroups(const CommunicationGroups& groups);
+
 }  // namespace profdiff::analysis
