@@ -79,25 +79,6 @@ def gpu_marker_span_ns(doc):
     return {k: (int(v[0]), int(v[1])) for k, v in spans.items()}
 
 
-class Checks:
-    """A test's failed checks: check(cond, msg) records and prints a failure; finish() ends the test
-    (exit 1 when a check failed, else prints "ok")."""
-
-    def __init__(self):
-        self.failures = []
-
-    def __call__(self, cond, msg):
-        if not cond:
-            self.failures.append(msg)
-            print("FAIL:", msg)
-
-    def finish(self):
-        if self.failures:
-            print(f"{len(self.failures)} failure(s)")
-            sys.exit(1)
-        print("ok")
-
-
-def read_bytes(path):
-    with open(path, "rb") as f:
-        return f.read()
+# The failed-checks collector and byte reader every Python test uses (tests/common/py_checks.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from py_checks import Checks, read_bytes  # noqa: E402,F401
