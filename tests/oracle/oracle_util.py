@@ -6,6 +6,7 @@ A test exits 77 (ctest SKIP_RETURN_CODE) when ../shared is absent, e.g. in a use
 """
 import atexit
 import csv
+import decimal
 import math
 import os
 import shutil
@@ -279,3 +280,23 @@ def run_sheet_parity(cases, lines, sheets, layout, what):
 # The failed-checks collector and byte reader every Python test uses (tests/common/py_checks.py).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from py_checks import Checks, read_bytes  # noqa: E402,F401
+
+
+# The cluster oracles (../shared/oracle-cluster) and the corpus's multi-rank text runs.
+ORACLE_CLUSTER = os.path.join(SHARED, "oracle-cluster")
+CLUSTER_TEXT_RUNS = ["msinsight_pt_text_2025_level0", "msinsight_pt_text_2025_level1", "msinsight_pt_text_2025_level2"]
+GPT3 = "msinsight_server_gpt3_2rank_trimmed"
+
+
+def gpt3_as_ascend_pt(tmp):
+    """The GPT-3 2-rank sample in the oracle case's layout: each test_rank_N linked as test_rank_N_ascend_pt."""
+    run = os.path.join(tmp, "gpt3_as_ascend_pt")
+    os.makedirs(run)
+    for r in ("test_rank_0", "test_rank_1"):
+        os.symlink(os.path.join(CORPUS, GPT3, r), os.path.join(run, r + "_ascend_pt"))
+    return run
+
+
+def exact_ns(us_text):
+    """A µs decimal as the reference writes it, rounded half to even to the ns (the default mode's value)."""
+    return (decimal.Decimal(us_text) * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_EVEN)

@@ -14,24 +14,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from oracle_util import Checks, CORPUS, read_bytes, run_profdiff, SHARED, SKIP  # noqa: E402
+from oracle_util import Checks, CLUSTER_TEXT_RUNS, CORPUS, GPT3, gpt3_as_ascend_pt, ORACLE_CLUSTER, read_bytes, run_profdiff, SHARED, SKIP  # noqa: E402
 
-ORACLE_CLUSTER = os.path.join(SHARED, "oracle-cluster")
-TEXT_CLUSTERS = ["msinsight_pt_text_2025_level0", "msinsight_pt_text_2025_level1", "msinsight_pt_text_2025_level2"]
-GPT3 = "msinsight_server_gpt3_2rank_trimmed"
 MODES = ["all", "communication_time", "communication_matrix"]
 FILES = ["communication_group.json", "cluster_communication.json", "cluster_communication_matrix.json"]
 check = Checks()
-
-
-
-
-def gpt3_as_ascend_pt(tmp):
-    run = os.path.join(tmp, "gpt3_as_ascend_pt")
-    os.makedirs(run)
-    for r in ("test_rank_0", "test_rank_1"):
-        os.symlink(os.path.join(CORPUS, GPT3, r), os.path.join(run, r + "_ascend_pt"))
-    return run
 
 
 def check_case(name, run, tmp):
@@ -56,7 +43,7 @@ def main():
         sys.exit(SKIP)
     tmp = tempfile.mkdtemp(prefix="profdiff_cluster_comm_")
     try:
-        for name in TEXT_CLUSTERS:
+        for name in CLUSTER_TEXT_RUNS:
             check_case(name, os.path.join(CORPUS, name), tmp)
         check_case(GPT3 + "_as_ascend_pt", gpt3_as_ascend_pt(tmp), tmp)
         out = os.path.join(tmp, "db")

@@ -17,7 +17,6 @@
 Exits 77 (skip) when ../shared is absent.
 """
 import csv
-import decimal
 import json
 import os
 import shutil
@@ -25,22 +24,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from oracle_util import Checks, CORPUS, run_profdiff, SHARED, SKIP  # noqa: E402
+from oracle_util import Checks, exact_ns, CLUSTER_TEXT_RUNS, CORPUS, GPT3, gpt3_as_ascend_pt, ORACLE_CLUSTER, run_profdiff, SHARED, SKIP  # noqa: E402
 
-ORACLE_CLUSTER = os.path.join(SHARED, "oracle-cluster")
 DB_CLUSTERS = ["msinsight_pt_db_2025_level0", "msinsight_pt_db_2025_level1", "msinsight_pt_db_2025_level2"]
-TEXT_CLUSTERS = ["msinsight_pt_text_2025_level0", "msinsight_pt_text_2025_level1", "msinsight_pt_text_2025_level2"]
-GPT3 = "msinsight_server_gpt3_2rank_trimmed"
 check = Checks()
-
-
-def gpt3_as_ascend_pt(tmp):
-    """The oracle case's layout: each test_rank_N renamed test_rank_N_ascend_pt (symbolic links here)."""
-    run = os.path.join(tmp, "gpt3_as_ascend_pt")
-    os.makedirs(run)
-    for r in ("test_rank_0", "test_rank_1"):
-        os.symlink(os.path.join(CORPUS, GPT3, r), os.path.join(run, r + "_ascend_pt"))
-    return run
 
 
 def run_cluster(run, out, *extra):
@@ -51,10 +38,6 @@ def run_cluster(run, out, *extra):
 def read(path, mode="rb"):
     with open(path, mode) as f:
         return f.read()
-
-
-def exact_ns(text):
-    return (decimal.Decimal(text) * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_EVEN)
 
 
 def check_case(name, run, tmp):
@@ -158,7 +141,7 @@ def synthetic_straggler(tmp):
 
 
 def check_safety(tmp):
-    run = os.path.join(CORPUS, TEXT_CLUSTERS[1])
+    run = os.path.join(CORPUS, CLUSTER_TEXT_RUNS[1])
     out = os.path.join(tmp, "safety")
     rc, _, se = run_cluster(run, out)
     check(rc == 0, f"safety: first run exit {rc}: {se}")
@@ -185,7 +168,7 @@ def main():
         sys.exit(SKIP)
     tmp = tempfile.mkdtemp(prefix="profdiff_cluster_")
     try:
-        for name in TEXT_CLUSTERS:
+        for name in CLUSTER_TEXT_RUNS:
             j = check_case(name, os.path.join(CORPUS, name), tmp)
             if j:
                 check(j["schema"] == "profdiff.cluster/1" and j["run"]["ranks_found"] == [0, 1], f"{name}: json run")

@@ -14,7 +14,6 @@
 Exits 77 (skip) when ../shared is absent.
 """
 import csv
-import decimal
 import glob
 import json
 import os
@@ -23,9 +22,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from oracle_util import Checks, CORPUS, read_bytes, run_profdiff, SHARED, SKIP  # noqa: E402
+from oracle_util import Checks, exact_ns, CORPUS, ORACLE_CLUSTER, read_bytes, run_profdiff, SHARED, SKIP  # noqa: E402
 
-ORACLE_CLUSTER = os.path.join(SHARED, "oracle-cluster")
 OUT = "cluster_analysis_output"
 check = Checks()
 
@@ -35,18 +33,12 @@ def rows(path):
         return list(csv.reader(f))
 
 
-
-
-def ns(text):
-    return (decimal.Decimal(text) * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_EVEN)
-
-
 def same_rounded(got, want, what):
     check(len(got) == len(want), f"{what}: {len(got)} rows, oracle {len(want)}")
     for g, w in zip(got[1:], want[1:]):
         check(g[:2] == w[:2], f"{what}: row keys {g[:2]} != {w[:2]}")
         for gv, wv in zip(g[2:], w[2:]):
-            check(ns(gv) == ns(wv), f"{what}: {gv} is not {wv} rounded to the ns")
+            check(exact_ns(gv) == exact_ns(wv), f"{what}: {gv} is not {wv} rounded to the ns")
 
 
 def cluster(run, out, *extra):
@@ -75,7 +67,7 @@ def check_single(level, tmp):
             same_rounded(got, want, f"{name} default")
             with open(os.path.join(out, "profdiff_cluster.json")) as f:
                 j = json.load(f)["time_summary"]
-            check([r["stepTime_ns"] for r in j["rows"]] == [int(ns(w[2])) for w in want[1:]]
+            check([r["stepTime_ns"] for r in j["rows"]] == [int(exact_ns(w[2])) for w in want[1:]]
                   and j["not_written_because"] is None, f"{name}: profdiff_cluster.json time_summary {j}")
 
 

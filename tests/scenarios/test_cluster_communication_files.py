@@ -30,8 +30,6 @@ def run(args):
     return p.returncode, p.stdout, p.stderr
 
 
-
-
 def check_mode(run_dir, tmp, mode, extra):
     out = os.path.join(tmp, f"out_{mode}_{'_'.join(extra).strip('-=.')}")
     rc, _, se = run(["cluster", "-d", run_dir, "-o", out, "-m", mode] + extra)
