@@ -15,57 +15,9 @@
 #include <vector>
 
 #include "profdiff/report/output_file.h"
+#include "profdiff/report/python_float.h"
 
 namespace profdiff::report {
-namespace {
-
-// Python repr of a finite double: shortest round-trip digits; fixed notation when the decimal
-// exponent is in [-4, 16), scientific otherwise ("1e-05", "1.5e+16"); integral fixed values get ".0".
-std::string PythonRepr(double v) {
-  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);  // "d.ddde[+-]XX"
-  size_t epos = sci.find('e');
-  std::string mant = sci.substr(0, epos);
-  int exp = std::atoi(sci.c_str() + epos + 1);
-  bool neg = false;
-  if (!mant.empty() && mant[0] == '-') {
-    neg = true;
-    mant.erase(0, 1);
-  }
-  std::string digits;
-  for (char c : mant) {
-    if (c != '.') digits.push_back(c);
-  }
-  std::string out = neg ? "-" : "";
-  if (exp < -4 || exp >= 16) {
-    out += digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    char e[16];
-    std::snprintf(e, sizeof e, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-    out += e;
-    return out;
-  }
-  if (exp < 0) {
-    out += "0.";
-    out.append(static_cast<size_t>(-exp - 1), '0');
-    out += digits;
-    return out;
-  }
-  const auto int_len = static_cast<size_t>(exp) + 1;
-  if (digits.size() <= int_len) {
-    out += digits;
-    out.append(int_len - digits.size(), '0');
-    out += ".0";
-  } else {
-    out += digits.substr(0, int_len) + "." + digits.substr(int_len);
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string FormatCsvNumber(double v) {
   if (std::isnan(v)) return "";
   if (std::isinf(v)) return v > 0 ? "INF" : "-INF";
@@ -77,7 +29,7 @@ std::string FormatCsvNumber(double v) {
     if (s == "-0") return "0";
     return s;
   }
-  return PythonRepr(std::strtod(buf, nullptr));
+  return PyFloatRepr(std::strtod(buf, nullptr));
 }
 
 std::string CsvField(std::string_view s) {

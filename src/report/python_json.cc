@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "profdiff/base/utf8.h"
-#include "profdiff/report/operators/operator_sheets.h"
+#include "profdiff/report/python_float.h"
 
 namespace profdiff::report {
 namespace {

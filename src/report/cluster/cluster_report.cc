@@ -11,7 +11,7 @@
 #include "profdiff/report/csv_writer.h"
 #include "profdiff/report/json_report.h"
 #include "profdiff/report/screen.h"
-#include "profdiff/report/operators/operator_sheets.h"
+#include "profdiff/report/python_float.h"
 
 namespace profdiff::report {
 namespace {

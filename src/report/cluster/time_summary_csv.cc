@@ -2,7 +2,7 @@
 #include "profdiff/report/cluster/time_summary_csv.h"
 
 #include "profdiff/base/time.h"
-#include "profdiff/report/operators/operator_sheets.h"
+#include "profdiff/report/python_float.h"
 
 namespace profdiff::report {
 namespace {

@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "profdiff/base/time.h"
-#include "profdiff/report/operators/operator_sheets.h"
+#include "profdiff/report/operators/operator_sheets.h"  // OpArgTextCache
+#include "profdiff/report/python_float.h"
 
 namespace profdiff::report {
 namespace {

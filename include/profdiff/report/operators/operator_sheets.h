@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "profdiff/analysis/operators/operator_compare.h"
+#include "profdiff/report/python_float.h"  // PyFloatRepr, which the operator sheets use
 #include "profdiff/report/sheet.h"
 
 namespace profdiff::report {
@@ -33,8 +34,6 @@ std::string KernelLine(const Profile& profile, SliceId kernel, const std::unorde
 // policy.db_kernel_lines_global_task_id its globalTaskId.
 ArgKey KernelTaskIdKey(const Profile& profile, const analysis::ReferencePolicy& policy);
 
-// Python repr() of a finite double ("605.0", "840.07675", "1e-05").
-std::string PyFloatRepr(double v);
 
 // Python str() of an op's "Input Dims" / "Input type" arg; "N/A" when absent.
 std::string OpArgText(const Profile& profile, SliceId op, ArgKey key);
