@@ -206,8 +206,12 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
   }
   // Stage rows: the pipeline stages the reference infers from the communication groups ("pp" p2p
   // groups; none in a run without them, or without communication files).
-  const analysis::CommunicationGroups groups = analysis::FindCommunicationGroups(result.ranks, request.mode);
-  result.step_table = analysis::BuildClusterStepTable(result.ranks, analysis::StageGroups(groups), request.step_id);
+  result.communication_groups = analysis::FindCommunicationGroups(result.ranks, request.mode);
+  result.step_table =
+      analysis::BuildClusterStepTable(result.ranks, analysis::StageGroups(result.communication_groups), request.step_id);
+  // The reference's ClusterTimeSummary, of a run with DB exports only (the others have no rank for it).
+  if (std::any_of(result.ranks.begin(), result.ranks.end(), [](const analysis::RankSummary& r) { return r.time.present; }))
+    result.time_summary = analysis::BuildClusterTimeSummary(result.ranks, request.step_id);
   result.stragglers = analysis::FindStepStragglers(result.ranks);
   result.collectives = analysis::MatchCollectives(result.ranks);
   result.late_ranks = analysis::LastArrivals(result.collectives);
@@ -246,8 +250,8 @@ Status WriteCommunicationFiles(const ClusterRequest& request, const OutputPaths&
                                report::ClusterResult& result, RunMessages& messages) {
   const std::vector<std::string> files = CommunicationFilePaths(paths);
   if (files.empty()) return Status::Ok();
-  const analysis::CommunicationGroups groups = analysis::FindCommunicationGroups(result.ranks, request.mode);
-  report::ClusterCommunicationFiles out = report::RenderClusterCommunicationFiles(result.ranks, groups, request.mode);
+  report::ClusterCommunicationFiles out =
+      report::RenderClusterCommunicationFiles(result.ranks, result.communication_groups, request.mode);
   if (!out.unmapped_links.empty()) {
     std::string w = fmt::format(
         "{}: {} link(s) of a local rank that no profiled rank of its group maps to a global rank are left out, as "
@@ -277,14 +281,13 @@ Status WriteTimeSummaries(const ClusterRequest& request, const OutputPaths& path
     messages.Warning(w);
     result.warnings.push_back(std::move(w));
   };
-  result.time_summary = analysis::BuildClusterTimeSummary(result.ranks, request.step_id);
   if (result.time_summary.rows.empty()) {
     warn(fmt::format("{} is not written: {}", report::kClusterTimeSummaryCsv, result.time_summary.empty_reason));
   } else {
     PD_RETURN_IF_ERROR(write(paths.time_summary, report::RenderClusterTimeSummaryCsv(result.time_summary, result.policy)));
   }
   if (paths.time_compare.empty() || result.base_run == nullptr) return Status::Ok();
-  const analysis::ClusterTimeSummary base = analysis::BuildClusterTimeSummary(result.base_run->ranks, request.step_id);
+  const analysis::ClusterTimeSummary& base = result.base_run->time_summary;
   result.time_compare = analysis::CompareClusterTimeSummaries(result.time_summary, base);
   if (result.time_compare.empty()) {
     warn(fmt::format("{} is not written: {}", report::kClusterTimeCompareSummaryCsv,

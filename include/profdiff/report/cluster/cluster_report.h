@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profdiff/analysis/cluster/collectives.h"
+#include "profdiff/analysis/cluster/communication_groups.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
 #include "profdiff/analysis/cluster/run_compare.h"
 #include "profdiff/analysis/cluster/slow_ranks.h"
@@ -40,6 +41,7 @@ struct ClusterResult {
   analysis::CollectiveMatching collectives;  // matched across ranks
   std::vector<analysis::LateRank> late_ranks;  // who arrives last at them, most often first
   std::vector<analysis::RankWaitsOn> waits_on;  // the waiter -> blocker pairs, longest wait first
+  analysis::CommunicationGroups communication_groups;  // of the ranks' communication files (text runs)
   // The reference's ClusterTimeSummary of a run of DB exports (empty otherwise, or with why), and
   // with -bp its ClusterTimeCompareSummary rows (time_summary.h).
   analysis::ClusterTimeSummary time_summary;
