@@ -16,6 +16,10 @@ profile (every *Ns column of the DB's tables) is D ms later; every other rank wa
 communication op lasts D ms more, and every time after its start is D ms later. analysis.db's
 StepTraceTime says the same: the straggler's computing, the others' communication (not overlapped)
 D ms more. Without --straggler the ranks are identical: the base run of the same job.
+
+--jitter-us J: every communication op of every rank lasts up to J µs longer (a fixed pseudo-random amount
+per rank and op, the same on every run), and every time after it is that much later, so the ranks' op
+durations differ as on a real cluster (the slow-rank vote's outlier tests need distinct values).
 """
 import argparse
 import json
@@ -64,6 +68,17 @@ def gap_point(db, collective, straggler):
     return row[0] - 1
 
 
+def jitter_ns(rank, op, jitter_us):
+    """A fixed pseudo-random 0..jitter_us µs (in ns) for one op of one rank."""
+    return ((rank * 2654435761 + op * 40503 + 12345) % 1000003) % (int(jitter_us * 1000) + 1)
+
+
+def add_jitter(db, rank, jitter_us):
+    ops = db.execute("SELECT startNs FROM COMMUNICATION_OP ORDER BY startNs").fetchall()
+    for k in reversed(range(len(ops))):  # the last first: an earlier gap then moves the later ops whole
+        insert_gap(db, ops[k][0] + 1, jitter_ns(rank, k, jitter_us))
+
+
 def adjust_step_trace(analysis_db, straggler, delay_us):
     cols = [r[1] for r in analysis_db.execute("PRAGMA table_info('StepTraceTime')")]
     if not cols:
@@ -96,6 +111,8 @@ def make_rank(src_dir, out_dir, rank, args, kind):
         insert_gap(db, gap_point(db, args.collective, kind == "straggler"), delay_ns)
         if analysis is not None:
             adjust_step_trace(analysis, kind == "straggler", delay_ns / 1000)
+    if args.jitter_us:
+        add_jitter(db, rank, args.jitter_us)
     if db.execute("SELECT name FROM sqlite_master WHERE name = 'RANK_DEVICE_MAP'").fetchone():
         db.execute("UPDATE RANK_DEVICE_MAP SET rankId = ?", (rank,))
     for d in (db, analysis):
@@ -112,6 +129,7 @@ def main():
     ap.add_argument("--straggler", type=int)
     ap.add_argument("--delay-ms", type=float, default=20.0)
     ap.add_argument("--collective", type=int, default=0)
+    ap.add_argument("--jitter-us", type=float, default=0.0)
     a = ap.parse_args()
     for rank in range(a.ranks):
         kind = "base" if a.straggler is None else ("straggler" if rank == a.straggler else "waiter")

@@ -69,6 +69,7 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.step_selection_npu_sides_only = true;
   p.cluster_step_values_as_python_floats = true;
   p.cluster_time_values_as_python_floats = true;
+  p.slow_rank_vote_as_reference = true;
   switch (line) {
     case ReferenceLine::k8_2:
       p.fused_infer_attention_is_fa = false;

@@ -247,6 +247,12 @@ struct ReferencePolicy {
   // in µs (its pandas sums, Kahan-compensated, its divisions by 1000) and Python's repr of the
   // result (cluster deviation 3). Default: exact ns arithmetic, written as exact µs decimals.
   bool cluster_time_values_as_python_floats = false;
+  // The slow-rank vote (analysis/cluster/slow_rank_vote.h) as the reference's slow_rank recipe: ops
+  // grouped by (group, op name), only names with "send" / "receive" left out, float µs arithmetic and
+  // its numpy / pandas / bottleneck statistics, written as it writes them (cluster deviation 4).
+  // Default: ops matched by their position in the group, every point-to-point op left out, exact
+  // integer tests and ns statistics.
+  bool slow_rank_vote_as_reference = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).

@@ -1,0 +1,80 @@
+"""The reference's slow-rank vote on a whole run: a synthetic 8-rank run of DB exports
+(bench/make_ascend_cluster.py from the corpus's msinsight_pt_db_2025_level2 rank 0) with rank 3 made 20 ms
+slower before collective 1 and every op's duration jittered (up to 50 µs per rank and op, fixed).
+tests/data/slow_rank_vote/synthetic_db_8/ holds what the reference (26.1, run on its sources:
+`cluster_analysis.py -d RUN -m slow_rank --export_type text`) wrote for that run:
+SlowRankAnalysis/rank_stats.csv and slow_op_stats.csv. Under --reference-compat `profdiff cluster` writes
+the same bytes; by default the same votes with exact µs statistics, and the JSON's slow_rank_vote names
+rank 3.
+
+Needs the corpus (../shared); exits 77 (skip) without it.
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from scenario_util import BIN, Checks, SHARED, SKIP, SRC, read_bytes  # noqa: E402
+
+SOURCE = os.path.join(SHARED, "corpus", "msinsight_pt_db_2025_level2", "rank0_ascend_pt")
+EXPECTED = os.path.join(SRC, "tests", "data", "slow_rank_vote", "synthetic_db_8")
+check = Checks()
+
+
+def cluster(run, out, *extra):
+    p = subprocess.run([BIN, "cluster", "-d", run, "-o", out, "--format", "json", "-q"] + list(extra),
+                       capture_output=True, text=True)
+    check(p.returncode == 0, f"cluster {extra}: exit {p.returncode}: {p.stderr}")
+    return json.loads(p.stdout) if p.returncode == 0 else {}
+
+
+def main():
+    if not os.path.isdir(SOURCE):
+        print(f"SKIP: {SOURCE} is absent (../shared)")
+        sys.exit(SKIP)
+    tmp = tempfile.mkdtemp(prefix="profdiff_vote_")
+    try:
+        run = os.path.join(tmp, "run")
+        subprocess.run([sys.executable, os.path.join(SRC, "bench", "make_ascend_cluster.py"), SOURCE, run, "--ranks", "8",
+                        "--straggler", "3", "--delay-ms", "20", "--collective", "1", "--jitter-us", "50"], check=True)
+        for line in ("26.1", "8.2"):
+            out = os.path.join(tmp, "compat" + line)
+            j = cluster(run, out, f"--reference-compat={line}")
+            got_dir = os.path.join(out, "cluster_analysis_output", "SlowRankAnalysis")
+            for name in ("rank_stats.csv", "slow_op_stats.csv"):
+                got = read_bytes(os.path.join(got_dir, name))
+                check(got == read_bytes(os.path.join(EXPECTED, name)), f"{line}: {name} differs from the reference's:\n{got}")
+            check(j.get("slow_rank_vote", {}).get("method") == "reference", f"{line}: method {j.get('slow_rank_vote')}")
+        out = os.path.join(tmp, "exact")
+        j = cluster(run, out)
+        v = j.get("slow_rank_vote", {})
+        check(v.get("method") == "exact" and v.get("ranks") == [{"rank": 3, "votes": 1}], f"exact vote: {v}")
+        with open(os.path.join(out, "cluster_analysis_output", "SlowRankAnalysis", "slow_op_stats.csv")) as f:
+            got = list(csv.DictReader(f))
+        with open(os.path.join(EXPECTED, "slow_op_stats.csv")) as f:
+            ref = list(csv.DictReader(f))
+        check(len(got) == len(ref) == 1, f"exact: {len(got)} voted ops")
+        for g, r in zip(got, ref):
+            for k in ("SlowRank", "OpName", "GroupName", "Timestamp", "Count"):
+                check(g[k] == r[k], f"exact {k}: {g[k]} vs the reference's {r[k]}")
+            # The reference's (Us) columns hold ms (its µs divided again by 1000); ours the µs they name.
+            for k in ("Min(Us)", "Max(Us)", "Median(Us)", "Q1(Us)", "Q3(Us)", "Sum(Us)"):
+                check(abs(float(g[k]) - 1000 * float(r[k])) <= 1e-6 * abs(1000 * float(r[k])) + 1e-9,
+                      f"exact {k}: {g[k]} µs vs the reference's {r[k]} (ms)")
+        again = os.path.join(tmp, "again")  # an earlier run's vote files alone
+        shutil.copytree(os.path.join(out, "cluster_analysis_output", "SlowRankAnalysis"),
+                        os.path.join(again, "cluster_analysis_output", "SlowRankAnalysis"))
+        p = subprocess.run([BIN, "cluster", "-d", run, "-o", again], capture_output=True, text=True)
+        check(p.returncode != 0 and "rank_stats.csv" in p.stderr + p.stdout,
+              f"an earlier run's vote files are not overwritten without --force: {p.returncode} {p.stderr}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    check.finish()
+
+
+if __name__ == "__main__":
+    main()
