@@ -18,6 +18,7 @@
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/cluster_discovery.h"
 #include "profdiff/report/cluster/communication_files.h"
+#include "profdiff/report/cluster/slow_rank_csv.h"
 #include "profdiff/report/cluster/time_summary_csv.h"
 #include "profdiff/report/output_file.h"
 #include "input_error.h"
@@ -56,6 +57,7 @@ struct OutputPaths {
   bool communication_files = false;  // a run of Ascend text exports: the reference's JSON files too
   std::string time_summary;          // a run of DB exports: cluster_time_summary.csv ("" otherwise)
   std::string time_compare;          // and a base run of DB exports: cluster_time_compare_summary.csv
+  std::string slow_rank_dir;         // SlowRank/: the vote's rank_stats.csv, slow_op_stats.csv
 };
 
 bool AllDbExports(const ClusterInputs& inputs) {
@@ -92,7 +94,7 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
   const fs::path dir = base / kClusterOutputDir;
   PD_RETURN_IF_ERROR(report::MakeOutputDirs(dir.string(), 0750));
   OutputPaths out{dir.string(), (dir / kClusterStepTraceCsv).string(), (base / kClusterJsonFile).string(),
-                  WritesCommunicationFiles(*runs.front()), "", ""};
+                  WritesCommunicationFiles(*runs.front()), "", "", (dir / report::kSlowRankDir).string()};
   if (AllDbExports(*runs.front())) {
     out.time_summary = (dir / report::kClusterTimeSummaryCsv).string();
     if (runs.size() > 1 && AllDbExports(*runs[1])) out.time_compare = (dir / report::kClusterTimeCompareSummaryCsv).string();
@@ -102,6 +104,12 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
     if (!p->empty()) all.push_back(*p);
   all.push_back(out.csv);
   all.push_back(out.json);
+  // The vote's files, written only when it votes: an earlier run's are not overwritten without --force.
+  std::error_code ec;
+  if (fs::is_directory(out.slow_rank_dir, ec)) {
+    all.push_back((fs::path(out.slow_rank_dir) / report::kRankStatsCsv).string());
+    all.push_back((fs::path(out.slow_rank_dir) / report::kSlowOpStatsCsv).string());
+  }
   for (const std::string& p : all) {
     PD_RETURN_IF_ERROR(report::CheckOutputPath(p, request.force));
     PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(p));
@@ -216,6 +224,8 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
   result.collectives = analysis::MatchCollectives(result.ranks);
   result.late_ranks = analysis::LastArrivals(result.collectives);
   result.waits_on = analysis::WaitsOn(result.collectives);
+  result.late_causes = analysis::ExplainLateArrivals(result.collectives, result.late_ranks, result.ranks);
+  result.slow_rank_vote = analysis::VoteSlowRanks(analysis::VoteOpsOf(result.ranks), result.policy);
   for (const std::string& note : result.collectives.notes) warn(note);
   if (request.step_id)
     std::erase_if(result.stragglers, [&](const analysis::StepStraggler& s) { return s.step != *request.step_id; });
@@ -267,6 +277,18 @@ Status WriteCommunicationFiles(const ClusterRequest& request, const OutputPaths&
   if (out.communication_json) PD_RETURN_IF_ERROR(write(files[1], *out.communication_json));
   if (out.matrix_json) PD_RETURN_IF_ERROR(write(files[2], *out.matrix_json));
   return Status::Ok();
+}
+
+// The reference's slow_rank recipe's files (--export_type text), when the vote found a slow rank (the
+// reference writes nothing otherwise).
+Status WriteSlowRankVote(const ClusterRequest& request, const OutputPaths& paths, report::ClusterResult& result) {
+  if (result.slow_rank_vote.ranks.empty()) return Status::Ok();
+  PD_RETURN_IF_ERROR(report::MakeOutputDirs(paths.slow_rank_dir, 0750));
+  const fs::path dir(paths.slow_rank_dir);
+  PD_RETURN_IF_ERROR(WriteOutput((dir / report::kRankStatsCsv).string(),
+                                 report::RenderRankStatsCsv(result.slow_rank_vote), request, result));
+  return WriteOutput((dir / report::kSlowOpStatsCsv).string(), report::RenderSlowOpStatsCsv(result.slow_rank_vote),
+                     request, result);
 }
 
 // The reference's ClusterTimeSummary of a run of DB exports, and with a base run of DB exports its
@@ -399,6 +421,7 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
       WriteOutput(paths.csv, report::RenderClusterStepTraceCsv(result.step_table, result.policy), request, result));
   PD_RETURN_IF_ERROR(WriteCommunicationFiles(request, paths, result, messages));
   PD_RETURN_IF_ERROR(WriteTimeSummaries(request, paths, result, messages));
+  PD_RETURN_IF_ERROR(WriteSlowRankVote(request, paths, result));
   PD_RETURN_IF_ERROR(DrillDown(request, paths, result, messages));
   result.outputs.push_back(fs::absolute(paths.json).lexically_normal().string());
   const std::string json = report::ClusterJson(result, PROFDIFF_VERSION).dump(2) + "\n";

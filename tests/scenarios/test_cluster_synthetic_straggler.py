@@ -35,6 +35,14 @@ def make(out, *extra):
                    + list(extra), check=True)
 
 
+def check_lead_in(what, late):
+    """What preceded the straggler's late arrival: 20 ms more computing than the others, no more idle."""
+    b = late[0].get("before_arrival", {}) if late else {}
+    check(b.get("cause") == "computing" and abs(b.get("computing_excess_ns", 0) - 20_000_000) <= 100_000
+          and abs(b.get("idle_excess_ns", 1 << 40)) <= 100_000 and b.get("top_kernels"),
+          f"{what}: before its late arrival the straggler computed 20 ms more: {late[:1]}")
+
+
 def check_ascend(tmp):
     slow, base = os.path.join(tmp, "ascend_slow"), os.path.join(tmp, "ascend_base")
     gen = [sys.executable, os.path.join(SRC, "bench", "make_ascend_cluster.py"), ASCEND_SOURCE]
@@ -47,6 +55,7 @@ def check_ascend(tmp):
     s = [x for x in j["slow_ranks"] if x["cause"] != "none"]
     check(len(s) == 1 and s[0]["rank"] == 3 and s[0]["cause"] == "computing", f"ascend straggler: {j['slow_ranks']}")
     check(s and sorted(w["rank"] for w in s[0]["waiters"]) == [0, 1, 2, 4, 5, 6, 7], f"ascend waiters: {s}")
+    check_lead_in("ascend", j["collectives"]["late_ranks"])
     check(j["verdict"]["result"] == "regression" and j["run_comparison"]["straggler_reasons"]
           and "rank 3" in j["run_comparison"]["straggler_reasons"][0], f"ascend verdict: {j['run_comparison']}")
     with open(os.path.join(out, "cluster_analysis_output", "cluster_time_compare_summary.csv")) as f:
@@ -81,6 +90,7 @@ def main():
               f"each waits the 20 ms: {s}")
         late = j["collectives"]["late_ranks"]
         check(late and late[0]["rank"] == 5, f"rank 5 arrives last at the collectives: {late}")
+        check_lead_in("kineto", late)
         waits = j["collectives"]["waits_on"]
         check(sorted(w["waiter"] for w in waits) == [0, 1, 2, 3, 4, 6, 7] and all(w["blocker"] == 5 for w in waits),
               f"waiter -> blocker: every other rank waits on rank 5: {waits}")

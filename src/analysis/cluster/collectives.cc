@@ -24,7 +24,8 @@ MatchedCollective MatchOne(const std::string& group, size_t k, const GroupOps& g
   for (size_t i = 0; i < g.by_rank.size(); ++i) {
     const RankCollective& c = *g.by_rank[i].second[k];
     if (c.name != m.name) m.names_differ = true;
-    m.arrivals.push_back({g.by_rank[i].first, c.start_ns, c.end_ns, 0});
+    m.arrivals.push_back({g.by_rank[i].first, c.start_ns, c.end_ns, 0, c.lead_in_busy_ns, c.lead_in_idle_ns,
+                          c.lead_in_top, c.lead_in_top_ns});
     if (i == 0 || c.start_ns < first) first = c.start_ns;
     if (i == 0 || c.start_ns > last) {
       last = c.start_ns;

@@ -1,6 +1,8 @@
 // SummarizeRank: one rank reduced to its step rows and communication split (rank_summary.h).
 #include "profdiff/analysis/cluster/rank_summary.h"
 
+#include "profdiff/analysis/cluster/lead_in.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -88,7 +90,11 @@ void CollectivesOf(const Timeline& timeline, RankSummary& out) {
     const size_t first = out.collectives.size();
     for (SliceId id : g.ops) {
       const Slice& s = p.slices[id];
-      out.collectives.push_back({g.pg_name.value_or(g.name), std::string(p.str(s.name)), s.ts_ns, s.end_ns()});
+      out.collectives.push_back({.group = g.pg_name.value_or(g.name),
+                                 .name = std::string(p.str(s.name)),
+                                 .start_ns = s.ts_ns,
+                                 .end_ns = s.end_ns(),
+                                 .source_group = g.name});
     }
     std::stable_sort(out.collectives.begin() + static_cast<std::ptrdiff_t>(first), out.collectives.end(),
                      [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
@@ -108,8 +114,9 @@ void GpuCollectivesOf(const Profile& p, RankSummary& out) {
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (!names.IsCommunication(lower)) continue;
     const std::string_view pg = p.ArgText(s, ArgKey::kPgName);
-    out.collectives.push_back({pg.empty() ? std::string(kGpuCommunicationGroup) : "pg " + std::string(pg),
-                               std::string(name), s.ts_ns, s.end_ns()});
+    std::string group = pg.empty() ? std::string(kGpuCommunicationGroup) : "pg " + std::string(pg);
+    out.collectives.push_back(
+        {.group = group, .name = std::string(name), .start_ns = s.ts_ns, .end_ns = s.end_ns(), .source_group = group});
   }
   std::stable_sort(out.collectives.begin(), out.collectives.end(),
                    [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
@@ -166,6 +173,7 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   }
   if (timeline != nullptr && profile.meta.device == DeviceKind::kNpu) CollectivesOf(*timeline, out);
   if (timeline != nullptr && profile.meta.device == DeviceKind::kGpu) GpuCollectivesOf(profile, out);
+  if (timeline != nullptr) MeasureLeadIns(profile, out);
   NoteMissingSideFiles(profile, timeline, out);
   out.communication_ops = profile.npu.communication.records;
   out.matrix_ops = profile.npu.communication_matrix;

@@ -75,8 +75,20 @@ std::string Ms(int64_t ns) { return fmt::format("{:.3f} ms", NsToMs(ns)); }
 
 OrderedJson CollectivesJson(const ClusterResult& result) {
   OrderedJson late = OrderedJson::array();
-  for (const analysis::LateRank& l : result.late_ranks)
-    late.push_back({{"rank", l.rank}, {"times_last", l.times_last}, {"skew_ns", l.skew_ns}});
+  for (size_t i = 0; i < result.late_ranks.size(); ++i) {
+    const analysis::LateRank& l = result.late_ranks[i];
+    OrderedJson entry = {{"rank", l.rank}, {"times_last", l.times_last}, {"skew_ns", l.skew_ns}};
+    if (i < result.late_causes.size()) {
+      const analysis::LateArrivalCause& c = result.late_causes[i];
+      OrderedJson kernels = OrderedJson::array();
+      for (const analysis::LeadInKernel& k : c.top_kernels) kernels.push_back({{"name", k.name}, {"ns", k.ns}});
+      entry["before_arrival"] = {{"cause", c.cause},
+                                 {"computing_excess_ns", c.computing_excess_ns},
+                                 {"idle_excess_ns", c.idle_excess_ns},
+                                 {"top_kernels", kernels}};
+    }
+    late.push_back(std::move(entry));
+  }
   OrderedJson items = OrderedJson::array();
   for (const analysis::MatchedCollective& c : result.collectives.collectives) {
     OrderedJson arrivals = OrderedJson::array();
@@ -100,6 +112,52 @@ OrderedJson CollectivesJson(const ClusterResult& result) {
           {"items", items}};
 }
 
+OrderedJson SlowRankVoteJson(const analysis::SlowRankVote& v) {
+  OrderedJson ranks = OrderedJson::array();
+  for (const analysis::RankVotes& r : v.ranks) ranks.push_back({{"rank", r.rank}, {"votes", r.votes}});
+  OrderedJson ops = OrderedJson::array();
+  for (const analysis::VotedOp& op : v.ops) {
+    const analysis::VoteStats& st = op.stats;
+    OrderedJson stats;
+    if (v.as_reference) {
+      stats = {{"mean_us", st.mean_us}, {"std_us", st.std_us}, {"min_us", st.min_us}, {"q1_us", st.q1_us},
+               {"median_us", st.median_us}, {"q3_us", st.q3_us}, {"max_us", st.max_us}, {"sum_us", st.sum_us}};
+    } else {
+      auto ns = [](int64_t q4) { return q4 % 4 == 0 ? OrderedJson(q4 / 4) : OrderedJson(static_cast<double>(q4) / 4); };
+      stats = {{"mean_ns", ns(st.mean_q4)}, {"std_ns", ns(st.std_q4)}, {"min_ns", ns(st.min_q4)},
+               {"q1_ns", ns(st.q1_q4)}, {"median_ns", ns(st.median_q4)}, {"q3_ns", ns(st.q3_q4)},
+               {"max_ns", ns(st.max_q4)}, {"sum_ns", ns(st.sum_q4)}};
+    }
+    ops.push_back({{"slow_ranks", op.slow_ranks}, {"name", op.name}, {"group", op.group},
+                   {"timestamp_ns", op.timestamp_ns}, {"count", st.count}, {"durations", stats}});
+  }
+  return {{"method", v.as_reference ? "reference" : "exact"},
+          {"ranks", ranks},
+          {"collectives", ops},
+          {"excluded_groups", v.excluded_groups}};
+}
+
+std::string SlowRankVoteLine(const analysis::SlowRankVote& v) {
+  if (v.ranks.empty()) return "";
+  std::string list;
+  for (size_t i = 0; i < v.ranks.size() && i < 5; ++i)
+    list += fmt::format("{}rank {} ({})", i == 0 ? "" : ", ", v.ranks[i].rank, v.ranks[i].votes);
+  if (v.ranks.size() > 5) list += fmt::format(", and {} more", v.ranks.size() - 5);
+  return fmt::format("    the reference's slow-rank vote (outlier-short collectives): {}\n", list);
+}
+
+// What preceded a rank's late arrivals, one screen line ("" when nothing was measured).
+std::string LateCauseLine(const ClusterResult& result, size_t i) {
+  if (i >= result.late_causes.size() || result.late_causes[i].cause == "unknown") return "";
+  const analysis::LateArrivalCause& c = result.late_causes[i];
+  std::string top;
+  if (!c.top_kernels.empty())
+    top = fmt::format(" (longest there: {} {})", c.top_kernels.front().name, Ms(c.top_kernels.front().ns));
+  return fmt::format("      before those arrivals, against the other ranks' median: computing {:+.3f} ms{}, idle "
+                     "{:+.3f} ms: cause {}\n",
+                     NsToMs(c.computing_excess_ns), top, NsToMs(c.idle_excess_ns), c.cause);
+}
+
 std::string CollectivesLine(const ClusterResult& result) {
   const auto& items = result.collectives.collectives;
   if (items.empty()) return "";
@@ -110,6 +168,7 @@ std::string CollectivesLine(const ClusterResult& result) {
   const analysis::LateRank& l = result.late_ranks.front();
   out += fmt::format("; rank {} arrives last by {} in total (last at {} of them; largest skew {})\n", l.rank,
                      Ms(l.skew_ns), l.times_last, Ms(max_skew));
+  out += LateCauseLine(result, 0);
   for (size_t i = 1; i < result.late_ranks.size(); ++i)
     out += fmt::format("    rank {} arrives last by {} in total (at {})\n", result.late_ranks[i].rank,
                        Ms(result.late_ranks[i].skew_ns), result.late_ranks[i].times_last);
@@ -334,6 +393,7 @@ OrderedJson ClusterJson(const ClusterResult& result, const std::string& version)
           {"ranks", ranks},
           {"slow_ranks", slow},
           {"collectives", CollectivesJson(result)},
+          {"slow_rank_vote", SlowRankVoteJson(result.slow_rank_vote)},
           {"run_comparison", RunComparisonJson(result)},
           {"time_summary", TimeSummaryJson(result)},
           {"drill_down", result.drill_down.rank < 0
@@ -365,6 +425,7 @@ std::string RenderClusterScreen(const ClusterResult& result) {
     out += "\n";
   }
   out += CollectivesLine(result);
+  out += SlowRankVoteLine(result.slow_rank_vote);
   if (result.stragglers.empty()) out += "  no step is known on two ranks: nobody to compare\n";
   for (const analysis::StepStraggler& s : result.stragglers) {
     if (s.cause == analysis::SlowCause::kNone) {

@@ -131,7 +131,8 @@ namespace {
 RankSummary WithCollectives(int64_t rank, const std::vector<std::pair<std::string, int64_t>>& ops) {
   RankSummary r;
   r.rank = rank;
-  for (const auto& [name, start] : ops) r.collectives.push_back({"dp", name, start, start + 10});
+  for (const auto& [name, start] : ops)
+    r.collectives.push_back({.group = "dp", .name = name, .start_ns = start, .end_ns = start + 10});
   return r;
 }
 

@@ -19,6 +19,11 @@ struct CollectiveArrival {
   int64_t start_ns = 0;  // arrival
   int64_t end_ns = 0;
   int64_t wait_ns = 0;  // the last arrival minus this one: how long this rank waited for the others
+  // The rank's lead-in to it (RankCollective::lead_in_*, lead_in.h).
+  int64_t lead_in_busy_ns = 0;
+  int64_t lead_in_idle_ns = 0;
+  int32_t lead_in_top = -1;
+  int64_t lead_in_top_ns = 0;
 };
 
 struct MatchedCollective {

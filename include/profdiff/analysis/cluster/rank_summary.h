@@ -64,6 +64,16 @@ struct RankCollective {
   std::string name;   // the op as written, e.g. "hcom_allReduce__586_0_1"
   int64_t start_ns = 0;
   int64_t end_ns = 0;
+  // The group as the profile names it (NPU: the HCCL group name, COMMUNICATION_OP.groupName; GPU:
+  // `group`): the reference's slow-rank vote reports it (slow_rank_vote.h).
+  std::string source_group{};
+  // What the rank's device did from its previous collective's end (any group; the first: its first
+  // device work) to this one's start: computing (the union of its non-communication kernels / tasks)
+  // and idle, and the kernel that computed longest there (RankSummary::kernel_names; -1: none).
+  int64_t lead_in_busy_ns = 0;
+  int64_t lead_in_idle_ns = 0;
+  int32_t lead_in_top = -1;
+  int64_t lead_in_top_ns = 0;
 };
 
 struct RankSummary {
@@ -82,6 +92,7 @@ struct RankSummary {
   // Each communication group's collectives in the order the rank ran them (collectives.h matches
   // them across ranks).
   std::vector<RankCollective> collectives;
+  std::vector<std::string> kernel_names;  // the kernels RankCollective::lead_in_top names
   // The operators of the rank's communication.json and communication_matrix.json whole (text
   // exports, LoadOptions::cluster_tables), for the reference's communication files
   // (communication_groups.h, report/cluster/communication_files.h).

@@ -10,8 +10,10 @@
 
 #include "profdiff/analysis/cluster/collectives.h"
 #include "profdiff/analysis/cluster/communication_groups.h"
+#include "profdiff/analysis/cluster/lead_in.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
 #include "profdiff/analysis/cluster/run_compare.h"
+#include "profdiff/analysis/cluster/slow_rank_vote.h"
 #include "profdiff/analysis/cluster/slow_ranks.h"
 #include "profdiff/analysis/cluster/step_table.h"
 #include "profdiff/analysis/cluster/time_summary.h"
@@ -40,7 +42,9 @@ struct ClusterResult {
   std::vector<analysis::StepStraggler> stragglers;
   analysis::CollectiveMatching collectives;  // matched across ranks
   std::vector<analysis::LateRank> late_ranks;  // who arrives last at them, most often first
+  std::vector<analysis::LateArrivalCause> late_causes;  // per late rank (same order): what preceded it
   std::vector<analysis::RankWaitsOn> waits_on;  // the waiter -> blocker pairs, longest wait first
+  analysis::SlowRankVote slow_rank_vote;  // the reference's slow_rank vote (slow_rank_vote.h)
   analysis::CommunicationGroups communication_groups;  // of the ranks' communication files (text runs)
   // The reference's ClusterTimeSummary of a run of DB exports (empty otherwise, or with why), and
   // with -bp its ClusterTimeCompareSummary rows (time_summary.h).
