@@ -346,7 +346,8 @@ std::string CollectivesSection(const OrderedJson& doc, OrderedJson& data) {
   if (rows.empty()) {
     out += "<p>Every collective starts on every rank at once (skew 0).</p>";
   } else {
-    out += fmt::format("<h3>The {} largest skews</h3>", rows.size()) +
+    out += (rows.size() == 1 ? std::string("<h3>The largest skew</h3>")
+                             : fmt::format("<h3>The {} largest skews</h3>", rows.size())) +
            html::SimpleTable({"group", "#", "collective", "last rank", "skew (ms)"}, rows);
   }
   for (const OrderedJson& n : Member(coll, "notes")) out += "<p class=\"note\">" + Text(n) + "</p>";
