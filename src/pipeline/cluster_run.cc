@@ -17,6 +17,8 @@
 #include "profdiff/analysis/cluster/time_summary.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/cluster_discovery.h"
+#include "profdiff/report/cluster/cluster_html.h"
+#include "profdiff/report/cluster/cluster_workbook.h"
 #include "profdiff/report/cluster/communication_files.h"
 #include "profdiff/report/cluster/slow_rank_csv.h"
 #include "profdiff/report/cluster/time_summary_csv.h"
@@ -57,7 +59,8 @@ struct OutputPaths {
   bool communication_files = false;  // a run of Ascend text exports: the reference's JSON files too
   std::string time_summary;          // a run of DB exports: cluster_time_summary.csv ("" otherwise)
   std::string time_compare;          // and a base run of DB exports: cluster_time_compare_summary.csv
-  std::string slow_rank_dir;         // SlowRank/: the vote's rank_stats.csv, slow_op_stats.csv
+  std::string workbook, html;        // beside the JSON: profdiff_cluster.xlsx, profdiff_cluster.html
+  std::string slow_rank_dir;         // SlowRankAnalysis/: the vote's rank_stats.csv, slow_op_stats.csv
 };
 
 bool AllDbExports(const ClusterInputs& inputs) {
@@ -94,7 +97,8 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
   const fs::path dir = base / kClusterOutputDir;
   PD_RETURN_IF_ERROR(report::MakeOutputDirs(dir.string(), 0750));
   OutputPaths out{dir.string(), (dir / kClusterStepTraceCsv).string(), (base / kClusterJsonFile).string(),
-                  WritesCommunicationFiles(*runs.front()), "", "", (dir / report::kSlowRankDir).string()};
+                  WritesCommunicationFiles(*runs.front()), "", "", (base / kClusterWorkbookFile).string(),
+                  (base / kClusterHtmlFile).string(), (dir / report::kSlowRankDir).string()};
   if (AllDbExports(*runs.front())) {
     out.time_summary = (dir / report::kClusterTimeSummaryCsv).string();
     if (runs.size() > 1 && AllDbExports(*runs[1])) out.time_compare = (dir / report::kClusterTimeCompareSummaryCsv).string();
@@ -102,8 +106,7 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
   std::vector<std::string> all = CommunicationFilePaths(out);
   for (const std::string* p : {&out.time_summary, &out.time_compare})
     if (!p->empty()) all.push_back(*p);
-  all.push_back(out.csv);
-  all.push_back(out.json);
+  all.insert(all.end(), {out.csv, out.workbook, out.html, out.json});
   // The vote's files, written only when it votes: an earlier run's are not overwritten without --force.
   std::error_code ec;
   if (fs::is_directory(out.slow_rank_dir, ec)) {
@@ -423,9 +426,13 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
   PD_RETURN_IF_ERROR(WriteTimeSummaries(request, paths, result, messages));
   PD_RETURN_IF_ERROR(WriteSlowRankVote(request, paths, result));
   PD_RETURN_IF_ERROR(DrillDown(request, paths, result, messages));
-  result.outputs.push_back(fs::absolute(paths.json).lexically_normal().string());
-  const std::string json = report::ClusterJson(result, PROFDIFF_VERSION).dump(2) + "\n";
-  PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.json, json, request.force));
+  for (const std::string* p : {&paths.workbook, &paths.html, &paths.json})
+    result.outputs.push_back(fs::absolute(*p).lexically_normal().string());
+  const auto doc = report::ClusterJson(result, PROFDIFF_VERSION);
+  PD_RETURN_IF_ERROR(report::WriteClusterWorkbook(result, paths.workbook, request.force,
+                                                  static_cast<size_t>(std::max(request.threads, 0))));
+  PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.html, report::RenderClusterHtmlPage(doc), request.force));
+  PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.json, doc.dump(2) + "\n", request.force));
   scope.Commit();
   return result;
 }

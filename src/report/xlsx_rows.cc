@@ -202,7 +202,7 @@ PlannedCell PlanCell(const SheetSpec& sheet, size_t r, size_t c, const WorkbookO
       }
       p.kind = PlannedCell::Kind::kNumber;
       p.number = v;
-      p.style = StyleOf(col.format, row.fill, indent, col.ratio && v > 1);
+      p.style = StyleOf(col.format, col.red_above_zero && v > 0 ? kFillRed : row.fill, indent, col.ratio && v > 1);
       break;
     }
     case Cell::Kind::kString: {

@@ -341,6 +341,11 @@ Status WriteWorkbookFile(const std::vector<const SheetSpec*>& sheets, const std:
   workbook_options.constant_memory = LXW_TRUE;
   lxw_workbook* wb = workbook_new_opt(file.c_str(), &workbook_options);
   if (wb == nullptr) return IoError(display_path + ": cannot create the workbook");
+  if (options.created != 0) {
+    lxw_doc_properties properties{};
+    properties.created = options.created;
+    workbook_set_properties(wb, &properties);
+  }
   FormatCache formats(wb);
   Status st;
   for (const SheetSpec* s : sheets) {

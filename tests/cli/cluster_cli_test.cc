@@ -126,6 +126,16 @@ TEST_F(ClusterCli, Refusals) {
   const auto again = RunCli({"cluster", "-d", run_.string(), "-o", out_.string()});
   EXPECT_EQ(again.rc, 2) << again.err;  // exists, no --force
   EXPECT_EQ(RunCli({"cluster", "-d", run_.string(), "-o", out_.string(), "--force"}).rc, 0);
+  // The workbook alone is enough to refuse: checked before any rank is read, nothing else rewritten.
+  fs::remove_all(out_ / "cluster_analysis_output");
+  fs::remove(out_ / "profdiff_cluster.json");
+  fs::remove(out_ / "profdiff_cluster.html");
+  const auto workbook = RunCli({"cluster", "-d", run_.string(), "-o", out_.string()});
+  EXPECT_EQ(workbook.rc, 2) << workbook.err;
+  EXPECT_NE(workbook.err.find("profdiff_cluster.xlsx"), std::string::npos) << workbook.err;
+  EXPECT_FALSE(fs::exists(out_ / "profdiff_cluster.json"));
+  EXPECT_FALSE(fs::exists(out_ / "cluster_analysis_output"));  // made for the check, removed on failure
+  EXPECT_EQ(RunCli({"cluster", "-d", run_.string(), "-o", out_.string(), "--force"}).rc, 0);
   const auto inside = RunCli({"cluster", "-d", run_.string(), "-o", (run_ / "x").string()});
   EXPECT_EQ(inside.rc, 2) << inside.err;
   EXPECT_FALSE(fs::exists(run_ / "x")) << "nothing is written inside the run";
@@ -201,6 +211,14 @@ TEST_F(ClusterCli, BundledKinetoRun) {
   for (const auto& s : j["slow_ranks"]) EXPECT_EQ(s["rank"], 1);
   EXPECT_TRUE(fs::exists(out_ / "cluster_analysis_output" / "cluster_step_trace_time.csv"));
   EXPECT_FALSE(fs::exists(out_ / "cluster_analysis_output" / "communication_group.json"));  // not an Ascend run
+  // The workbook and the page beside the JSON, listed in its outputs (tests/scenarios/test_cluster_workbook_html.py
+  // reads them).
+  for (const char* name : {"profdiff_cluster.xlsx", "profdiff_cluster.html"}) {
+    EXPECT_TRUE(fs::exists(out_ / name)) << name;
+    bool listed = false;
+    for (const auto& o : j["outputs"]) listed = listed || fs::path(o.get<std::string>()).filename() == name;
+    EXPECT_TRUE(listed) << name << " not in " << j["outputs"].dump();
+  }
 }
 
 // Corpus: the level-2 capture of the 2025 AlexNet run against its level-1 capture (text exports).

@@ -25,3 +25,58 @@ class Checks:
 def read_bytes(path):
     with open(path, "rb") as f:
         return f.read()
+
+
+def read_xlsx_grid(path):
+    """A workbook read with zipfile and ElementTree alone (no openpyxl): {sheet name: {(row, col):
+    (value, fill)}}, row and col 1-based as Excel numbers them, value a str or a float, fill the
+    cell's solid fill as "RRGGBB" (None without one). Sheets in the workbook's order."""
+    import re
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    m = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+    rel = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+    with zipfile.ZipFile(path) as z:
+        styles = ET.fromstring(z.read("xl/styles.xml"))
+        fills = []
+        for f in styles.iter(m + "fill"):
+            p = f.find(m + "patternFill")
+            fg = p.find(m + "fgColor") if p is not None else None
+            solid = p is not None and p.get("patternType") == "solid" and fg is not None
+            fills.append(fg.get("rgb")[-6:] if solid and fg.get("rgb") else None)
+        xfs = [fills[int(x.get("fillId", "0"))] for x in styles.find(m + "cellXfs").iter(m + "xf")]
+        shared = []
+        if "xl/sharedStrings.xml" in z.namelist():
+            for si in ET.fromstring(z.read("xl/sharedStrings.xml")).iter(m + "si"):
+                shared.append("".join(t.text or "" for t in si.iter(m + "t")))
+        rels = {r.get("Id"): r.get("Target") for r in ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))}
+        sheets = {}
+        for s in ET.fromstring(z.read("xl/workbook.xml")).iter(m + "sheet"):
+            grid = {}
+            for c in ET.fromstring(z.read("xl/" + rels[s.get(rel)].lstrip("/").removeprefix("xl/"))).iter(m + "c"):
+                letters, row = re.match(r"([A-Z]+)(\d+)", c.get("r")).groups()
+                col = 0
+                for ch in letters:
+                    col = col * 26 + ord(ch) - 64
+                t, v = c.get("t"), c.find(m + "v")
+                if t == "inlineStr":
+                    value = "".join(x.text or "" for x in c.iter(m + "t"))
+                elif t == "s":
+                    value = shared[int(v.text)]
+                elif t == "str":
+                    value = v.text or ""
+                else:
+                    value = float(v.text) if v is not None else None
+                grid[(int(row), col)] = (value, xfs[int(c.get("s", "0"))])
+            sheets[s.get("name")] = grid
+    return sheets
+
+
+def grid_rows(grid, first_row=1):
+    """The values of a read_xlsx_grid sheet as rows from `first_row` (lists, None where empty)."""
+    if not grid:
+        return []
+    rows = max(r for r, _ in grid)
+    cols = max(c for _, c in grid)
+    return [[grid.get((r, c), (None, None))[0] for c in range(1, cols + 1)] for r in range(first_row, rows + 1)]

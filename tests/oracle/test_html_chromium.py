@@ -4,8 +4,9 @@ For a GPU-vs-NPU, an NPU-vs-NPU and a GPU-vs-GPU corpus pair, and the bundled H1
 loads from the file with its Content-Security-Policy, no script or CSP error reaches the console,
 the page's script ran (it fills the operator table's "N of M rows" counter, which is empty in the
 HTML: a script blocked by the CSP would leave it empty), the rendered DOM holds at least two SVG
-charts, and a screenshot is not blank. Skipped (exit 77) when chromium is not installed (a user's
-machine; CI installs it); the corpus pairs are skipped without ../shared.
+charts, and a screenshot is not blank. The same for the cluster page (profdiff_cluster.html) of the
+bundled two-rank run compared with itself (at least three charts). Skipped (exit 77) when chromium is
+not installed (a user's machine; CI installs it); the corpus pairs are skipped without ../shared.
 """
 import os
 import re
@@ -59,6 +60,22 @@ def check(binary, base, comp, tmp, failures):
     if rc != 0:
         failures.append(f"{where}: profdiff rc {rc}: {err}")
         return
+    check_page(binary, where, page, tmp, failures, 2)
+
+
+def check_cluster(binary, tmp, failures):
+    """profdiff_cluster.html of the bundled two-rank run against itself: rank bars, skew columns, heat map."""
+    run = os.path.join(DATA, "kineto_2rank_nccl")
+    out = os.path.join(tmp, "cluster")
+    rc, _, err = u.run_profdiff(["cluster", "-d", run, "-bp", run, "-o", out, "-q"])
+    if rc != 0:
+        failures.append(f"cluster {run}: profdiff rc {rc}: {err}")
+        return
+    check_page(binary, "cluster kineto_2rank_nccl -bp itself", os.path.join(out, "profdiff_cluster.html"), tmp,
+               failures, 3)
+
+
+def check_page(binary, where, page, tmp, failures, min_charts):
     url = "file://" + page
     dom = browser(binary, tmp, "--dump-dom", url)
     if dom.returncode != 0 or "</html>" not in dom.stdout:
@@ -69,8 +86,8 @@ def check(binary, base, comp, tmp, failures):
     if console:
         failures.append(f"{where}: console messages: {console[:3]}")
     charts = len(re.findall(r"<svg\b", dom.stdout))
-    if charts < 2:
-        failures.append(f"{where}: {charts} SVG chart(s) in the rendered page, expected at least 2")
+    if charts < min_charts:
+        failures.append(f"{where}: {charts} SVG chart(s) in the rendered page, expected at least {min_charts}")
     counter = re.search(r'id="shown">(\d+) of (\d+) rows<', dom.stdout)
     if counter is None and 'id="items-table"' in dom.stdout:
         failures.append(f"{where}: the page's script did not run (the row counter is empty)")
@@ -104,6 +121,7 @@ def main():
     for base, comp in pairs:
         tmp = u.tmpdir()
         check(binary, base, comp, tmp, failures)
+    check_cluster(binary, u.tmpdir(), failures)
     if failures:
         print("\n".join(failures))
         sys.exit(1)

@@ -1,7 +1,7 @@
 """The workbook opens in LibreOffice (issue: "opens in LibreOffice and Excel-compatible readers").
 
 Writes a workbook with every sheet profdiff produces for a pair (OverallMetrics and the operator or
-module sheets), converts it with headless LibreOffice to one CSV per sheet, and checks that
+module sheets), and the cluster workbook of the bundled two-rank run compared with itself, converts it with headless LibreOffice to one CSV per sheet, and checks that
 LibreOffice saw the same sheets, the same number of rows and the same text cells as openpyxl (the
 Excel-compatible reader the other tests use). Skipped (exit 77) when LibreOffice (`soffice`, Debian
 package libreoffice-calc-nogui) is not installed: a large package, so a user's install does not
@@ -35,6 +35,23 @@ def check(base, comp, tmp, failures):
     if rc != 0:
         failures.append(f"{base} vs {comp}: profdiff rc {rc}: {err}")
         return
+    return check_workbook(f"{os.path.basename(base)} vs {os.path.basename(comp)}", xlsx, tmp, failures)
+
+
+def check_cluster(tmp, failures):
+    """profdiff_cluster.xlsx of the bundled two-rank run against itself (-bp: every sheet of two runs)."""
+    run = os.path.join(DATA, "kineto_2rank_nccl")
+    out = os.path.join(tmp, "cluster")
+    rc, _, err = u.run_profdiff(["cluster", "-d", run, "-bp", run, "-o", out, "-q"])
+    if rc != 0:
+        failures.append(f"cluster {run}: profdiff rc {rc}: {err}")
+        return
+    xlsx = os.path.join(tmp, "w.xlsx")  # the name the LibreOffice CSV files are matched by
+    shutil.copy(os.path.join(out, "profdiff_cluster.xlsx"), xlsx)
+    check_workbook("cluster kineto_2rank_nccl -bp itself", xlsx, tmp, failures)
+
+
+def check_workbook(label, xlsx, tmp, failures):
     wb = u.read_xlsx(xlsx)["__wb__"]
     out = os.path.join(tmp, "lo")
     os.makedirs(out)
@@ -43,7 +60,7 @@ def check(base, comp, tmp, failures):
                        capture_output=True, text=True, timeout=300)
     files = sorted(glob.glob(os.path.join(out, "w-*.csv")))
     if p.returncode != 0 or not files:
-        failures.append(f"{base} vs {comp}: LibreOffice could not open the workbook: {p.stdout} {p.stderr}")
+        failures.append(f"{label}: LibreOffice could not open the workbook: {p.stdout} {p.stderr}")
         return
     lo_sheets = {os.path.basename(f)[2:-4]: f for f in files}
     if sorted(lo_sheets) != sorted(wb.sheetnames):
@@ -72,8 +89,7 @@ def check(base, comp, tmp, failures):
                     infinite[0] += 1
                     if c >= len(b) or b[c] != "INF":
                         failures.append(f"{name} row {r} col {c + 1}: an infinite ratio shows as {b[c] if c < len(b) else None!r}")
-    print(f"{os.path.basename(base)} vs {os.path.basename(comp)}: LibreOffice opened {len(files)} sheets, "
-          f"{infinite[0]} infinite ratios shown as INF")
+    print(f"{label}: LibreOffice opened {len(files)} sheets, {infinite[0]} infinite ratios shown as INF")
     return infinite[0]
 
 
@@ -94,6 +110,7 @@ def main():
     for base, comp in pairs:
         tmp = u.tmpdir()
         infinite += check(base, comp, tmp, failures) or 0
+    check_cluster(u.tmpdir(), failures)
     if infinite == 0:
         failures.append("no infinite ratio in the workbooks: the INF number format went unchecked")
     if failures:

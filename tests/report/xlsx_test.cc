@@ -10,7 +10,9 @@
 #include "profdiff/report/sheet.h"
 #include "profdiff/report/xlsx_deflate.h"
 #include "profdiff/report/xlsx_writer.h"
+#include "profdiff/report/xlsx_rows.h"
 #include "report_test_util.h"
+#include "zip_parts.h"
 
 namespace profdiff::report {
 namespace {
@@ -225,6 +227,50 @@ TEST(XlsxWriter, LongBannersWrapInTheDefaultMode) {
     }
     EXPECT_NE(sheet.find(banner), std::string::npos);  // the same text either way
   }
+}
+
+// A red_above_zero column (a DIFF: more time is worse) fills its numbers above 0 red in its own number
+// format; 0 and below keep the row's fill; a ratio column's rule is unchanged.
+TEST(XlsxWriter, RedAboveZeroColumnsFillDegradationsRed) {
+  SheetSpec s;
+  s.name = "Diff";
+  s.columns = {{"Diff(us)", 10, CellFormat::kDefaultFloat, false}, {"Diff Ratio", 10, CellFormat::kDefaultRatio, true}};
+  s.columns[0].red_above_zero = true;
+  s.rows.push_back({{Cell::Number(2.5), Cell::Number(1.5)}, kNoFill, 0});
+  s.rows.push_back({{Cell::Number(0), Cell::Number(0.5)}, kNoFill, 0});
+  s.rows.push_back({{Cell::Number(-3), Cell::Number(1)}, kFillBlue, 0});
+  const WorkbookOptions o;
+  const auto up = xlsx_rows::PlanCell(s, 0, 0, o);
+  EXPECT_EQ(up.style.fill, kFillRed);
+  EXPECT_FALSE(up.style.red);  // not turned into a percentage
+  EXPECT_EQ(up.style.type, CellFormat::kDefaultFloat);
+  EXPECT_EQ(xlsx_rows::PlanCell(s, 1, 0, o).style.fill, kNoFill);
+  EXPECT_EQ(xlsx_rows::PlanCell(s, 2, 0, o).style.fill, kFillBlue);
+  EXPECT_TRUE(xlsx_rows::PlanCell(s, 0, 1, o).style.red);  // ratio > 1
+  EXPECT_FALSE(xlsx_rows::PlanCell(s, 1, 1, o).style.red);
+  TempDir d;
+  ASSERT_TRUE(WriteWorkbook({s}, d / "d.xlsx", false).ok());
+  const auto parts = testing::ReadParts(d / "d.xlsx");
+  EXPECT_NE(parts.at("xl/styles.xml").find("FFFF0000"), std::string::npos);
+}
+
+// WorkbookOptions::created: the properties record that time instead of now, so the same sheets are
+// the same bytes (the cluster workbook's golden checks).
+TEST(XlsxWriter, FixedCreationTimeGivesTheSameBytes) {
+  TempDir d;
+  WorkbookOptions o;
+  o.created = kFixedWorkbookCreated;
+  ASSERT_TRUE(WriteWorkbook({FormulaLikeSheet()}, d / "a.xlsx", o).ok());
+  ASSERT_TRUE(WriteWorkbook({FormulaLikeSheet()}, d / "b.xlsx", o).ok());
+  std::string a, b;
+  ASSERT_TRUE(testing::ReadFile(d / "a.xlsx", &a));
+  ASSERT_TRUE(testing::ReadFile(d / "b.xlsx", &b));
+  EXPECT_EQ(a, b);
+  const auto parts = testing::ReadParts(d / "a.xlsx");
+  EXPECT_NE(parts.at("docProps/core.xml").find("1980-01-01T00:00:00Z"), std::string::npos)
+      << parts.at("docProps/core.xml");
+  ASSERT_TRUE(WriteWorkbook({FormulaLikeSheet()}, d / "now.xlsx", false).ok());  // the default: now
+  EXPECT_EQ(testing::ReadParts(d / "now.xlsx").at("docProps/core.xml").find("1980-01-01"), std::string::npos);
 }
 
 }  // namespace

@@ -18,6 +18,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "common"))
+from py_checks import grid_rows, read_xlsx_grid  # noqa: E402
 from scenario_util import BIN, Checks, SHARED, SKIP, SRC  # noqa: E402
 
 SOURCE = os.path.join(SHARED, "corpus", "hta_trace_filter", "sampled_rank-0.json.gz")
@@ -66,6 +68,41 @@ def check_ascend(tmp):
         check(r["computationDiff"] == ("20000" if straggler else "0")
               and r["communicationWaitStageTimeDiff"] == ("0" if straggler else "20000"),
               f"ascend compare summary row {r['rank']}: {r['computationDiff']}, {r['communicationWaitStageTimeDiff']}")
+    # The workbook's ClusterTimeCompareSummary sheet: the CSV's columns and numbers, the straggler's
+    # computationDiff red (it grew), the others' zero not.
+    sheet = read_xlsx_grid(os.path.join(out, "profdiff_cluster.xlsx")).get("ClusterTimeCompareSummary", {})
+    table = grid_rows(sheet, 3)
+    head = table[0] if table else []
+    check(head == list(rows[0].keys()), f"ascend ClusterTimeCompareSummary header: {head}")
+    col = head.index("computationDiff") + 1 if "computationDiff" in head else 0
+    for r in range(4, 4 + len(rows)):
+        rank = sheet.get((r, 1), (None,))[0]
+        value, fill = sheet.get((r, col), (None, None))
+        check((value, fill) == ((20000, "FF0000") if rank == 3 else (0, None)),
+              f"ascend ClusterTimeCompareSummary rank {rank}: computationDiff {value}, fill {fill}")
+
+
+def check_two_run_outputs(out):
+    """The workbook and the page of the 8-rank Kineto pair (rank 5 the new straggler, 1 % gate)."""
+    book = read_xlsx_grid(os.path.join(out, "profdiff_cluster.xlsx"))
+    check(list(book)[6:] == ["RunCompare", "StepCompare", "RankCompare", "SlowRankChanges"], f"sheets: {list(book)}")
+    verdict = grid_rows(book.get("RunCompare", {}), 4)[-1:]
+    check(verdict and verdict[0][0] == "Verdict" and verdict[0][6] == "REGRESSION" and "rank 5" in verdict[0][7],
+          f"RunCompare verdict: {verdict}")
+    ranks = book.get("RankCompare", {})
+    head = [ranks.get((3, c), (None,))[0] for c in range(1, 15)]
+    computing, communication = head.index("Diff Computing(us)") + 1, head.index("Diff Communication(Not Overlapped)(us)") + 1
+    for r in range(4, 12):
+        rank = ranks.get((r, 1), (None,))[0]
+        grew = computing if rank == 5 else communication  # the straggler computes, the others wait
+        value, fill = ranks.get((r, grew), (None, None))
+        check(abs(value - 10000) <= 1 and fill == "FF0000", f"RankCompare rank {rank}: {value} {fill} (mean of 2 steps)")
+    matrix = grid_rows(book.get("WaitMatrix", {}), 3)
+    check(matrix and matrix[0][1] == "Waits On Rank 5(us)" and len(matrix) == 8, f"WaitMatrix: {matrix}")
+    with open(os.path.join(out, "profdiff_cluster.html"), encoding="utf-8") as f:
+        page = f.read()
+    check('<section id="run-compare">' in page and "rank 5 (new slow rank)" in page
+          and 'Verdict: <b class="verdict">regression</b>' in page, "the page: the verdict and the new slow rank")
 
 
 def main():
@@ -99,6 +136,7 @@ def main():
         check(rc == 1, f"two runs, 1 % gate: exit {rc} (REGRESSION is 1): {se}")
         check("gate: REGRESSION" in so and "why: rank 5 is a new straggler" in so and "cause computing" in so,
               f"the verdict names the straggler: {so}")
+        check_two_run_outputs(os.path.join(tmp, "o2"))
         rc, so, se = run(["cluster", "-d", slow, "-bp", base, "-o", os.path.join(tmp, "o3"), "--gate-e2e", "5",
                           "--format", "json"])
         check(rc == 0, f"two runs, 5 % gate: exit {rc}: {se}")

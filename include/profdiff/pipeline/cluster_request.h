@@ -18,7 +18,7 @@ struct ClusterRequest {
   std::string run_path;     // -d: the directory holding the ranks of one run
   std::string base_run_path;  // -bp: a base run to compare with ("": one run)
   analysis::GateOptions gate;  // --gate-*, --noise-floor-ms (two runs only)
-  std::string output_path;  // -o: outputs go to <DIR>/cluster_analysis_output/ and <DIR>/profdiff_cluster.json
+  std::string output_path;  // -o: outputs go to <DIR>/cluster_analysis_output/ and <DIR>/profdiff_cluster.{json,xlsx,html}
   std::optional<std::vector<int64_t>> rank_list;  // --rank_list: only these ranks
   std::optional<std::string> step_id;             // --step_id: only this step's rows
   bool force = false;

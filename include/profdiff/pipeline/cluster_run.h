@@ -23,6 +23,8 @@ namespace profdiff::pipeline {
 inline constexpr const char* kClusterOutputDir = "cluster_analysis_output";
 inline constexpr const char* kClusterStepTraceCsv = "cluster_step_trace_time.csv";
 inline constexpr const char* kClusterJsonFile = "profdiff_cluster.json";
+inline constexpr const char* kClusterWorkbookFile = "profdiff_cluster.xlsx";  // beside the JSON
+inline constexpr const char* kClusterHtmlFile = "profdiff_cluster.html";
 
 // Errors as RunComparison's: kInvalidArgument / kAlreadyExists are the command line's (an output
 // inside the run, an output that exists without --force, a --rank_list naming a rank the run lacks),

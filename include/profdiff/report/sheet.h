@@ -44,6 +44,9 @@ struct ColumnSpec {
   // A call-stack column: with WorkbookOptions::fit_text_columns its cells make their row at most
   // kCallStackRowLines lines tall (the whole stack stays in the cell); else as tall as every line.
   bool call_stack = false;
+  // A DIFF column (comparison − base of a time: more is worse): a number above 0 gets the red fill,
+  // keeping the column's number format (a ratio column's red also makes it a percentage).
+  bool red_above_zero = false;
 };
 
 struct Cell {

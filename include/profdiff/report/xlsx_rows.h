@@ -44,8 +44,8 @@ struct PlannedCell {
 };
 
 // Cell `c` of data row `r` (the rules of the workbook's layout: NaN is blank, ±inf is "INF"/"-INF",
-// ratio columns red above 1, "INF" in a ratio column a number under infinite_ratio_as_number, text of
-// several lines wraps).
+// ratio columns red above 1, ColumnSpec::red_above_zero columns red above 0, "INF" in a ratio column
+// a number under infinite_ratio_as_number, text of several lines wraps).
 PlannedCell PlanCell(const SheetSpec& sheet, size_t r, size_t c, const WorkbookOptions& options);
 
 // Excel decodes `_xHHHH_` in a cell's text as the character U+HHHH: a literal one (an operator named

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <ctime>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -43,7 +44,14 @@ struct WorkbookOptions {
   // Write the data rows cell by cell through libxlsxwriter instead of rendering them in parallel
   // (the same bytes, slower): what the renderer is tested against.
   bool rows_in_library = false;
+  // The creation time the workbook's properties (docProps/core.xml) record; 0: now, as libxlsxwriter
+  // does. A fixed time (kFixedWorkbookCreated) makes the same sheets the same bytes.
+  std::time_t created = 0;
 };
+
+// 1980-01-01T00:00:00Z, the time the package's zip entries carry too: the creation time of a
+// workbook meant to be the same bytes for the same sheets (WorkbookOptions::created).
+inline constexpr std::time_t kFixedWorkbookCreated = 315532800;
 
 // The data rows a sheet holds: Excel's 1,048,576 rows less the banner, empty and header rows. A
 // sheet with more gets its first kMaxSheetDataRows - 1 rows and a last row saying how many are left

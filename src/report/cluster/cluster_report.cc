@@ -202,9 +202,8 @@ OrderedJson JobStepJson(const analysis::JobStep& j) {
           {"slow_excess_ns", j.slow_excess_ns}};
 }
 
-// The two-run comparison (null for one run).
-// Why the comparison run is slower, by its stragglers: each slow rank that is new, with the steps it
-// holds back, its lead over the median rank there and the cause (empty when there is none).
+}  // namespace
+
 std::vector<std::string> StragglerReasons(const ClusterResult& result) {
   std::vector<std::string> out;
   for (const analysis::SlowRankChange& r : result.run_comparison->slow_ranks) {
@@ -225,6 +224,9 @@ std::vector<std::string> StragglerReasons(const ClusterResult& result) {
   return out;
 }
 
+namespace {
+
+// The two-run comparison (null for one run).
 OrderedJson RunComparisonJson(const ClusterResult& result) {
   if (!result.run_comparison || !result.base_run) return nullptr;
   const analysis::ClusterRunComparison& c = *result.run_comparison;

@@ -49,19 +49,7 @@ const std::string& PageScript() {
   return script;
 }
 
-std::string RenderHtmlPage(const HtmlPageContext& context) {
-  static const OrderedJson kEmpty = OrderedJson::object();
-  const OrderedJson& doc = context.document ? *context.document : kEmpty;
-  std::vector<Waterfall> waterfalls;
-  std::string body = SummarySection(doc, context.base_step, context.comparison_step);
-  body += StepTimeSection(doc);
-  body += WaterfallSection(doc, waterfalls);
-  body += MatchSection(Member(doc, "operators"));
-  body += ItemsTableSection(Member(doc, "operators"));
-  body += CommunicationSection(doc);
-  body += MemorySection(Member(doc, "memory"));
-  body += KernelSection(Member(doc, "kernels"));
-  body += EmptyComparisonsSection(Member(doc, "empty_comparisons"));
+std::string RenderPageFrame(const PageFrame& frame) {
   const std::string csp = fmt::format(
       "default-src 'none'; style-src {}; script-src {}; img-src 'none'; base-uri 'none'; "
       "form-action 'none'",
@@ -75,8 +63,25 @@ std::string RenderHtmlPage(const HtmlPageContext& context) {
       "</head>\n<body>\n<h1>{}</h1>\n{}\n"
       "<script type=\"application/json\" id=\"profdiff-data\">{}</script>\n<script>{}</script>\n"
       "</body>\n</html>\n",
-      csp, Text(Member(Member(doc, "tool"), "version")), Title(doc), PageStyle(), Title(doc), body,
-      EscapeScriptJson(PageData(doc, waterfalls)), PageScript());
+      csp, frame.escaped_version, frame.escaped_title, PageStyle(), frame.escaped_title, frame.body,
+      EscapeScriptJson(frame.data), PageScript());
+}
+
+std::string RenderHtmlPage(const HtmlPageContext& context) {
+  static const OrderedJson kEmpty = OrderedJson::object();
+  const OrderedJson& doc = context.document ? *context.document : kEmpty;
+  std::vector<Waterfall> waterfalls;
+  std::string body = SummarySection(doc, context.base_step, context.comparison_step);
+  body += StepTimeSection(doc);
+  body += WaterfallSection(doc, waterfalls);
+  body += MatchSection(Member(doc, "operators"));
+  body += ItemsTableSection(Member(doc, "operators"));
+  body += CommunicationSection(doc);
+  body += MemorySection(Member(doc, "memory"));
+  body += KernelSection(Member(doc, "kernels"));
+  body += EmptyComparisonsSection(Member(doc, "empty_comparisons"));
+  return RenderPageFrame({Title(doc), Text(Member(Member(doc, "tool"), "version")), std::move(body),
+                          PageData(doc, waterfalls)});
 }
 
 }  // namespace profdiff::report::html

@@ -28,17 +28,6 @@ std::string Str(const OrderedJson& j, const char* key) {
   return v.is_string() ? v.get<std::string>() : std::string();
 }
 
-// A number with at most `digits` decimals, trailing zeros kept as the JSON has them.
-std::string Number(double v, int digits) { return fmt::format("{:.{}f}", v, digits); }
-
-std::string Th(std::string_view text) { return "<th>" + EscapeText(text) + "</th>"; }
-std::string Td(const std::string& escaped) { return "<td>" + escaped + "</td>"; }
-
-// A sortable number cell: the exact value in data-v, the shown value with 3 decimals.
-std::string NumCell(double v, int digits) {
-  return fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", v, Number(v, digits));
-}
-
 // Every segment the step chart can draw, with its legend text and colour: one colour per entry, no
 // two alike (the legend would otherwise let "transmit" pass for "other computing").
 struct SegmentKind {
@@ -151,14 +140,6 @@ std::string DeviceText(const OrderedJson& input) {
   return Text(Member(input, "device")) + (what.empty() ? "" : " (" + what + ")");
 }
 
-std::string SimpleTable(const std::vector<std::string>& headers, const std::vector<std::string>& rows) {
-  std::string out = "<table><thead><tr>";
-  for (const std::string& h : headers) out += Th(h);
-  out += "</tr></thead><tbody>";
-  for (const std::string& r : rows) out += "<tr>" + r + "</tr>";
-  return out + "</tbody></table>";
-}
-
 // A memory size given in KB as a sortable cell: the KB in data-v, the text in the unit that reads
 // ("1.931 GiB", "512.0 KiB"; the profilers' KB are KiB).
 std::string SizeCell(const OrderedJson& kb) {
@@ -177,28 +158,6 @@ std::string SideTotalsRow(const char* which, const OrderedJson& side, const char
 }
 
 }  // namespace
-
-const OrderedJson& Member(const OrderedJson& j, const char* key) {
-  static const OrderedJson kNull;
-  if (!j.is_object()) return kNull;
-  auto it = j.find(key);
-  return it == j.end() ? kNull : *it;
-}
-
-std::string Text(const OrderedJson& j) {
-  if (j.is_null()) return "";
-  if (j.is_string()) return EscapeText(j.get<std::string>());
-  if (j.is_number_float()) return Number(j.get<double>(), 3);
-  return EscapeText(j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace));
-}
-
-std::string MsCell(const OrderedJson& v) {
-  if (v.is_number_integer()) return NumCell(v.get<double>(), 0);  // a count or a level: no decimals
-  if (v.is_number()) return NumCell(v.get<double>(), 3);
-  // "INF" sorts above every number; null below.
-  const char* key = v.is_string() && v.get<std::string>() == "INF" ? "1e308" : "-1e308";
-  return fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", key, Text(v));
-}
 
 std::string SummarySection(const OrderedJson& doc, int64_t base_step, int64_t comparison_step) {
   auto step = [](int64_t s) { return s < 0 ? std::string("all steps") : std::to_string(s); };

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "profdiff/report/html/html_table.h"  // the cells and tables the sections are built of
 #include "profdiff/report/html/waterfall.h"
 #include "profdiff/report/json_values.h"
 
@@ -22,10 +23,5 @@ std::string MemorySection(const OrderedJson& memory);
 std::string KernelSection(const OrderedJson& kernels);
 // The comparisons that ran without rows, and why (the document's "empty_comparisons"); "" when none.
 std::string EmptyComparisonsSection(const OrderedJson& empty);
-
-// Helpers shared by the sections.
-const OrderedJson& Member(const OrderedJson& j, const char* key);  // null when absent
-std::string Text(const OrderedJson& j);  // a JSON value as escaped display text ("" for null)
-std::string MsCell(const OrderedJson& v);  // a number as a sortable <td> (an integer without decimals), else its text
 
 }  // namespace profdiff::report::html

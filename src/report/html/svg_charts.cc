@@ -1,6 +1,7 @@
 #include "profdiff/report/html/svg_charts.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <vector>
@@ -167,6 +168,94 @@ std::string WaterfallSvg(const Waterfall& w) {
       "<svg class=\"chart waterfall\" role=\"img\" "
       "viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">{}</svg>",
       kWidth, y + 4, kWidth, y + 4, body);
+}
+
+namespace {
+
+// White (0) to kIncrease's red (1).
+std::string HeatColor(double t) {
+  auto mix = [t](int to) { return static_cast<int>(std::lround(255.0 + (to - 255.0) * t)); };
+  return fmt::format("#{:02x}{:02x}{:02x}", mix(0xd9), mix(0x53), mix(0x4f));
+}
+
+constexpr int kHeatLabelWidth = 110;  // the row labels
+constexpr int kHeatHeader = 44;       // the column title and labels
+constexpr int kHeatRow = 24;
+
+}  // namespace
+
+std::string HeatMapSvg(const HeatMap& map) {
+  int64_t largest = 1;
+  for (const auto& row : map.ns)
+    for (int64_t v : row) largest = std::max(largest, v);
+  const size_t n = std::max<size_t>(map.columns.size(), 1);
+  const int cell = std::clamp(static_cast<int>((kWidth - kHeatLabelWidth) / n), 14, 110);
+  const bool values = cell >= 64;  // "-12345.678" fits
+  std::string body = fmt::format("<text x=\"0\" y=\"14\" class=\"bl\">{}</text>", EscapeText(Shorten(map.row_title, 16)));
+  body += fmt::format("<text x=\"{}\" y=\"14\" class=\"bl\">{}</text>", kHeatLabelWidth,
+                      EscapeText(Shorten(map.column_title, 60)));
+  const size_t label_chars = static_cast<size_t>(std::max(2, cell / 8));
+  for (size_t c = 0; c < map.columns.size(); ++c) {
+    body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"hc\"><title>{}</title>{}</text>",
+                        kHeatLabelWidth + static_cast<int>(c) * cell + cell / 2, kHeatHeader - 6,
+                        EscapeText(map.columns[c]), EscapeText(Shorten(map.columns[c], label_chars)));
+  }
+  int y = kHeatHeader;
+  for (size_t r = 0; r < map.rows.size(); ++r, y += kHeatRow) {
+    body += fmt::format("<text x=\"0\" y=\"{}\"><title>{}</title>{}</text>", y + 16, EscapeText(map.rows[r]),
+                        EscapeText(Shorten(map.rows[r], 14)));
+    for (size_t c = 0; c < map.columns.size(); ++c) {
+      const int64_t v = r < map.ns.size() && c < map.ns[r].size() ? map.ns[r][c] : 0;
+      const double t = v > 0 ? static_cast<double>(v) / static_cast<double>(largest) : 0.0;
+      const int x = kHeatLabelWidth + static_cast<int>(c) * cell;
+      body += fmt::format(
+          "<rect class=\"hm\" data-ns=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
+          "stroke=\"#ddd\"><title>{} {} {}: {} ms</title></rect>",
+          v, x, y, cell, kHeatRow, HeatColor(t), EscapeText(map.rows[r]), EscapeText(map.verb),
+          EscapeText(map.columns[c]), FormatMs(v));
+      if (values && v > 0)
+        body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"{}\">{}</text>", x + cell / 2, y + 16,
+                            t > 0.55 ? "hv hw" : "hv", FormatMs(v));
+    }
+  }
+  const int width = std::max(kWidth, kHeatLabelWidth + static_cast<int>(map.columns.size()) * cell);
+  return fmt::format(
+      "<svg class=\"chart heatmap\" role=\"img\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">{}</svg>", width,
+      y + 4, width, y + 4, body);
+}
+
+std::string ColumnsSvg(const std::vector<Column>& columns, const std::string& axis_label) {
+  constexpr int kAxis = 90, kPlotHeight = 180, kTop = 8;
+  int64_t tallest = 1;
+  for (const Column& c : columns) tallest = std::max(tallest, c.ns);
+  const double plot = kWidth - kAxis - 4;
+  const double w = plot / static_cast<double>(std::max<size_t>(columns.size(), 1));
+  const double gap = w >= 4 ? 1 : 0;
+  std::string body;
+  std::vector<BarSegment> entries;  // the legend's, in order of first use
+  std::set<std::string> seen;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const Column& c = columns[i];
+    const double h = c.ns > 0 ? std::max(1.0, kPlotHeight * static_cast<double>(c.ns) / static_cast<double>(tallest)) : 0;
+    body += fmt::format(
+        "<rect class=\"col\" data-ns=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} "
+        "ms</title></rect>",
+        c.ns, Px(kAxis + w * static_cast<double>(i)), Px(kTop + kPlotHeight - h), Px(std::max(w - gap, 0.5)), Px(h),
+        EscapeAttribute(c.color), EscapeText(c.title), FormatMs(c.ns));
+    if (c.ns > 0 && seen.insert(c.legend).second) entries.push_back({c.legend, c.ns, c.color});
+  }
+  const int base = kTop + kPlotHeight;
+  body += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#555\"/>", kAxis - 2, base, kWidth - 4, base);
+  body += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#555\"/>", kAxis - 2, kTop, kAxis - 2, base);
+  body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"wl\">{} ms</text>", kAxis - 6, kTop + 10, FormatMs(tallest));
+  body += fmt::format("<text x=\"{}\" y=\"{}\" class=\"wl\">0</text>", kAxis - 6, base);
+  body += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", kAxis, base + 18, EscapeText(axis_label));
+  std::vector<const BarSegment*> legend;
+  for (const BarSegment& e : entries) legend.push_back(&e);
+  int height = base + 26;
+  body += Legend(legend, base + 28, &height);
+  return fmt::format("<svg class=\"chart columns\" role=\"img\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">{}</svg>",
+                     kWidth, height, kWidth, height, body);
 }
 
 }  // namespace profdiff::report::html

@@ -115,6 +115,40 @@ TEST(HtmlCharts, WaterfallSvgEscapesAndShowsEveryPart) {
   EXPECT_NE(svg.find("data-delta-ns=\"-2\""), std::string::npos);
 }
 
+// The heat map: a cell per row and column, the largest the darkest red, a zero cell white, the values
+// written in when the cells are wide enough, every label escaped.
+TEST(HtmlCharts, HeatMapShadesByValueAndEscapes) {
+  HeatMap m{"waiter", "waits on", "waits on", {"r<0>", "r1"}, {"c0", "c1"}, {{4'000'000, 0}, {1'000'000, 2'000'000}}};
+  const std::string svg = HeatMapSvg(m);
+  size_t cells = 0;
+  for (size_t p = svg.find("class=\"hm\""); p != std::string::npos; p = svg.find("class=\"hm\"", p + 1)) ++cells;
+  EXPECT_EQ(cells, 4u);
+  EXPECT_EQ(svg.find("r<0>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>r&lt;0&gt; waits on c0: 4.000 ms</title>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("data-ns=\"4000000\" x=\"110\" y=\"44\" width=\"110\" height=\"24\" fill=\"#d9534f\""),
+            std::string::npos) << svg;  // the largest: the full red
+  EXPECT_NE(svg.find("data-ns=\"0\" x=\"220\" y=\"44\" width=\"110\" height=\"24\" fill=\"#ffffff\""),
+            std::string::npos) << svg;
+  EXPECT_NE(svg.find(">2.000</text>"), std::string::npos);  // 110 px cells: values written in
+}
+
+// The columns: one per item on the scale of the tallest, a legend entry per colour, zero columns flat.
+TEST(HtmlCharts, ColumnsOnOneScaleWithALegend) {
+  const std::string svg = ColumnsSvg({{"a", 2'000'000, "last: rank 1", "#111111"}, {"b", 1'000'000, "last: rank 1", "#111111"},
+                                      {"c", 0, "last: rank 0", "#222222"}, {"<d>", 4'000'000, "last: rank 2", "#333333"}},
+                                     "4 collectives");
+  size_t cols = 0;
+  for (size_t p = svg.find("class=\"col\""); p != std::string::npos; p = svg.find("class=\"col\"", p + 1)) ++cols;
+  EXPECT_EQ(cols, 4u);
+  EXPECT_NE(svg.find("height=\"180.0\" fill=\"#333333\""), std::string::npos) << svg;  // the tallest
+  EXPECT_NE(svg.find("height=\"90.0\" fill=\"#111111\""), std::string::npos) << svg;   // half of it
+  EXPECT_NE(svg.find("height=\"0.0\" fill=\"#222222\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("&lt;d&gt;: 4.000 ms"), std::string::npos);
+  EXPECT_NE(svg.find(">last: rank 2<"), std::string::npos);
+  EXPECT_EQ(svg.find(">last: rank 0<"), std::string::npos);  // only a zero column: not in the legend
+  EXPECT_NE(svg.find(">4.000 ms</text>"), std::string::npos);  // the axis
+}
+
 TEST(HtmlCharts, ShortenAndFormat) {
   EXPECT_EQ(Shorten("abcdef", 3), "abc\xE2\x80\xA6");
   EXPECT_EQ(Shorten("\xC3\xA9\xC3\xA9\xC3\xA9", 2), "\xC3\xA9\xC3\xA9\xE2\x80\xA6");

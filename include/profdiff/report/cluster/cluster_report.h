@@ -69,6 +69,10 @@ struct ClusterResult {
 // The JSON result (docs/json-schema.md#profdiff-cluster).
 OrderedJson ClusterJson(const ClusterResult& result, const std::string& version);
 
+// Why the comparison run is slower, by its stragglers (-bp): each slow rank that is new, with the
+// steps it holds back, its lead over the median rank there and the cause (empty when there is none).
+std::vector<std::string> StragglerReasons(const ClusterResult& result);
+
 // Rank ids as a short list, runs of consecutive ids as ranges: {0, 2, 3, 4, 7} -> "0, 2-4, 7".
 std::string RankRangesText(const std::vector<int64_t>& ranks);
 

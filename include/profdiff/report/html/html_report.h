@@ -24,6 +24,18 @@ struct HtmlPageContext {
 // The page. Every text from the document goes through html_escape.h for its context.
 std::string RenderHtmlPage(const HtmlPageContext& context);
 
+// The frame every page of profdiff shares (compare's page, the cluster page): the head with a
+// Content-Security-Policy that allows exactly PageStyle() and PageScript() and no network load, the
+// title as <h1>, the sections, the page's data as an inline JSON block (id "profdiff-data", escaped
+// by EscapeScriptJson) and the script.
+struct PageFrame {
+  std::string escaped_title;    // <title> and <h1>, already escaped
+  std::string escaped_version;  // the profdiff version of the generator meta, already escaped
+  std::string body;             // the sections (HTML)
+  OrderedJson data;             // what the charts draw, for readers and tests
+};
+std::string RenderPageFrame(const PageFrame& frame);
+
 // The inline stylesheet and script exactly as the page carries them, and their CSP source
 // expressions ('sha256-<base64>', computed by CMake at build time); tests/oracle/test_html_csp.py
 // recomputes the hashes from the page.

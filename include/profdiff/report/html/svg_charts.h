@@ -32,6 +32,29 @@ std::string StackedBarsSvg(const std::vector<StackedBar>& bars, bool own_scales 
 // Δ (increase red, decrease green), then the total from zero, each labelled with its Δ in ms.
 std::string WaterfallSvg(const Waterfall& waterfall);
 
+// A heat map: a row per `rows` label, a column per `columns` label, each cell shaded from white to
+// red by its ns over the largest (a cell of 0 is left white), with its ms written in when the cell
+// is wide enough; each cell's <title> says "<row> <verb> <column>: <ms> ms".
+struct HeatMap {
+  std::string row_title;                 // over the row labels ("waiter")
+  std::string column_title;              // over the column labels ("waits on")
+  std::string verb;                      // in the cells' titles ("waits on")
+  std::vector<std::string> rows, columns;  // labels (untrusted)
+  std::vector<std::vector<int64_t>> ns;    // [row][column]
+};
+std::string HeatMapSvg(const HeatMap& map);
+
+// Vertical columns in their order on one scale (the tallest), each coloured by its legend entry
+// (one colour per entry), with the tallest value on the axis, `axis_label` under the plot and the
+// legend below it. Each column's <title> is its `title` and its ms.
+struct Column {
+  std::string title;   // untrusted
+  int64_t ns = 0;
+  std::string legend;  // its legend entry (untrusted)
+  std::string color;   // "#rrggbb"
+};
+std::string ColumnsSvg(const std::vector<Column>& columns, const std::string& axis_label);
+
 // `text` cut to at most `max_chars` code points (with "…" when cut), never inside a UTF-8 sequence.
 std::string Shorten(const std::string& text, size_t max_chars);
 
