@@ -109,12 +109,12 @@ TEST(ClusterWorkbook, SheetsOfOneRunAndOfTwo) {
   std::vector<std::string> names;
   for (const SheetSpec& s : BuildClusterSheets(ClusterFixture(false))) names.push_back(s.name);
   EXPECT_EQ(names, (std::vector<std::string>{"ClusterStepTraceTime", "SlowRanks", "CollectiveSkew", "CollectiveArrivals",
-                                             "LateRanks", "WaitMatrix", "ClusterTimeSummary"}));
+                                             "LateRanks", "WaitMatrix", "SlowRankVote", "ClusterTimeSummary"}));
   names.clear();
   const ClusterResult two = ClusterFixture(true);
   for (const SheetSpec& s : BuildClusterSheets(two)) names.push_back(s.name);
   EXPECT_EQ(names, (std::vector<std::string>{"ClusterStepTraceTime", "SlowRanks", "CollectiveSkew", "CollectiveArrivals",
-                                             "LateRanks", "WaitMatrix", "RunCompare", "StepCompare", "RankCompare",
+                                             "LateRanks", "WaitMatrix", "SlowRankVote", "RunCompare", "StepCompare", "RankCompare",
                                              "SlowRankChanges", "ClusterTimeSummary", "ClusterTimeCompareSummary"}));
   // With -bp the run is the comparison: its sheets' banner is the yellow one.
   const SheetSpec step = BuildClusterStepSheet(two);

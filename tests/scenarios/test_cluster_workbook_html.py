@@ -54,7 +54,8 @@ def check_workbook(out, j):
               and got["Lead(us)"] == (s["work_ns"] - s["median_work_ns"]) / 1000, f"SlowRanks row {got} vs {s}")
     check(len(slow) == 3, f"SlowRanks: {len(slow)} rows")
     late = grid_rows(book.get("LateRanks", {}), 3)
-    check(late[:2] == [["Rank", "Times Last", "Total Skew When Last(us)"], [1, 8, 381329]], f"LateRanks: {late}")
+    check(late[:1] and late[0][:4] == ["Rank", "Times Last", "Total Skew When Last(us)", "Cause Before Arrival"]
+          and late[1][:4] == [1, 8, 381329, "idle"], f"LateRanks: {late}")
     matrix = grid_rows(book.get("WaitMatrix", {}), 3)
     check(matrix[:1] == [["Waiter Rank", "Waits On Rank 0(us)", "Waits On Rank 1(us)", "Total Wait(us)", "Collectives"]]
           and matrix[1][:3] == [0, None, 381329], f"WaitMatrix: {matrix}")

@@ -102,6 +102,18 @@ std::string StragglerLine(const OrderedJson& s) {
   return out + "</li>";
 }
 
+// The reference's slow-rank vote, one line ("" when it votes for nobody).
+std::string VoteLine(const OrderedJson& vote) {
+  const OrderedJson& ranks = Member(vote, "ranks");
+  if (!ranks.is_array() || ranks.empty()) return "";
+  std::string list;
+  for (const OrderedJson& r : ranks)
+    list += fmt::format("{}rank {} ({} vote{})", list.empty() ? "" : ", ", I(r, "rank"), I(r, "votes"),
+                        I(r, "votes") == 1 ? "" : "s");
+  return "<li>the reference's slow-rank vote (collectives where a rank's op is an outlier-short one): " +
+         EscapeText(list) + "</li>";
+}
+
 std::string CollectivesLine(const OrderedJson& collectives) {
   const OrderedJson& late = Member(collectives, "late_ranks");
   const int64_t matched = I(collectives, "matched");
@@ -109,8 +121,15 @@ std::string CollectivesLine(const OrderedJson& collectives) {
   if (!late.is_array() || late.empty())
     return fmt::format("<li>{} collectives matched across ranks: the ranks arrive together (skew 0)</li>", matched);
   const OrderedJson& l = late.front();
-  std::string out = fmt::format("<li><b>rank {}</b> arrives last at {} of {} collectives, {} late in all</li>",
+  std::string out = fmt::format("<li><b>rank {}</b> arrives last at {} of {} collectives, {} late in all",
                                 I(l, "rank"), I(l, "times_last"), matched, Ms(I(l, "skew_ns")));
+  const OrderedJson& before = Member(l, "before_arrival");
+  if (before.is_object() && S(before, "cause") != "unknown")
+    out += fmt::format("; before those arrivals it computed {} and idled {} more than the other ranks' median: "
+                       "cause <b>{}</b>",
+                       Ms(I(before, "computing_excess_ns")), Ms(I(before, "idle_excess_ns")),
+                       EscapeText(S(before, "cause")));
+  out += "</li>";
   const OrderedJson& waits = Member(collectives, "waits_on");
   if (waits.is_array() && !waits.empty()) {
     const OrderedJson& w = waits.front();
@@ -163,7 +182,8 @@ std::string SummarySection(const OrderedJson& doc) {
   out += "<p>Mode: <b>" + mode + "</b>.</p><h3>At a glance</h3><ul>";
   for (const OrderedJson& s : Member(doc, "slow_ranks")) out += StragglerLine(s);
   if (Member(doc, "slow_ranks").empty()) out += "<li>no step is known on two ranks: nobody to compare</li>";
-  out += CollectivesLine(Member(doc, "collectives")) + "</ul>" + VerdictPart(doc);
+  out += CollectivesLine(Member(doc, "collectives")) + VoteLine(Member(doc, "slow_rank_vote")) + "</ul>" +
+         VerdictPart(doc);
   std::string warnings;
   for (const OrderedJson& w : Member(doc, "warnings")) warnings += "<li>" + Text(w) + "</li>";
   if (!warnings.empty()) out += "<h3>Warnings</h3><ul class=\"warn\">" + warnings + "</ul>";

@@ -190,10 +190,52 @@ SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result) {
 SheetSpec BuildLateRanksSheet(const ClusterResult& result) {
   SheetSpec s;
   s.name = "LateRanks";
-  s.columns = {Col("Rank", 8, CellFormat::kDefault), Col("Times Last", 12, CellFormat::kDefault),
-               Col("Total Skew When Last(us)", 18)};
-  for (const analysis::LateRank& l : result.late_ranks)
-    s.rows.push_back({{Int(l.rank), Int(l.times_last), Us(l.skew_ns)}, kNoFill, 0});
+  s.columns = {Col("Rank", 8, CellFormat::kDefault),          Col("Times Last", 12, CellFormat::kDefault),
+               Col("Total Skew When Last(us)", 18),              Col("Cause Before Arrival", 14, CellFormat::kDefault),
+               Col("Computing Excess(us)", 16),                  Col("Idle Excess(us)", 16),
+               Col("Longest Kernel Before", 30, CellFormat::kDefault), Col("Longest Kernel(us)", 16)};
+  for (size_t i = 0; i < result.late_ranks.size(); ++i) {
+    const analysis::LateRank& l = result.late_ranks[i];
+    RowSpec row{{Int(l.rank), Int(l.times_last), Us(l.skew_ns)}, kNoFill, 0};
+    if (i < result.late_causes.size() && result.late_causes[i].cause != "unknown") {
+      const analysis::LateArrivalCause& c = result.late_causes[i];
+      const bool kernel = !c.top_kernels.empty();
+      row.cells.insert(row.cells.end(), {Cell::String(c.cause), Us(c.computing_excess_ns), Us(c.idle_excess_ns),
+                                         kernel ? Cell::String(c.top_kernels.front().name) : Cell::Blank(),
+                                         kernel ? Us(c.top_kernels.front().ns) : Cell::Blank()});
+    }
+    s.rows.push_back(std::move(row));
+  }
+  RunBanner(s, result);
+  return s;
+}
+
+// The reference's slow-rank vote as its SlowOpStats table (slow_op_stats.csv's columns), in µs.
+SheetSpec BuildSlowRankVoteSheet(const ClusterResult& result) {
+  const analysis::SlowRankVote& v = result.slow_rank_vote;
+  SheetSpec s;
+  s.name = "SlowRankVote";
+  s.columns = {Col("SlowRank", 10, CellFormat::kDefault), Col("OpName", 30, CellFormat::kDefault),
+               Col("GroupName", 30, CellFormat::kDefault), Col("Timestamp", 22, CellFormat::kDefault),
+               Col("Count", 8, CellFormat::kDefault)};
+  for (const char* name : {"Mean(us)", "Std(us)", "Min(us)", "Q1(us)", "Median(us)", "Q3(us)", "Max(us)", "Sum(us)"})
+    s.columns.push_back(Col(name, 14));
+  for (const analysis::VotedOp& op : v.ops) {
+    std::string ranks;
+    for (int64_t r : op.slow_ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+    RowSpec row{{Cell::String(ranks), Cell::String(op.name), Cell::String(op.group),
+                 Cell::String(std::to_string(op.timestamp_ns)), Int(op.stats.count)},
+                kNoFill, 0};
+    const analysis::VoteStats& st = op.stats;
+    if (v.as_reference) {
+      for (double us : {st.mean_us, st.std_us, st.min_us, st.q1_us, st.median_us, st.q3_us, st.max_us, st.sum_us})
+        row.cells.push_back(Cell::Number(us));
+    } else {
+      for (int64_t q4 : {st.mean_q4, st.std_q4, st.min_q4, st.q1_q4, st.median_q4, st.q3_q4, st.max_q4, st.sum_q4})
+        row.cells.push_back(Cell::Number(static_cast<double>(q4) / 4000.0));
+    }
+    s.rows.push_back(std::move(row));
+  }
   RunBanner(s, result);
   return s;
 }
@@ -256,7 +298,8 @@ SheetSpec BuildClusterTimeSummarySheet(const ClusterResult& result) {
 std::vector<SheetSpec> BuildClusterSheets(const ClusterResult& result) {
   std::vector<SheetSpec> sheets = {BuildClusterStepSheet(result),        BuildSlowRanksSheet(result),
                                    BuildCollectiveSkewSheet(result),     BuildCollectiveArrivalsSheet(result),
-                                   BuildLateRanksSheet(result),          BuildWaitMatrixSheet(result)};
+                                   BuildLateRanksSheet(result),          BuildWaitMatrixSheet(result),
+                                   BuildSlowRankVoteSheet(result)};
   if (result.base_run != nullptr && result.run_comparison) {
     sheets.push_back(BuildRunCompareSheet(result));
     sheets.push_back(BuildStepCompareSheet(result));
