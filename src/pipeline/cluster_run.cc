@@ -236,6 +236,8 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
   // The reference's ClusterTimeSummary, of a run with DB exports only (the others have no rank for it).
   if (std::any_of(result.ranks.begin(), result.ranks.end(), [](const analysis::RankSummary& r) { return r.time.present; }))
     result.time_summary = analysis::BuildClusterTimeSummary(result.ranks, request.step_id);
+  else if (db_run && !result.ranks.empty())
+    result.time_summary.empty_reason = "no rank's export has CANN_API (the summary counts each op in the step its launch starts in)";
   result.stragglers = analysis::FindStepStragglers(result.ranks);
   result.collectives = analysis::MatchCollectives(result.ranks);
   result.late_ranks = analysis::LastArrivals(result.collectives);
