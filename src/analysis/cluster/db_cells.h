@@ -99,8 +99,8 @@ class ColumnSum {
       }
       const double x = v.AsDouble();
       if (std::isnan(x)) continue;
-      kahan_.Add(x);
-      values_.push_back(x);
+      if (reference_) kahan_.Add(x);
+      else values_.push_back(x);
     }
   }
   SqlValue Result() const {

@@ -107,16 +107,16 @@ std::vector<std::vector<SqlValue>> TotalRows(const std::vector<const Link*>& map
                                              const ReferencePolicy& policy) {
   using Key = std::tuple<std::string, std::string, int64_t, int64_t>;  // group, step, source, destination
   std::vector<std::pair<Key, Link>> totals;
+  std::map<Key, size_t> index;
   for (const Link* l : mapped) {
     if (l->key[2].find("total") == std::string::npos) continue;
     const Key key{l->key[3], l->key[1], l->src, l->dst};
-    auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == key; });
-    if (it == totals.end()) {
+    auto [it, added] = index.try_emplace(key, totals.size());
+    if (added) {
       totals.emplace_back(key, Link{{}, {}, {}, ColumnSum(size_dtype, policy.cluster_db_float_sums),
                                     ColumnSum(time_dtype, policy.cluster_db_float_sums), l->src, l->dst});
-      it = totals.end() - 1;
     }
-    it->second.Add(l->transport, l->op_name, l->size.Result(), l->time.Result());
+    totals[it->second].second.Add(l->transport, l->op_name, l->size.Result(), l->time.Result());
   }
   if (policy.cluster_matrix_rows_sorted)
     std::stable_sort(totals.begin(), totals.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
