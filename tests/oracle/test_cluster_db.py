@@ -13,7 +13,7 @@ communication_matrix, both lines).
   cluster_time_compare_summary recipe wrote it (both lines).
 - The default mode: the same tables, types and rows; each Total Op Info sum of ClusterCommunicationTime
   the exact sum (math.fsum) of its ops, which differs from the reference's Kahan sum in the last digit
-  on level1 (docs/deviations.md, cluster row 4); every other float within 1e-12 of the reference's; the
+  on level1 (docs/deviations.md, cluster row 5); every other float within 1e-12 of the reference's; the
   time summaries each value the reference's rounded to the ns (cluster row 3).
 Exits 77 (skip) when ../shared is absent.
 """

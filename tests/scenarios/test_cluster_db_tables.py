@@ -10,7 +10,7 @@ distributed_args) gives:
   order (sorted; checked against the 8.2 oracle on the corpus by oracle.test_cluster_db);
 - in the default mode the same tables and rows, each "Total Op Info" sum the double nearest the exact
   sum of the rows it adds (Python's math.fsum; the reference's Kahan and pairwise sums differ in the
-  last digit on this run: docs/deviations.md, cluster row 4), its ratios rounded by Python's round();
+  last digit on this run: docs/deviations.md, cluster row 5), its ratios rounded by Python's round();
 - the links the reference leaves out said once; an existing cluster_analysis.db kept without --force
   and no temporary file left behind.
 """
