@@ -220,8 +220,8 @@ TEST(ClusterDbTables, MatrixMapsLocalRanksSumsLinksAndOrdersByLine) {
 TEST(ClusterDbTables, StepTraceTimeRowsExactByDefaultFloatsUnderCompat) {
   ClusterStepTable steps;
   steps.columns = {std::string(kColComputing), std::string(kColFree)};
-  ClusterStepRow rank_row{"50", false, "0", {0}, {8873756, 0}, {8873.756000000001, 0.0}};
-  ClusterStepRow stage_row{"50", true, "(0, 1)", {0, 1}, {8873756, 0}, {8873.756000000001, 0.0}};
+  ClusterStepRow rank_row{"50", false, "0", {8873756, 0}, {8873.756000000001, 0.0}, {0}};
+  ClusterStepRow stage_row{"50", true, "(0, 1)", {8873756, 0}, {8873.756000000001, 0.0}, {0, 1}};
   steps.rows = {rank_row, stage_row};
   const auto exact = ClusterStepTraceTimeTable(steps, ExactPolicy());
   ASSERT_TRUE(exact.has_value());
