@@ -255,7 +255,8 @@ void AddClusterOptions(CLI::App& c, RawCluster& r) {
   c.add_option("-o,--output_path", o.output_path,
                "Output directory: DIR/cluster_analysis_output/ (cluster_step_trace_time.csv; for Ascend text "
                "exports also communication_group.json, cluster_communication.json, "
-               "cluster_communication_matrix.json), DIR/profdiff_cluster.json, its workbook "
+               "cluster_communication_matrix.json; for Ascend DB exports also cluster_analysis.db and "
+               "cluster_time_summary.csv), DIR/profdiff_cluster.json, its workbook "
                "DIR/profdiff_cluster.xlsx and its page DIR/profdiff_cluster.html (default: the current "
                "directory; never inside the run)");
   r.rank_list_opt = c.add_option("--rank_list,--ranks", r.rank_list, "Only these ranks, e.g. 0,1,3")->type_name("LIST");

@@ -230,3 +230,19 @@ int64_t StepIdFromName(std::string_view name) {
 }
 
 }  // namespace profdiff
+
+namespace profdiff {
+
+double SqlValue::AsDouble() const {
+  if (kind == Kind::kInt) return static_cast<double>(i);
+  if (kind == Kind::kReal) return r;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+int SqlRows::Column(std::string_view name) const {
+  for (size_t c = 0; c < columns.size(); ++c)
+    if (columns[c] == name) return static_cast<int>(c);
+  return -1;
+}
+
+}  // namespace profdiff

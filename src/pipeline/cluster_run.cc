@@ -14,9 +14,11 @@
 #include <utility>
 
 #include "profdiff/analysis/cluster/communication_groups.h"
+#include "profdiff/analysis/cluster/db_tables.h"
 #include "profdiff/analysis/cluster/time_summary.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/cluster_discovery.h"
+#include "profdiff/report/cluster/cluster_db.h"
 #include "profdiff/report/cluster/cluster_html.h"
 #include "profdiff/report/cluster/cluster_workbook.h"
 #include "profdiff/report/cluster/communication_files.h"
@@ -61,6 +63,7 @@ struct OutputPaths {
   std::string time_compare;          // and a base run of DB exports: cluster_time_compare_summary.csv
   std::string workbook, html;        // beside the JSON: profdiff_cluster.xlsx, profdiff_cluster.html
   std::string slow_rank_dir;         // SlowRankAnalysis/: the vote's rank_stats.csv, slow_op_stats.csv
+  std::string cluster_db;            // a run of DB exports: cluster_analysis.db ("" otherwise)
 };
 
 bool AllDbExports(const ClusterInputs& inputs) {
@@ -98,13 +101,14 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
   PD_RETURN_IF_ERROR(report::MakeOutputDirs(dir.string(), 0750));
   OutputPaths out{dir.string(), (dir / kClusterStepTraceCsv).string(), (base / kClusterJsonFile).string(),
                   WritesCommunicationFiles(*runs.front()), "", "", (base / kClusterWorkbookFile).string(),
-                  (base / kClusterHtmlFile).string(), (dir / report::kSlowRankDir).string()};
+                  (base / kClusterHtmlFile).string(), (dir / report::kSlowRankDir).string(), ""};
   if (AllDbExports(*runs.front())) {
+    out.cluster_db = (dir / analysis::kClusterAnalysisDb).string();
     out.time_summary = (dir / report::kClusterTimeSummaryCsv).string();
     if (runs.size() > 1 && AllDbExports(*runs[1])) out.time_compare = (dir / report::kClusterTimeCompareSummaryCsv).string();
   }
   std::vector<std::string> all = CommunicationFilePaths(out);
-  for (const std::string* p : {&out.time_summary, &out.time_compare})
+  for (const std::string* p : {&out.time_summary, &out.time_compare, &out.cluster_db})
     if (!p->empty()) all.push_back(*p);
   all.insert(all.end(), {out.csv, out.workbook, out.html, out.json});
   // The vote's files, written only when it votes: an earlier run's are not overwritten without --force.
@@ -217,12 +221,23 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
   }
   // Stage rows: the pipeline stages the reference infers from the communication groups ("pp" p2p
   // groups; none in a run without them, or without communication files).
-  result.communication_groups = analysis::FindCommunicationGroups(result.ranks, request.mode);
-  result.step_table =
-      analysis::BuildClusterStepTable(result.ranks, analysis::StageGroups(result.communication_groups), request.step_id);
+  // A run of DB exports: the groups of the ranks' CommAnalyzerTime (the reference's
+  // CommunicationGroupMapping), whatever the mode.
+  const bool db_run = std::all_of(result.ranks.begin(), result.ranks.end(),
+                                  [](const analysis::RankSummary& r) { return r.export_kind == "db"; });
+  result.communication_groups = db_run && !result.ranks.empty()
+                                    ? analysis::FindDbCommunicationGroups(result.ranks, result.policy)
+                                    : analysis::FindCommunicationGroups(result.ranks, request.mode);
+  result.step_table = analysis::BuildClusterStepTable(
+      result.ranks,
+      db_run ? analysis::DbStageGroups(result.communication_groups.parallel_info)
+             : analysis::StageGroups(result.communication_groups),
+      request.step_id);
   // The reference's ClusterTimeSummary, of a run with DB exports only (the others have no rank for it).
   if (std::any_of(result.ranks.begin(), result.ranks.end(), [](const analysis::RankSummary& r) { return r.time.present; }))
     result.time_summary = analysis::BuildClusterTimeSummary(result.ranks, request.step_id);
+  else if (db_run && !result.ranks.empty())
+    result.time_summary.empty_reason = "no rank's export has CANN_API (the summary counts each op in the step its launch starts in)";
   result.stragglers = analysis::FindStepStragglers(result.ranks);
   result.collectives = analysis::MatchCollectives(result.ranks);
   result.late_ranks = analysis::LastArrivals(result.collectives);
@@ -322,6 +337,43 @@ Status WriteTimeSummaries(const ClusterRequest& request, const OutputPaths& path
     return Status::Ok();
   }
   return write(paths.time_compare, report::RenderClusterTimeCompareCsv(result.time_compare, result.policy));
+}
+
+// A rank folder as the reference's DB route names it in RankDeviceMap.profilePath: the run's real path
+// joined with the folder's path below it.
+std::string ReferenceProfilePath(const std::string& run, const std::string& rank) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(fs::absolute(run), ec);
+  const fs::path below = fs::path(rank).lexically_relative(run);
+  if (ec || below.empty() || *below.begin() == "..") return fs::absolute(rank).lexically_normal().string();
+  return below == "." ? real.string() : (real / below).lexically_normal().string();
+}
+
+// The reference's cluster_analysis.db of a run of DB exports (analysis/cluster/db_tables.h), with the
+// time summaries as tables too; what it leaves out is said.
+Status WriteClusterDb(const ClusterRequest& request, const OutputPaths& paths, report::ClusterResult& result,
+                      RunMessages& messages) {
+  if (paths.cluster_db.empty()) return Status::Ok();
+  analysis::ClusterDbInputs in;
+  in.ranks = &result.ranks;
+  for (const analysis::RankSummary& r : result.ranks)
+    in.profile_paths.push_back(ReferenceProfilePath(request.run_path, r.source_path));
+  in.mode = request.mode;
+  in.policy = result.policy;
+  in.mapping = &result.communication_groups.parallel_info;
+  in.steps = &result.step_table;
+  in.time_summary = &result.time_summary;
+  in.time_compare = &result.time_compare;
+  analysis::ClusterDbOutput out = analysis::BuildClusterDbTables(in);
+  if (auto base_info = report::ClusterBaseInfoTable(result.ranks)) out.tables.push_back(std::move(*base_info));
+  for (std::string& note : out.notes) {
+    note.insert(0, std::string(analysis::kClusterAnalysisDb) + ": ");
+    messages.Warning(note);
+    result.warnings.push_back(std::move(note));
+  }
+  PD_RETURN_IF_ERROR(report::WriteClusterDb(paths.cluster_db, out.tables, request.force));
+  result.outputs.push_back(fs::absolute(paths.cluster_db).lexically_normal().string());
+  return Status::Ok();
 }
 
 // The rank --drill-down names, and why: a rank id as given, or "worst": the new straggler that holds
@@ -425,6 +477,7 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
   PD_RETURN_IF_ERROR(WriteCommunicationFiles(request, paths, result, messages));
   PD_RETURN_IF_ERROR(WriteTimeSummaries(request, paths, result, messages));
   PD_RETURN_IF_ERROR(WriteSlowRankVote(request, paths, result));
+  PD_RETURN_IF_ERROR(WriteClusterDb(request, paths, result, messages));
   PD_RETURN_IF_ERROR(DrillDown(request, paths, result, messages));
   for (const std::string* p : {&paths.workbook, &paths.html, &paths.json})
     result.outputs.push_back(fs::absolute(*p).lexically_normal().string());

@@ -80,3 +80,34 @@ def grid_rows(grid, first_row=1):
     rows = max(r for r, _ in grid)
     cols = max(c for _, c in grid)
     return [[grid.get((r, c), (None, None))[0] for c in range(1, cols + 1)] for r in range(first_row, rows + 1)]
+
+
+def sqlite_tables(path):
+    """{table: (columns, declared types, rows)} of an SQLite file opened read-only (immutable): rows in
+    rowid order, each cell as Python's sqlite3 gives it."""
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    try:
+        out = {}
+        for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+            info = list(con.execute(f'PRAGMA table_info("{name}")'))
+            rows = [list(r) for r in con.execute(f'SELECT * FROM "{name}" ORDER BY rowid')]
+            out[name] = ([i[1] for i in info], [i[2] for i in info], rows)
+        return out
+    finally:
+        con.close()
+
+
+def table_csv_rows(columns, rows):
+    """A table as the cluster oracle dumps it with Python's csv module (header row, floats as repr(),
+    None as an empty cell), read back as lists of strings."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([repr(v) if isinstance(v, float) else v for v in r])
+    return list(csv.reader(io.StringIO(buf.getvalue())))

@@ -816,5 +816,75 @@ TEST(AscendDb, ClusterTablesOnlyWhenAsked) {
   }
 }
 
+// The tables of the reference's cluster_analysis.db (model/cluster_db_tables.h): every column, each
+// cell by its storage class; META_DATA parallel_group_info in its order with sorted ranks; the rank
+// folder's profiler_metadata.json distributed_args without "rank".
+TEST(AscendDb, ClusterDbTablesKeepEachCellsStorageClass) {
+  TempDir d;
+  const fs::path out = fs::path(d.path()) / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT";
+  fs::create_directories(out);
+  const std::string info = R"({"g2": {"group_name": "pp", "global_ranks": [3, 1]}, "g1": {"global_ranks": []}})";
+  const std::string db = (out / "ascend_pytorch_profiler_0.db").string();
+  ASSERT_EQ(WriteDb(db, std::string(kDbSchema) + kDbRows +
+                            "CREATE TABLE META_DATA (name TEXT, value TEXT);"
+                            "INSERT INTO META_DATA VALUES ('parallel_group_info', '" + info + "');"
+                            "CREATE TABLE HOST_INFO (hostUid TEXT, hostName TEXT);"
+                            "INSERT INTO HOST_INFO VALUES ('42', 'h'), ('43', 'second row: not read');"
+                            "CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER);"
+                            "INSERT INTO RANK_DEVICE_MAP VALUES (0, 4);"),
+            "");
+  ASSERT_EQ(WriteDb((out / "analysis.db").string(),
+                    "CREATE TABLE CommAnalyzerTime (hccl_op_name TEXT, group_name TEXT, start_timestamp NUMERIC, "
+                    "synchronization_time NUMERIC);"
+                    "INSERT INTO CommAnalyzerTime VALUES ('op', '17', 1736410576520400.0, 0.25), ('op2', NULL, 1.5, 3);"),
+            "");
+  std::ofstream(fs::path(d.path()) / "rank0_ascend_pt" / "profiler_metadata.json")
+      << R"({"distributed_args": {"world_size": 2, "rank": 0, "backend": "hccl"}})";
+  LoadOptions options;
+  options.cluster_tables = true;
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(db, p, options).ok());
+  const ClusterDbTables& t = p.npu.db.cluster;
+  EXPECT_TRUE(t.present && t.has_analysis_db);
+  ASSERT_TRUE(t.comm_time.present);
+  EXPECT_EQ(t.comm_time.columns, (std::vector<std::string>{"hccl_op_name", "group_name", "start_timestamp",
+                                                           "synchronization_time"}));
+  ASSERT_EQ(t.comm_time.rows.size(), 2u);
+  EXPECT_EQ(t.comm_time.rows[0][1], SqlValue::Text("17"));
+  EXPECT_EQ(t.comm_time.rows[0][2], SqlValue::Int(1736410576520400));  // NUMERIC stored it as an integer
+  EXPECT_EQ(t.comm_time.rows[0][3], SqlValue::Real(0.25));
+  EXPECT_EQ(t.comm_time.rows[1][1], SqlValue::Null());
+  EXPECT_EQ(t.comm_time.rows[1][3], SqlValue::Int(3));
+  EXPECT_FALSE(t.comm_bandwidth.present);
+  ASSERT_EQ(t.host_info.rows.size(), 1u);  // the first row only, as the reference reads it
+  EXPECT_EQ(t.rank_device_map.rows, (std::vector<std::vector<SqlValue>>{{SqlValue::Int(0), SqlValue::Int(4)}}));
+  ASSERT_TRUE(t.has_parallel_group_info);
+  ASSERT_EQ(t.parallel_groups.size(), 2u);
+  EXPECT_EQ(t.parallel_groups[0].group_id, "g2");  // the JSON's order
+  EXPECT_EQ(t.parallel_groups[0].pg_name, "pp");
+  EXPECT_EQ(t.parallel_groups[0].global_ranks, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(t.parallel_groups[1].pg_name, "");
+  EXPECT_EQ(t.distributed_args_json, R"({"world_size":2,"backend":"hccl"})");
+  EXPECT_TRUE(t.notes.empty());
+  Profile plain;  // compare reads none of it
+  ASSERT_TRUE(LoadAscendDb(db, plain, LoadOptions{}).ok());
+  EXPECT_FALSE(plain.npu.db.cluster.present);
+}
+
+TEST(AscendDb, ClusterDbTablesNoteAParallelGroupInfoThatIsNotJson) {
+  TempDir d;
+  const std::string db = MakeDb(d, std::string(kDbSchema) + kDbRows +
+                                       "CREATE TABLE META_DATA (name TEXT, value TEXT);"
+                                       "INSERT INTO META_DATA VALUES ('parallel_group_info', '{not json');");
+  LoadOptions options;
+  options.cluster_tables = true;
+  Profile p;
+  ASSERT_TRUE(LoadAscendDb(db, p, options).ok());
+  EXPECT_FALSE(p.npu.db.cluster.has_parallel_group_info);
+  ASSERT_EQ(p.npu.db.cluster.notes.size(), 1u);
+  EXPECT_NE(p.npu.db.cluster.notes[0].find("parallel_group_info is not a JSON object"), std::string::npos);
+  EXPECT_FALSE(p.npu.db.cluster.has_analysis_db);
+}
+
 }  // namespace
 }  // namespace profdiff

@@ -21,6 +21,7 @@
 #include "profdiff/base/diagnostics.h"
 #include "profdiff/base/phase_clock.h"
 #include "profdiff/base/string_pool.h"
+#include "profdiff/model/cluster_db_tables.h"
 #include "profdiff/model/enums.h"
 
 namespace profdiff {
@@ -473,6 +474,8 @@ struct DbInfo {
   std::vector<std::pair<int64_t, int64_t>> cann_api_starts;
   bool has_analysis_db = false;
   int64_t comm_analyzer_time_rows = 0;
+  // The tables of the reference's cluster_analysis.db (model/cluster_db_tables.h).
+  ClusterDbTables cluster;
 };
 
 struct NpuTables {

@@ -180,6 +180,7 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   out.parallel_group_names = profile.npu.parallel_group_names;
   out.parallel_group_ranks = profile.npu.parallel_group_ranks;
   out.time = SummarizeRankTime(profile);
+  out.db_tables = profile.npu.db.cluster;
   return out;
 }
 

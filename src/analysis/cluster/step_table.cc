@@ -22,6 +22,7 @@ ClusterStepRow RankRow(const RankSummary& r, const RankStep& s, const std::vecto
   ClusterStepRow row;
   row.step = s.step;
   row.index = std::to_string(r.rank);
+  row.ranks = {r.rank};
   row.values_ns.assign(columns.size(), kAbsentNs);
   row.values_us_float.assign(columns.size(), std::numeric_limits<double>::quiet_NaN());
   for (size_t c = 0; c < columns.size(); ++c) {
@@ -96,6 +97,7 @@ ClusterStepTable BuildClusterStepTable(const std::vector<RankSummary>& ranks,
     ClusterStepRow row = MaxRow(members[key], t.columns.size());
     row.step = key.first;
     row.index = PythonTupleText(key.second);
+    row.ranks = key.second;
     stage_rows.push_back(std::move(row));
   }
   for (ClusterStepRow& r : stage_rows) t.rows.push_back(std::move(r));

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "profdiff/analysis/cluster/communication_groups.h"
+#include "profdiff/analysis/cluster/float_sums.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
 
 namespace profdiff::analysis {
@@ -168,17 +169,6 @@ RankTimeInputs SummarizeRankTime(const Profile& p) {
 // ---- the reduce: every rank --------------------------------------------------------------------
 
 namespace {
-
-// pandas' groupby sum of floats: Kahan-compensated, in row order.
-struct KahanSum {
-  double sum = 0, compensation = 0;
-  void Add(double v) {
-    const double y = v - compensation;
-    const double t = sum + y;
-    compensation = t - sum - y;
-    sum = t;
-  }
-};
 
 constexpr size_t kTraceCount = 5;  // computing, communication not overlapped, overlapped, communication, free
 constexpr std::string_view kTraceColumns[kTraceCount] = {kColComputing, kColCommNotOverlapped, kColOverlapped,

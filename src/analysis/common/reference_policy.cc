@@ -70,8 +70,11 @@ ReferencePolicy ReferenceCompatPolicy(ReferenceLine line) {
   p.cluster_step_values_as_python_floats = true;
   p.cluster_time_values_as_python_floats = true;
   p.slow_rank_vote_as_reference = true;
+  p.cluster_db_float_sums = true;
+  p.cluster_db_empty_global_ranks = true;
   switch (line) {
     case ReferenceLine::k8_2:
+      p.cluster_matrix_rows_sorted = true;  // 26.1 keeps the order of first appearance
       p.fused_infer_attention_is_fa = false;
       p.memory_db_bytes_as_kb = true;  // 26.1 divides OP_MEMORY.size by 1024
       p.memory_db_queue_enqueue_exact_name = true;  // 26.1 tells queue rows by their name prefix

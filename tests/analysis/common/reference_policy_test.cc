@@ -24,6 +24,7 @@ TEST(ReferencePolicy, ExactDefaultHasNoReferenceBehaviour) {
                p.overall_hides_step_coverage || p.workbook_reference_widths ||
                p.measure_side_without_device_events || p.step_selection_npu_sides_only);
   EXPECT_FALSE(p.cluster_step_values_as_python_floats);
+  EXPECT_FALSE(p.cluster_db_float_sums || p.cluster_db_empty_global_ranks || p.cluster_matrix_rows_sorted);
   EXPECT_FALSE(p.workbook_one_line_banners);
   EXPECT_FALSE(p.workbook_silent_on_empty_comparisons);
   EXPECT_FALSE(p.keep_unmatched_wrappers);
@@ -53,6 +54,8 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
   EXPECT_FALSE(current.memory_db_queue_enqueue_exact_name);
   EXPECT_TRUE(old_line.db_compute_runs_take_busy_ends);
   EXPECT_FALSE(current.db_compute_runs_take_busy_ends);
+  EXPECT_TRUE(old_line.cluster_matrix_rows_sorted);  // 26.1 keeps the order of first appearance
+  EXPECT_FALSE(current.cluster_matrix_rows_sorted);
   EXPECT_TRUE(old_line.float_us_sums && current.float_us_sums);
   EXPECT_EQ(old_line.matching, MatchAlgorithm::kReferenceCompat);  // the 8.2 recurrence
   EXPECT_EQ(current.matching, MatchAlgorithm::kSequenceMatcher);   // difflib's matching blocks
@@ -72,6 +75,7 @@ TEST(ReferencePolicy, LinesDifferWhere26Point1Changed) {
                 p.overall_hides_step_coverage && p.workbook_reference_widths &&
                 p.measure_side_without_device_events && p.step_selection_npu_sides_only);
     EXPECT_TRUE(p.cluster_step_values_as_python_floats);
+    EXPECT_TRUE(p.cluster_db_float_sums && p.cluster_db_empty_global_ranks);
     EXPECT_TRUE(p.workbook_one_line_banners);
     EXPECT_TRUE(p.workbook_silent_on_empty_comparisons);
     EXPECT_TRUE(p.keep_unmatched_wrappers);

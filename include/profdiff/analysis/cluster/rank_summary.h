@@ -100,6 +100,8 @@ struct RankSummary {
   CommunicationOpRecords matrix_ops;
   // A DB export's part of the reference's ClusterTimeSummary (time_summary.h).
   RankTimeInputs time;
+  // A DB export's tables behind the reference's cluster_analysis.db (db_tables.h).
+  ClusterDbTables db_tables;
   // profiler_metadata.json parallel_group_info: group id -> process group name, -> global ranks.
   std::map<std::string, std::string> parallel_group_names;
   std::map<std::string, std::vector<int64_t>> parallel_group_ranks;

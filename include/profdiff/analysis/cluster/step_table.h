@@ -18,6 +18,7 @@ struct ClusterStepRow {
   std::string index;   // a rank row: "3"; a stage row: the stage's ranks as Python prints a tuple, "(0, 1)"
   std::vector<int64_t> values_ns;      // per ClusterStepTable::columns; kAbsentNs when unknown
   std::vector<double> values_us_float; // the reference's floats (NaN when unknown)
+  std::vector<int64_t> ranks = {};     // a rank row: its rank; a stage row: the stage's ranks (ascending)
 };
 
 struct ClusterStepTable {

@@ -253,6 +253,22 @@ struct ReferencePolicy {
   // Default: ops matched by their position in the group, every point-to-point op left out, exact
   // integer tests and ns statistics.
   bool slow_rank_vote_as_reference = false;
+  // cluster_analysis.db's communication tables (ClusterCommunicationTime, -Bandwidth, -Matrix): their
+  // sums and roundings in the reference's float arithmetic: pandas' Kahan-compensated groupby sums in
+  // its row order, numpy's pairwise DataFrame.sum, numpy's round(x, 4) (x * 1e4 rounded to an integer,
+  // divided back) (cluster deviation 5). Default: each sum the double nearest the exact sum of its
+  // values (whatever their order), each rounding correctly rounded (Python's round()).
+  bool cluster_db_float_sums = false;
+  // CommunicationGroupMapping of a run of DB exports: a group that the META_DATA parallel_group_info
+  // lists with no global rank gets the rank set "()", and the stage rows are then left out (the
+  // reference fails to read its own "()"; cluster deviation 6). Default: the ranks whose
+  // CommAnalyzerTime names the group.
+  bool cluster_db_empty_global_ranks = false;
+  // ClusterCommunicationMatrix, 8.2 line: the operators' links in sorted order (rank set, step,
+  // operator, group, local source and destination rank as text) and the "Total Op Info" links
+  // sorted by (group, step, source, destination), summed in that order. The 26.1 line and the
+  // default: both in order of first appearance (ranks ascending, each rank's table order).
+  bool cluster_matrix_rows_sorted = false;
 };
 
 // The exact default (every field at profdiff's own behaviour).
