@@ -5,39 +5,15 @@
 #include <cstddef>
 #include <vector>
 
+#include "profdiff/analysis/common/numpy_numbers.h"
+
 namespace profdiff::analysis {
-namespace {
-
-constexpr size_t kPairwiseBlock = 128;  // numpy's PW_BLOCKSIZE
-
-double Pairwise(const double* a, size_t n) {
-  if (n < 8) {
-    double res = 0.;
-    for (size_t i = 0; i < n; ++i) res += a[i];
-    return res;
-  }
-  if (n <= kPairwiseBlock) {
-    double r[8];
-    for (size_t k = 0; k < 8; ++k) r[k] = a[k];
-    size_t i = 8;
-    for (; i < n - (n % 8); i += 8)
-      for (size_t k = 0; k < 8; ++k) r[k] += a[i + k];
-    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += a[i];
-    return res;
-  }
-  size_t half = n / 2;
-  half -= half % 8;
-  return Pairwise(a, half) + Pairwise(a + half, n - half);
-}
-
-}  // namespace
 
 double NumpyPairwiseSum(std::span<const double> values) {
   std::vector<double> v(values.begin(), values.end());
   for (double& x : v)
     if (std::isnan(x)) x = 0.0;  // pandas' nansum fills NaN with 0 before numpy sums
-  return Pairwise(v.data(), v.size());
+  return NumpySum(v);  // numpy's own: 0.0 + the pairwise sum (a sum of -0.0s is 0.0, as numpy's)
 }
 
 double NumpyRound(double x, int decimals) {
