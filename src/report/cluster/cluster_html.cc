@@ -125,10 +125,10 @@ std::string CollectivesLine(const OrderedJson& collectives) {
                                 I(l, "rank"), I(l, "times_last"), matched, Ms(I(l, "skew_ns")));
   const OrderedJson& before = Member(l, "before_arrival");
   if (before.is_object() && S(before, "cause") != "unknown")
-    out += fmt::format("; before those arrivals it computed {} and idled {} more than the other ranks' median: "
-                       "cause <b>{}</b>",
-                       Ms(I(before, "computing_excess_ns")), Ms(I(before, "idle_excess_ns")),
-                       EscapeText(S(before, "cause")));
+    out += fmt::format("; before those arrivals, against the other ranks' median: computing {:+.3f} ms, idle "
+                       "{:+.3f} ms: cause <b>{}</b>",
+                       static_cast<double>(I(before, "computing_excess_ns")) / 1e6,
+                       static_cast<double>(I(before, "idle_excess_ns")) / 1e6, EscapeText(S(before, "cause")));
   out += "</li>";
   const OrderedJson& waits = Member(collectives, "waits_on");
   if (waits.is_array() && !waits.empty()) {
