@@ -23,6 +23,7 @@ using html::FormatMs;
 using html::Member;
 using html::Td;
 using html::Text;
+using html::VerdictHtml;
 
 constexpr size_t kTopCollectives = 10;
 // The rank bars' segments (one colour per category, as compare's step bars: computing, uncovered
@@ -150,14 +151,7 @@ std::string VerdictPart(const OrderedJson& doc) {
                      SignedMs(now - base),
                      base > 0 ? fmt::format(", {:+.1f} %", 100.0 * static_cast<double>(now - base) / static_cast<double>(base))
                               : std::string());
-  if (verdict.is_object()) {
-    out += "<p>Verdict: <b class=\"verdict\">" + Text(Member(verdict, "result")) + "</b></p><ul>";
-    for (const OrderedJson& r : Member(verdict, "unsafe_reasons")) out += "<li>cannot pass: " + Text(r) + "</li>";
-    for (const OrderedJson& c : Member(verdict, "checks")) out += "<li>" + Text(Member(c, "reason")) + "</li>";
-    out += "</ul>";
-  } else {
-    out += "<p>Verdict: no gate was requested (no <code>--gate-*</code> option).</p>";
-  }
+  out += VerdictHtml(verdict);
   std::string why;
   for (const OrderedJson& r : Member(cmp, "straggler_reasons")) why += "<li>" + Text(r) + "</li>";
   for (const OrderedJson& r : Member(cmp, "incomparable_reasons")) why += "<li class=\"warn\">" + Text(r) + "</li>";

@@ -185,14 +185,7 @@ std::string SummarySection(const OrderedJson& doc, int64_t base_step, int64_t co
   for (const OrderedJson& r : Member(doc, "incomparable_reasons")) unfair += "<li>" + Text(r) + "</li>";
   if (!unfair.empty()) out += "<h3>Not a fair comparison</h3><ul class=\"warn\">" + unfair + "</ul>";
   const OrderedJson& verdict = Member(doc, "verdict");
-  if (verdict.is_object()) {
-    out += "<p>Verdict: <b class=\"verdict\">" + Text(Member(verdict, "result")) + "</b></p><ul>";
-    for (const OrderedJson& r : Member(verdict, "unsafe_reasons")) out += "<li>cannot pass: " + Text(r) + "</li>";
-    for (const OrderedJson& c : Member(verdict, "checks")) out += "<li>" + Text(Member(c, "reason")) + "</li>";
-    out += "</ul>";
-  } else {
-    out += "<p>Verdict: no gate was requested (no <code>--gate-*</code> option).</p>";
-  }
+  out += VerdictHtml(verdict);
   std::string warnings;
   for (const char* key : {"comparability_warnings", "warnings"})
     for (const OrderedJson& w : Member(doc, key)) warnings += "<li>" + Text(w) + "</li>";

@@ -46,4 +46,12 @@ std::string MsCell(const OrderedJson& v) {
   return fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", key, Text(v));
 }
 
+std::string VerdictHtml(const OrderedJson& verdict) {
+  if (!verdict.is_object()) return "<p>Verdict: no gate was requested (no <code>--gate-*</code> option).</p>";
+  std::string out = "<p>Verdict: <b class=\"verdict\">" + Text(Member(verdict, "result")) + "</b></p><ul>";
+  for (const OrderedJson& r : Member(verdict, "unsafe_reasons")) out += "<li>cannot pass: " + Text(r) + "</li>";
+  for (const OrderedJson& c : Member(verdict, "checks")) out += "<li>" + Text(Member(c, "reason")) + "</li>";
+  return out + "</ul>";
+}
+
 }  // namespace profdiff::report::html

@@ -23,5 +23,8 @@ std::string Th(std::string_view text);         // a header cell of `text` (escap
 std::string Td(const std::string& escaped);    // a cell of already escaped HTML
 // A table of `headers` (escaped here) and `rows` (each the already built cells of one row).
 std::string SimpleTable(const std::vector<std::string>& headers, const std::vector<std::string>& rows);
+// The gate's verdict of a JSON result (its "verdict" member: null when no --gate-* ran): the result,
+// then why it cannot pass and each check's reason.
+std::string VerdictHtml(const OrderedJson& verdict);
 
 }  // namespace profdiff::report::html
