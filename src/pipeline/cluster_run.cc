@@ -243,7 +243,7 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
   result.late_ranks = analysis::LastArrivals(result.collectives);
   result.waits_on = analysis::WaitsOn(result.collectives);
   result.late_causes = analysis::ExplainLateArrivals(result.collectives, result.late_ranks, result.ranks);
-  result.slow_rank_vote = analysis::VoteSlowRanks(analysis::VoteOpsOf(result.ranks), result.policy);
+  result.slow_rank_vote = analysis::VoteSlowRanks(analysis::VoteOpsOf(result.ranks, request.step_id), result.policy);
   for (const std::string& note : result.collectives.notes) warn(note);
   if (request.step_id)
     std::erase_if(result.stragglers, [&](const analysis::StepStraggler& s) { return s.step != *request.step_id; });

@@ -65,6 +65,16 @@ def main():
             for k in ("Min(Us)", "Max(Us)", "Median(Us)", "Q1(Us)", "Q3(Us)", "Sum(Us)"):
                 check(abs(float(g[k]) - 1000 * float(r[k])) <= 1e-6 * abs(1000 * float(r[k])) + 1e-9,
                       f"exact {k}: {g[k]} µs vs the reference's {r[k]} (ms)")
+        # --step_id: the ops launched in that step's STEP_TIME window (the run's one step: all of them,
+        # the same files, as the reference writes them with --step_id 50); a step no rank has is refused.
+        out = os.path.join(tmp, "step")
+        cluster(run, out, "--reference-compat", "--step_id", "50")
+        for name in ("rank_stats.csv", "slow_op_stats.csv"):
+            got = read_bytes(os.path.join(out, "cluster_analysis_output", "SlowRankAnalysis", name))
+            check(got == read_bytes(os.path.join(EXPECTED, name)), f"--step_id 50: {name} differs:\n{got}")
+        p = subprocess.run([BIN, "cluster", "-d", run, "-o", os.path.join(tmp, "nostep"), "--step_id", "7", "-q"],
+                           capture_output=True, text=True)
+        check(p.returncode != 0 and "--step_id 7" in p.stderr, f"--step_id 7: {p.returncode} {p.stderr}")
         again = os.path.join(tmp, "again")  # an earlier run's vote files alone
         shutil.copytree(os.path.join(out, "cluster_analysis_output", "SlowRankAnalysis"),
                         os.path.join(again, "cluster_analysis_output", "SlowRankAnalysis"))

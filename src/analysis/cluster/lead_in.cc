@@ -105,7 +105,7 @@ std::vector<LateArrivalCause> ExplainLateArrivals(const CollectiveMatching& matc
   for (const RankSummary& r : ranks) summary[r.rank] = &r;
   std::vector<LateArrivalCause> out;
   for (const LateRank& l : late) {
-    LateArrivalCause c{l.rank, 0, 0, 0, 0, "unknown", {}};
+    LateArrivalCause c{.rank = l.rank, .cause = "unknown"};
     std::map<std::string, int64_t> kernels;
     bool measured = false;
     for (const MatchedCollective& m : matching.collectives) {
@@ -134,6 +134,8 @@ std::vector<LateArrivalCause> ExplainLateArrivals(const CollectiveMatching& matc
         kernels[r->kernel_names[static_cast<size_t>(mine->lead_in_top)]] += mine->lead_in_top_ns;
     }
     if (measured) c.cause = c.computing_excess_ns >= c.idle_excess_ns ? "computing" : "idle";
+    c.unexplained_ns =
+        std::max<int64_t>(0, c.skew_ns - std::max<int64_t>(0, c.computing_excess_ns) - std::max<int64_t>(0, c.idle_excess_ns));
     for (const auto& [name, ns] : kernels) c.top_kernels.push_back({name, ns});
     std::stable_sort(c.top_kernels.begin(), c.top_kernels.end(),
                      [](const LeadInKernel& a, const LeadInKernel& b) { return a.ns > b.ns; });

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 #include "profdiff/analysis/common/device_kernels.h"
@@ -83,8 +84,41 @@ void NoteMissingSideFiles(const Profile& p, const Timeline* timeline, RankSummar
   }
 }
 
+// The step a collective counts in (RankCollective::step): a DB export with STEP_TIME, the step whose
+// window holds its CANN_API launch (the reference's slow_rank recipe with --step_id); any other rank,
+// the device step window (timeline/device_steps.h) that holds its start.
+class CollectiveSteps {
+ public:
+  CollectiveSteps(const Profile& p, const Timeline& t) : p_(p), by_launch_(!p.npu.db.steps.empty()) {
+    if (by_launch_) return;
+    spans_ = StepSpans(t.MeasuredSteps());
+    std::sort(spans_.begin(), spans_.end(), [](const StepSpan& a, const StepSpan& b) { return a.start_ns < b.start_ns; });
+  }
+  std::string Of(const Slice& s) const {
+    if (by_launch_) {
+      const int64_t conn = p_.ArgInt(s, ArgKey::kConnectionId);
+      const auto& starts = p_.npu.db.cann_api_starts;
+      auto it = std::lower_bound(starts.begin(), starts.end(), std::pair<int64_t, int64_t>{conn, kNoNumber});
+      for (; conn != kNoNumber && it != starts.end() && it->first == conn; ++it)
+        for (const DbStep& d : p_.npu.db.steps)
+          if (it->second >= d.start_ns && it->second <= d.end_ns) return std::to_string(d.id);
+      return "";
+    }
+    auto it = std::upper_bound(spans_.begin(), spans_.end(), s.ts_ns,
+                               [](int64_t t, const StepSpan& a) { return t < a.start_ns; });
+    if (it == spans_.begin()) return "";
+    --it;
+    return s.ts_ns < it->end_ns ? std::to_string(it->id) : "";
+  }
+
+ private:
+  const Profile& p_;
+  bool by_launch_;
+  std::vector<StepSpan> spans_;
+};
+
 // The HCCL ops of every group of the rank's timeline, group by group, each in start order.
-void CollectivesOf(const Timeline& timeline, RankSummary& out) {
+void CollectivesOf(const Timeline& timeline, const CollectiveSteps& steps, RankSummary& out) {
   const Profile& p = timeline.p();
   for (const HcclGroup& g : timeline.hccl.groups) {
     const size_t first = out.collectives.size();
@@ -94,18 +128,40 @@ void CollectivesOf(const Timeline& timeline, RankSummary& out) {
                                  .name = std::string(p.str(s.name)),
                                  .start_ns = s.ts_ns,
                                  .end_ns = s.end_ns(),
-                                 .source_group = g.name});
+                                 .source_group = g.name,
+                                 .step = steps.Of(s)});
     }
     std::stable_sort(out.collectives.begin() + static_cast<std::ptrdiff_t>(first), out.collectives.end(),
                      [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
   }
 }
 
+// What PyTorch's record_param_comms host op says of the collective it launches (its "External id" is
+// the kernel's): the collective's number in its process group ("Seq") and the group's name.
+struct HostCollective {
+  int64_t seq = -1;
+  std::string_view pg;
+};
+
+std::unordered_map<int64_t, HostCollective> HostCollectives(const Profile& p) {
+  std::unordered_map<int64_t, HostCollective> out;
+  for (const Slice& s : p.slices) {
+    if (s.kind != SliceKind::kCpuOp || p.str(s.name) != "record_param_comms") continue;
+    const int64_t id = p.ArgInt(s, ArgKey::kExternalId);
+    if (id == kNoNumber) continue;
+    const int64_t seq = p.ArgInt(s, ArgKey::kSeq);
+    out[id] = {seq == kNoNumber ? -1 : seq, p.ArgText(s, ArgKey::kPgName)};
+  }
+  return out;
+}
+
 // A GPU rank's communication kernels (the device-kernel table: NCCL, RCCL, ...) in start order, by
 // their process group when the trace names it (the kernel's "Process Group Name" arg, recent PyTorch:
-// "pg <name>"), else as one group matched by order.
-void GpuCollectivesOf(const Profile& p, RankSummary& out) {
+// "pg <name>"), else as one group matched by order; with the collective's "Seq" (the kernel's, else
+// its record_param_comms host op's) when the trace records it (collectives.h matches by it).
+void GpuCollectivesOf(const Profile& p, const CollectiveSteps& steps, RankSummary& out) {
   const DeviceKernelNames names;
+  const std::unordered_map<int64_t, HostCollective> hosts = HostCollectives(p);
   std::string lower;
   for (const Slice& s : p.slices) {
     if (s.kind != SliceKind::kKernel) continue;
@@ -113,10 +169,20 @@ void GpuCollectivesOf(const Profile& p, RankSummary& out) {
     lower.assign(name);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (!names.IsCommunication(lower)) continue;
-    const std::string_view pg = p.ArgText(s, ArgKey::kPgName);
+    std::string_view pg = p.ArgText(s, ArgKey::kPgName);
+    int64_t seq = p.ArgInt(s, ArgKey::kSeq);
+    if (const auto h = hosts.find(p.ArgInt(s, ArgKey::kExternalId)); h != hosts.end()) {
+      if (pg.empty()) pg = h->second.pg;
+      if (seq == kNoNumber) seq = h->second.seq;
+    }
     std::string group = pg.empty() ? std::string(kGpuCommunicationGroup) : "pg " + std::string(pg);
-    out.collectives.push_back(
-        {.group = group, .name = std::string(name), .start_ns = s.ts_ns, .end_ns = s.end_ns(), .source_group = group});
+    out.collectives.push_back({.group = group,
+                               .name = std::string(name),
+                               .start_ns = s.ts_ns,
+                               .end_ns = s.end_ns(),
+                               .source_group = group,
+                               .seq = seq == kNoNumber ? -1 : seq,
+                               .step = steps.Of(s)});
   }
   std::stable_sort(out.collectives.begin(), out.collectives.end(),
                    [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
@@ -171,9 +237,12 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   if (metrics) {
     for (const GroupCommunication& g : metrics->groups) out.groups.push_back(g.split);
   }
-  if (timeline != nullptr && profile.meta.device == DeviceKind::kNpu) CollectivesOf(*timeline, out);
-  if (timeline != nullptr && profile.meta.device == DeviceKind::kGpu) GpuCollectivesOf(profile, out);
-  if (timeline != nullptr) MeasureLeadIns(profile, out);
+  if (timeline != nullptr) {
+    const CollectiveSteps steps(profile, *timeline);
+    if (profile.meta.device == DeviceKind::kNpu) CollectivesOf(*timeline, steps, out);
+    if (profile.meta.device == DeviceKind::kGpu) GpuCollectivesOf(profile, steps, out);
+    MeasureLeadIns(profile, out);
+  }
   NoteMissingSideFiles(profile, timeline, out);
   out.communication_ops = profile.npu.communication.records;
   out.matrix_ops = profile.npu.communication_matrix;

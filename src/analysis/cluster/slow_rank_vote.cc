@@ -206,11 +206,12 @@ void ReferenceStats(const std::vector<double>& d, VoteStats& st) {
 
 }  // namespace
 
-std::vector<VoteOp> VoteOpsOf(const std::vector<RankSummary>& ranks) {
+std::vector<VoteOp> VoteOpsOf(const std::vector<RankSummary>& ranks, const std::optional<std::string>& step) {
   std::vector<VoteOp> out;
   for (const RankSummary& r : ranks)
     for (const RankCollective& c : r.collectives)
-      out.push_back({r.rank, c.source_group.empty() ? c.group : c.source_group, c.name, c.start_ns,
+      if (!step || c.step == *step)
+        out.push_back({r.rank, c.source_group.empty() ? c.group : c.source_group, c.name, c.start_ns,
                      c.end_ns - c.start_ns});
   return out;
 }

@@ -85,6 +85,7 @@ OrderedJson CollectivesJson(const ClusterResult& result) {
       entry["before_arrival"] = {{"cause", c.cause},
                                  {"computing_excess_ns", c.computing_excess_ns},
                                  {"idle_excess_ns", c.idle_excess_ns},
+                                 {"unexplained_ns", c.unexplained_ns},
                                  {"top_kernels", kernels}};
     }
     late.push_back(std::move(entry));
@@ -94,13 +95,14 @@ OrderedJson CollectivesJson(const ClusterResult& result) {
     OrderedJson arrivals = OrderedJson::array();
     for (const analysis::CollectiveArrival& a : c.arrivals)
       arrivals.push_back({{"rank", a.rank}, {"start_ns", a.start_ns}, {"end_ns", a.end_ns}, {"wait_ns", a.wait_ns}});
-    items.push_back({{"group", c.group},
-                     {"index", c.index},
-                     {"name", c.name},
-                     {"names_differ", c.names_differ},
-                     {"last_rank", c.last_rank},
-                     {"skew_ns", c.skew_ns},
-                     {"arrivals", arrivals}});
+    OrderedJson item = {{"group", c.group}, {"index", c.index}};
+    if (c.seq >= 0) item["seq"] = c.seq;
+    item["name"] = c.name;
+    item["names_differ"] = c.names_differ;
+    item["last_rank"] = c.last_rank;
+    item["skew_ns"] = c.skew_ns;
+    item["arrivals"] = std::move(arrivals);
+    items.push_back(std::move(item));
   }
   OrderedJson waits = OrderedJson::array();
   for (const analysis::RankWaitsOn& w : result.waits_on)
@@ -153,9 +155,15 @@ std::string LateCauseLine(const ClusterResult& result, size_t i) {
   std::string top;
   if (!c.top_kernels.empty())
     top = fmt::format(" (longest there: {} {})", c.top_kernels.front().name, Ms(c.top_kernels.front().ns));
-  return fmt::format("      before those arrivals, against the other ranks' median: computing {:+.3f} ms{}, idle "
-                     "{:+.3f} ms: cause {}\n",
-                     NsToMs(c.computing_excess_ns), top, NsToMs(c.idle_excess_ns), c.cause);
+  std::string line = fmt::format("      before those arrivals, against the other ranks' median: computing {:+.3f} ms{}, "
+                                 "idle {:+.3f} ms: cause {}\n",
+                                 NsToMs(c.computing_excess_ns), top, NsToMs(c.idle_excess_ns), c.cause);
+  if (2 * c.unexplained_ns > c.skew_ns) {
+    line += fmt::format("      {} of its {} lateness is not in those lead-ins: it began earlier (the rank started "
+                        "later, or the hosts' clocks differ)\n",
+                        Ms(c.unexplained_ns), Ms(c.skew_ns));
+  }
+  return line;
 }
 
 std::string CollectivesLine(const ClusterResult& result) {

@@ -221,6 +221,7 @@ TEST(Collectives, AnAscendRankGivesItsHcclOpsByGroup) {
     }
   }
   EXPECT_EQ(r.collectives[0].start_ns, 1736408883732241564);
+  for (const RankCollective& c : r.collectives) EXPECT_EQ(c.step, r.steps.front().step);  // the one step
   EXPECT_EQ(r.collectives[0].end_ns - r.collectives[0].start_ns, 79089520);  // 79089.52021875 µs, exact ns
 }
 
@@ -262,6 +263,56 @@ TEST(Collectives, KinetoKernelsOfNamedProcessGroupsAreMatchedPerGroup) {
   const MatchedCollective& tp = m.collectives[0].group == "pg 1" ? m.collectives[0] : m.collectives[1];
   EXPECT_EQ(tp.last_rank, 1);
   EXPECT_EQ(tp.skew_ns, 200);
+}
+
+TEST(Collectives, NumberedCollectivesAreMatchedBySeqAcrossAMissedOne) {
+  // Rank 1's capture started one collective later: by order its first op would meet rank 0's first;
+  // by their Seq numbers 6 meets 6 and 7 meets 7, and rank 0's 5 is left out with a note.
+  auto numbered = [](int64_t rank, const std::vector<std::pair<int64_t, int64_t>>& seq_start) {
+    RankSummary r;
+    r.rank = rank;
+    for (const auto& [seq, start] : seq_start)
+      r.collectives.push_back({.group = "pg 0", .name = "nccl", .start_ns = start, .end_ns = start + 10, .seq = seq});
+    return r;
+  };
+  const CollectiveMatching m = MatchCollectives({numbered(0, {{5, 100}, {6, 300}, {7, 500}}), numbered(1, {{6, 320}, {7, 505}})});
+  ASSERT_EQ(m.collectives.size(), 2u);
+  EXPECT_EQ(m.collectives[0].seq, 6);
+  EXPECT_EQ(m.collectives[0].index, 0);
+  EXPECT_EQ(m.collectives[0].skew_ns, 20);
+  EXPECT_EQ(m.collectives[0].last_rank, 1);
+  EXPECT_EQ(m.collectives[1].seq, 7);
+  EXPECT_EQ(m.collectives[1].skew_ns, 5);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("1 ops of some ranks only are left out"), std::string::npos) << m.notes[0];
+  // One op without a number (or a number twice on a rank): the group falls back to order.
+  RankSummary unnumbered = numbered(1, {{6, 320}, {7, 505}});
+  unnumbered.collectives[1].seq = -1;
+  const CollectiveMatching by_order = MatchCollectives({numbered(0, {{5, 100}, {6, 300}, {7, 500}}), unnumbered});
+  ASSERT_EQ(by_order.collectives.size(), 2u);
+  EXPECT_EQ(by_order.collectives[0].seq, -1);
+  EXPECT_EQ(by_order.collectives[0].skew_ns, 220);  // rank 0's 5th met rank 1's 6th
+}
+
+TEST(Collectives, AKernelTakesItsSeqAndGroupFromItsRecordParamCommsHostOp) {
+  testing::ProfileBuilder b(DeviceKind::kGpu);
+  const TrackId host = b.Track("1", "thread 1");
+  const TrackId stream = b.Track("0", "stream 7");
+  b.Add(host, SliceKind::kCpuOp, "record_param_comms", "cpu_op", 90, 20,
+        {{ArgKey::kExternalId, 41}, {ArgKey::kSeq, 12}}, {{ArgKey::kPgName, "3"}});
+  b.Add(stream, SliceKind::kKernel, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "kernel", 200, 30, {{ArgKey::kExternalId, 41}});
+  b.Add(stream, SliceKind::kKernel, "ncclDevKernel_AllGather_RING_LL", "kernel", 300, 30, {{ArgKey::kExternalId, 42}, {ArgKey::kSeq, 13}},
+        {{ArgKey::kPgName, "3"}});
+  b.Add(stream, SliceKind::kKernel, "ncclDevKernel_Broadcast_RING_LL", "kernel", 400, 30);  // no host op, no number
+  const Timeline t = BuildTimeline(b.p, {});
+  const RankSummary r = SummarizeRank(b.p, &t, 0, "kineto", "r.json", {});
+  ASSERT_EQ(r.collectives.size(), 3u);
+  EXPECT_EQ(r.collectives[0].group, "pg 3");
+  EXPECT_EQ(r.collectives[0].seq, 12);
+  EXPECT_EQ(r.collectives[1].group, "pg 3");
+  EXPECT_EQ(r.collectives[1].seq, 13);
+  EXPECT_EQ(r.collectives[2].group, "communication kernels");
+  EXPECT_EQ(r.collectives[2].seq, -1);
 }
 
 }  // namespace

@@ -76,5 +76,22 @@ TEST(LeadIn, TheCauseIsTheLargerExcessOverTheOtherRanksMedian) {
   EXPECT_EQ(c[2].collectives, 0);
 }
 
+TEST(LeadIn, LatenessBeforeTheLeadInsIsUnexplained) {
+  // Rank 1 arrives 6 ms late at its first collective, but its lead-in is the others': it started
+  // 6 ms later (or its host's clock differs). Rank 2 is late by 10 and computes 7 longer.
+  CollectiveMatching m;
+  m.collectives = {Collective(1, {{0, 100, 5}, {1, 100, 5}, {2, 100, 5}}),
+                   Collective(2, {{0, 100, 5}, {1, 100, 5}, {2, 107, 5}})};
+  m.collectives[0].skew_ns = 6000000;
+  std::vector<RankSummary> ranks(3);
+  for (int64_t i = 0; i < 3; ++i) ranks[static_cast<size_t>(i)].rank = i;
+  const std::vector<LateArrivalCause> c = ExplainLateArrivals(m, {{1, 1, 6000000}, {2, 1, 10}}, ranks);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].computing_excess_ns, 0);
+  EXPECT_EQ(c[0].unexplained_ns, 6000000);
+  EXPECT_EQ(c[1].computing_excess_ns, 7);
+  EXPECT_EQ(c[1].unexplained_ns, 3);
+}
+
 }  // namespace
 }  // namespace profdiff::analysis

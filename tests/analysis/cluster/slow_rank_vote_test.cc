@@ -105,6 +105,23 @@ TEST(SlowRankVote, DefaultMatchesOpsByPositionNotByName) {
   EXPECT_EQ(v.ranks.size(), 2u);
 }
 
+TEST(SlowRankVote, StepIdKeepsTheOpsThatCountInThatStep) {
+  std::vector<RankSummary> ranks(2);
+  for (int64_t r = 0; r < 2; ++r) {
+    ranks[static_cast<size_t>(r)].rank = r;
+    ranks[static_cast<size_t>(r)].collectives = {{.group = "g", .name = "a", .start_ns = 0, .end_ns = 5, .step = "1"},
+                                                 {.group = "g", .name = "b", .start_ns = 9, .end_ns = 15, .step = "2"},
+                                                 {.group = "g", .name = "c", .start_ns = 20, .end_ns = 25}};
+  }
+  EXPECT_EQ(VoteOpsOf(ranks).size(), 6u);
+  const std::vector<VoteOp> two = VoteOpsOf(ranks, std::string("2"));
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].name, "b");
+  EXPECT_EQ(two[1].rank, 1);
+  EXPECT_EQ(two[1].dur_ns, 6);
+  EXPECT_TRUE(VoteOpsOf(ranks, std::string("3")).empty());
+}
+
 TEST(NumpyNumbers, QuantilesMediansSumsAndDeviations) {
   const std::vector<double> s = {1.0, 2.0, 4.0, 8.0};
   EXPECT_EQ(NumpyQuantileSorted(s, 0.25), 1.75);

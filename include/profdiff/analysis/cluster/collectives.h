@@ -1,6 +1,7 @@
 // Collectives matched across the ranks of one run (RankSummary::collectives): the same collective of
-// a communication group on every rank that takes part, by the group and the collective's order in it
-// (the k-th op of group G on each rank). For each: every rank's arrival (the op's start), how long it
+// a communication group on every rank that takes part, by the group and the collective's number in it
+// when the profile records one on every op (a Kineto trace's "Seq": the ops numbered N on every rank;
+// numbers some rank lacks are left out), else its order in it (the k-th op of group G on each rank). For each: every rank's arrival (the op's start), how long it
 // waited for the last rank to arrive, the last-arriving rank and the skew (last − first arrival).
 // Arrivals are compared on the ranks' own clocks: meaningful when the hosts' clocks agree (one host,
 // or synchronised hosts), as the reference's cluster analysis also assumes.
@@ -28,7 +29,8 @@ struct CollectiveArrival {
 
 struct MatchedCollective {
   std::string group;
-  int64_t index = 0;    // the collective's position in its group (0-based)
+  int64_t index = 0;    // the collective's position in its group (0-based), among the matched ones
+  int64_t seq = -1;     // its number in the group (RankCollective::seq) when matched by it, else -1
   std::string name;     // as the lowest rank names it
   bool names_differ = false;  // another rank names its op at this position differently
   std::vector<CollectiveArrival> arrivals;  // ranks ascending

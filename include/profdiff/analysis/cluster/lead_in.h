@@ -33,7 +33,11 @@ struct LateArrivalCause {
   int64_t computing_excess_ns = 0;
   int64_t idle_excess_ns = 0;
   std::string cause;  // "computing", "idle" (free / host), or "unknown" (no lead-in measured)
-  std::vector<LeadInKernel> top_kernels;  // longest first, at most 3
+  // The lateness the lead-ins do not account for: skew_ns minus the positive excesses (0 at least).
+  // It arose before the lead-ins: the rank's capture or work started later (a first collective's
+  // lead-in starts at the rank's own first device work), or the hosts' clocks differ.
+  int64_t unexplained_ns = 0;
+  std::vector<LeadInKernel> top_kernels{};  // longest first, at most 3
 };
 
 std::vector<LateArrivalCause> ExplainLateArrivals(const CollectiveMatching& matching,

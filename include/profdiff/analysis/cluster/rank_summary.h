@@ -67,6 +67,13 @@ struct RankCollective {
   // The group as the profile names it (NPU: the HCCL group name, COMMUNICATION_OP.groupName; GPU:
   // `group`): the reference's slow-rank vote reports it (slow_rank_vote.h).
   std::string source_group{};
+  // The collective's number in its process group as the profile records it (a Kineto trace's "Seq"
+  // of the kernel or of its record_param_comms host op); -1 when it records none.
+  int64_t seq = -1;
+  // The step it counts in ("" when none): a DB export with STEP_TIME, the step whose window holds its
+  // CANN_API launch (the reference's rule under --step_id); else the rank's device step window
+  // (timeline/device_steps.h) holding its start.
+  std::string step{};
   // What the rank's device did from its previous collective's end (any group; the first: its first
   // device work) to this one's start: computing (the union of its non-communication kernels / tasks)
   // and idle, and the kernel that computed longest there (RankSummary::kernel_names; -1: none).

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,9 @@ struct VoteOp {
   int64_t dur_ns = 0;
 };
 
-// The ops of the ranks, rank after rank, each rank's in its collectives' order.
-std::vector<VoteOp> VoteOpsOf(const std::vector<RankSummary>& ranks);
+// The ops of the ranks, rank after rank, each rank's in its collectives' order; with `step`, only
+// those that count in that step (RankCollective::step), as the reference's --step_id.
+std::vector<VoteOp> VoteOpsOf(const std::vector<RankSummary>& ranks, const std::optional<std::string>& step = {});
 
 // Duration statistics of one voted collective over the ranks' ops. Exact: *_q4 in quarter ns (the
 // quartiles and the median fall on quarter ns; the mean and the standard deviation are rounded to
