@@ -236,6 +236,7 @@ class ProfilerMetadataLoader final : public FileLoader {
     profile.npu.parallel_group_names = std::move(names);
     profile.npu.parallel_group_ranks = std::move(ranks);
     if (const Json* args = FindObject(doc, "distributed_args")) {
+      if (!args->empty()) profile.npu.distributed_args_json = args->dump();
       auto it = args->find("world_size");
       if (it != args->end() && it->is_number_integer()) profile.meta.world_size = it->get<int64_t>();
     }

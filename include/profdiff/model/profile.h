@@ -501,6 +501,8 @@ struct NpuTables {
   // one), and every group id -> its global_ranks (ascending; empty when it lists none).
   std::map<std::string, std::string> parallel_group_names;
   std::map<std::string, std::vector<int64_t>> parallel_group_ranks;
+  // profiler_metadata.json's distributed_args (the job's parallel sizes) as JSON text; "" when absent.
+  std::string distributed_args_json;
   // communication_matrix.json (LoadOptions::cluster_tables only).
   CommunicationOpRecords communication_matrix;
 };
