@@ -233,6 +233,9 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
       db_run ? analysis::DbStageGroups(result.communication_groups.parallel_info)
              : analysis::StageGroups(result.communication_groups),
       request.step_id);
+  std::vector<std::string> parallel_warnings;
+  analysis::AddParallelIndexes(result.ranks, result.step_table, parallel_warnings);
+  for (std::string& w : parallel_warnings) warn(std::move(w));
   // The reference's ClusterTimeSummary, of a run with DB exports only (the others have no rank for it).
   if (std::any_of(result.ranks.begin(), result.ranks.end(), [](const analysis::RankSummary& r) { return r.time.present; }))
     result.time_summary = analysis::BuildClusterTimeSummary(result.ranks, request.step_id);

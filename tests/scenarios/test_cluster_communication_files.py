@@ -11,6 +11,7 @@ unknown mode is refused; an existing communication file is kept without --force.
 pipeline-parallel ("pp") p2p groups (tests/data/cluster_stage_synth) gets the reference's stage rows in
 cluster_step_trace_time.csv, byte for byte under --reference-compat.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -63,12 +64,44 @@ def check_stages(tmp):
               f"stages: {name} differs from the reference's")
 
 
+def check_parallel_indexes(tmp):
+    """The same run with profiler_metadata.json's distributed_args: the reference's DP / PP / TP Index
+    columns (Megatron's layout), for a world of 4 and of 8 (4 ranks found); sizes that do not partition
+    the world: no columns and a warning."""
+    data = os.path.join(SRC, "tests", "data", "cluster_stage_synth")
+    cases = (('{"world_size": 4, "tensor_model_parallel_size": 1, "pipeline_model_parallel_size": 2, '
+              '"data_parallel_size": 2}', "cluster_step_trace_time.csv"),
+             ('{"world_size": 8, "tensor_model_parallel_size": 2, "pipeline_model_parallel_size": 2, '
+              '"data_parallel_size": 2}', "world8_cluster_step_trace_time.csv"),
+             ('{"world_size": 6, "tensor_model_parallel_size": 2, "pipeline_model_parallel_size": 2, '
+              '"data_parallel_size": 2}', None))
+    for i, (args, expected) in enumerate(cases):
+        run_dir = os.path.join(tmp, f"parallel_run{i}")
+        subprocess.run([sys.executable, os.path.join(data, "make_run.py"), run_dir, "--distributed-args", args], check=True)
+        out = os.path.join(tmp, f"parallel_out{i}")
+        rc, so, se = run(["cluster", "-d", run_dir, "-o", out, "--reference-compat", "--format", "json", "-q"])
+        check(rc == 0, f"parallel {args}: exit {rc}: {se}")
+        got = read_bytes(os.path.join(out, "cluster_analysis_output", "cluster_step_trace_time.csv"))
+        want = read_bytes(os.path.join(data, "expected_parallel", expected) if expected else
+                          os.path.join(data, "expected", "cluster_step_trace_time.csv"))
+        check(got == want, f"parallel {args}: cluster_step_trace_time.csv differs from the reference's:\n{got}")
+        if rc != 0:
+            continue
+        index = [r.get("parallel_index") for r in json.loads(so)["ranks"]]
+        if expected is None:
+            check(index == [None] * 4 and "do not partition" in se, f"parallel {args}: {index} {se}")
+        elif i == 1:
+            check(index == [{"dp": 0, "pp": 0, "tp": 0}, {"dp": 0, "pp": 0, "tp": 1}, {"dp": 1, "pp": 0, "tp": 0},
+                            {"dp": 1, "pp": 0, "tp": 1}], f"parallel {args}: {index}")
+
+
 def main():
     if not BIN or not os.path.exists(BIN):
         sys.exit(f"PROFDIFF_BIN is not set or does not exist: {BIN!r}")
     tmp = tempfile.mkdtemp(prefix="profdiff_cluster_comm_")
     try:
         check_stages(tmp)
+        check_parallel_indexes(tmp)
         run_dir = os.path.join(tmp, "run")
         subprocess.run([sys.executable, os.path.join(DATA, "make_run.py"), run_dir], check=True)
         for mode in ("all", "communication_time", "communication_matrix"):

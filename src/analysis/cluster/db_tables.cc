@@ -182,7 +182,11 @@ std::optional<ResultTable> ClusterStepTraceTimeTable(const ClusterStepTable& ste
       row.push_back(c < 0 ? SqlValue::Null()
                           : NsOrUs(r.values_ns[k], r.values_us_float[k], policy.cluster_step_values_as_python_floats));
     }
-    for (int i = 0; i < 3; ++i) row.push_back(SqlValue::Int(0));  // the reference pads with 0 without a partition
+    for (size_t i = 0; i < 3; ++i) {  // the reference pads with 0 without a partition, "NA" where it has none
+      row.push_back(!steps.parallel_columns ? SqlValue::Int(0)
+                    : r.parallel            ? SqlValue::Int((*r.parallel)[i])
+                                            : SqlValue::Text("NA"));
+    }
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -285,9 +289,6 @@ ClusterDbOutput BuildClusterDbTables(const ClusterDbInputs& in) {
   if (in.time_compare != nullptr) add(ClusterTimeCompareSummaryTable(*in.time_compare, in.policy));
   for (const RankSummary& r : ranks)
     for (const std::string& n : r.db_tables.notes) out.notes.push_back(fmt::format("rank {}: {}", r.rank, n));
-  if (std::any_of(ranks.begin(), ranks.end(), [](const RankSummary& r) { return !r.db_tables.distributed_args_json.empty(); }))
-    out.notes.push_back("ClusterStepTraceTime: dp_index, pp_index and tp_index are 0; profdiff does not derive the "
-                        "reference's Megatron partition of the ranks from profiler_metadata.json's distributed_args");
   return out;
 }
 

@@ -248,6 +248,8 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   out.matrix_ops = profile.npu.communication_matrix;
   out.parallel_group_names = profile.npu.parallel_group_names;
   out.parallel_group_ranks = profile.npu.parallel_group_ranks;
+  out.distributed_args_json = !profile.npu.distributed_args_json.empty() ? profile.npu.distributed_args_json
+                                                                         : profile.npu.db.cluster.distributed_args_json;
   out.time = SummarizeRankTime(profile);
   out.db_tables = profile.npu.db.cluster;
   return out;

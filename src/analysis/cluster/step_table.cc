@@ -1,6 +1,8 @@
 // BuildClusterStepTable (step_table.h).
 #include "profdiff/analysis/cluster/step_table.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -102,6 +104,32 @@ ClusterStepTable BuildClusterStepTable(const std::vector<RankSummary>& ranks,
   }
   for (ClusterStepRow& r : stage_rows) t.rows.push_back(std::move(r));
   return t;
+}
+
+void AddParallelIndexes(const std::vector<RankSummary>& ranks, ClusterStepTable& table, std::vector<std::string>& warnings) {
+  const auto with_args = std::find_if(ranks.begin(), ranks.end(), [](const RankSummary& r) { return !r.distributed_args_json.empty(); });
+  if (with_args == ranks.end() || table.rows.empty()) return;
+  const ParallelPartition p = PartitionRanks(with_args->distributed_args_json);
+  if (!p.ok) {
+    warnings.push_back(fmt::format("rank {}'s distributed_args do not partition the ranks ({}): no DP / PP / TP index",
+                                   with_args->rank, p.why_not));
+    return;
+  }
+  const auto own_steps = std::count_if(ranks.begin(), ranks.end(), [](const RankSummary& r) {
+    return r.step_source == RankStepSource::kStepTraceTime || r.step_source == RankStepSource::kAnalysisDb;
+  });
+  if (static_cast<int64_t>(p.by_rank.size()) < own_steps) {
+    warnings.push_back(fmt::format("rank {}'s distributed_args give a world of {} ranks, fewer than the {} with step "
+                                   "data: no DP / PP / TP index",
+                                   with_args->rank, p.by_rank.size(), own_steps));
+    return;
+  }
+  table.parallel_columns = true;
+  for (ClusterStepRow& row : table.rows) {
+    if (row.stage || row.ranks.empty()) continue;
+    const int64_t rank = row.ranks.front();
+    if (rank >= 0 && rank < static_cast<int64_t>(p.by_rank.size())) row.parallel = p.by_rank[static_cast<size_t>(rank)];
+  }
 }
 
 }  // namespace profdiff::analysis

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string_view>
 
 #include "profdiff/base/time.h"
@@ -323,6 +324,7 @@ std::string RankRangesText(const std::vector<int64_t>& ranks) {
 std::string RenderClusterStepTraceCsv(const analysis::ClusterStepTable& table, const analysis::ReferencePolicy& policy) {
   std::string out = "Step,Type,Index";
   for (const std::string& c : table.columns) out += "," + CsvField(c);
+  if (table.parallel_columns) out += ",DP Index,PP Index,TP Index";
   out += "\r\n";
   for (const analysis::ClusterStepRow& row : table.rows) {
     out += CsvField(row.step) + (row.stage ? ",stage," : ",rank,") + CsvField(row.index);
@@ -330,6 +332,9 @@ std::string RenderClusterStepTraceCsv(const analysis::ClusterStepTable& table, c
       const int64_t ns = c < row.values_ns.size() ? row.values_ns[c] : kAbsentNs;
       const double f = c < row.values_us_float.size() ? row.values_us_float[c] : NAN;
       out += "," + CellText(ns, f, policy);
+    }
+    if (table.parallel_columns) {
+      for (int i = 0; i < 3; ++i) out += row.parallel ? fmt::format(",{}", (*row.parallel)[static_cast<size_t>(i)]) : ",NA";
     }
     out += "\r\n";
   }
@@ -383,8 +388,16 @@ static std::string WaitersLines(const std::vector<analysis::RankWait>& waiters) 
 OrderedJson ClusterJson(const ClusterResult& result, const std::string& version) {
   OrderedJson ranks = OrderedJson::array();
   std::vector<int64_t> found;
+  std::map<int64_t, analysis::ParallelIndex> parallel;  // the step table's DP / PP / TP of each rank
+  for (const analysis::ClusterStepRow& row : result.step_table.rows)
+    if (!row.stage && row.parallel && !row.ranks.empty()) parallel[row.ranks.front()] = *row.parallel;
   for (const analysis::RankSummary& r : result.ranks) {
-    ranks.push_back(RankJson(r));
+    OrderedJson j = RankJson(r);
+    if (auto it = parallel.find(r.rank); it != parallel.end())
+      j["parallel_index"] = {{"dp", it->second[0]}, {"pp", it->second[1]}, {"tp", it->second[2]}};
+    else
+      j["parallel_index"] = nullptr;
+    ranks.push_back(std::move(j));
     found.push_back(r.rank);
   }
   OrderedJson slow = OrderedJson::array();

@@ -5,7 +5,14 @@ process group profiler_metadata.json names "pp"; every rank's step_trace_time.cs
 expected/cluster_step_trace_time.csv is what the reference (msprof-analyze 26.1 @8399c1cd,
 `cluster -m all`) wrote for it: its rank rows, then a stage row per stage, (0, 1) and (2, 3).
 
-    tests/data/cluster_stage_synth/make_run.py OUT_DIR
+    tests/data/cluster_stage_synth/make_run.py OUT_DIR [--distributed-args JSON]
+
+--distributed-args: profiler_metadata.json's "distributed_args" on every rank (the job's parallel
+sizes); expected_parallel/cluster_step_trace_time.csv is what the reference wrote for
+'{"world_size": 4, "tensor_model_parallel_size": 1, "pipeline_model_parallel_size": 2,
+"data_parallel_size": 2}': the same rows with its DP / PP / TP Index columns;
+world8_cluster_step_trace_time.csv for a world of 8 (tensor, pipeline and data-parallel size 2: the
+4 ranks found are the first 4 of Megatron's layout).
 """
 import json
 import os
@@ -32,6 +39,7 @@ def op(k):
 
 def main():
     out = sys.argv[1]
+    args = json.loads(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--distributed-args" else None
     for rank in (3, 2, 1, 0):  # on tmpfs, listed 0, 1, 2, 3 (newest first)
         d = os.path.join(out, f"rank{rank}_ascend_pt")
         o = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
@@ -41,7 +49,7 @@ def main():
         info = {gid: {"group_name": name, "group_rank": ranks.index(rank), "global_ranks": ranks}
                 for gid, (name, ranks) in GROUPS.items() if rank in ranks}
         with open(os.path.join(d, "profiler_metadata.json"), "w") as f:
-            json.dump({"parallel_group_info": info}, f)
+            json.dump({"parallel_group_info": info, **({"distributed_args": args} if args else {})}, f)
         coll, p2p = {}, {}
         for gid, (name, ranks) in GROUPS.items():
             if rank not in ranks:

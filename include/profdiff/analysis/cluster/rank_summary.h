@@ -112,6 +112,8 @@ struct RankSummary {
   // profiler_metadata.json parallel_group_info: group id -> process group name, -> global ranks.
   std::map<std::string, std::string> parallel_group_names;
   std::map<std::string, std::vector<int64_t>> parallel_group_ranks;
+  // profiler_metadata.json's distributed_args as JSON text ("" when it has none): parallel_index.h.
+  std::string distributed_args_json;
   // What the rank lacks, for the output to say ("trace_view.json", "communication.json", ...).
   std::vector<std::string> missing;
   std::vector<std::string> notes;  // why a part is unknown
