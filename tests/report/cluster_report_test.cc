@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include "cluster_fixture.h"
 
@@ -116,6 +117,13 @@ TEST(ClusterJson, TwoRunsPerCollectiveStageAndPercentile) {
             std::string::npos)
       << screen;
   EXPECT_EQ(screen.find("ranks by percentile"), std::string::npos);  // the same ranks
+  // The other way round nothing grew: what shrank most.
+  ClusterResult back = r;
+  for (analysis::CollectiveKindChange& k : back.run_detail->collectives.kinds) std::swap(k.base, k.comparison);
+  EXPECT_NE(RenderClusterScreen(back).find("  collectives: none grew; the skew of allreduce in g0 shrank most: -40.000 "
+                                           "ms (2 -> 2 collectives; transfer +0.000 ms, wait -40.000 ms)\n"),
+            std::string::npos)
+      << RenderClusterScreen(back);
   // One run: no run comparison at all.
   EXPECT_TRUE(ClusterJson(testing::ClusterFixture(false), "9.9")["run_comparison"].is_null());
 }

@@ -111,23 +111,26 @@ std::string ShortKind(const std::string& kind) {
   return paren != std::string::npos && paren > 0 ? kind.substr(0, paren) : kind;
 }
 
-// The group × kind whose transfer or skew grew most ("" when none grew).
+// The group × kind whose transfer or skew grew most; when none grew, the one that shrank most.
 std::string CollectivesLine(const analysis::CollectiveComparison& c) {
   if (c.kinds.empty()) return "";
-  const analysis::CollectiveKindChange* best = nullptr;
-  int64_t grew = 0;
-  bool skew = false;
+  const analysis::CollectiveKindChange *grew = nullptr, *shrank = nullptr;
+  int64_t most = 0, least = 0;
+  bool grew_skew = false, shrank_skew = false;
   for (const analysis::CollectiveKindChange& k : c.kinds) {
     const int64_t dt = k.comparison.transfer_ns - k.base.transfer_ns, ds = k.comparison.skew_ns - k.base.skew_ns;
-    if (std::max(dt, ds) > grew) best = &k, grew = std::max(dt, ds), skew = ds >= dt;
+    if (std::max(dt, ds) > most) grew = &k, most = std::max(dt, ds), grew_skew = ds >= dt;
+    if (std::min(dt, ds) < least) shrank = &k, least = std::min(dt, ds), shrank_skew = ds <= dt;
   }
-  if (best == nullptr)
-    return fmt::format("  collectives ({} compared by group and position): no group's transfer or skew grew\n",
-                       c.matched);
-  const analysis::CollectiveTotals& b = best->base;
-  const analysis::CollectiveTotals& m = best->comparison;
-  return fmt::format("  collectives: the {} of {} in {} grew most: {} ({} -> {} collectives; {} {}, wait {})\n",
-                     skew ? "skew" : "transfer", ShortKind(best->kind), best->group, Signed(grew), b.count, m.count,
+  const analysis::CollectiveKindChange* k = grew != nullptr ? grew : shrank;
+  const bool skew = grew != nullptr ? grew_skew : shrank_skew;
+  if (k == nullptr)
+    return fmt::format("  collectives ({} compared by group and position): no transfer or skew changed\n", c.matched);
+  const analysis::CollectiveTotals& b = k->base;
+  const analysis::CollectiveTotals& m = k->comparison;
+  return fmt::format("  collectives: {}the {} of {} in {} {} most: {} ({} -> {} collectives; {} {}, wait {})\n",
+                     grew != nullptr ? "" : "none grew; ", skew ? "skew" : "transfer", ShortKind(k->kind), k->group,
+                     grew != nullptr ? "grew" : "shrank", Signed(grew != nullptr ? most : least), b.count, m.count,
                      skew ? "transfer" : "skew", Signed(skew ? m.transfer_ns - b.transfer_ns : m.skew_ns - b.skew_ns),
                      Signed(m.wait_ns - b.wait_ns));
 }
