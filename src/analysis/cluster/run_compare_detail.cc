@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -55,13 +56,14 @@ void Add(CollectiveTotals& t, const CollectiveSide& s) {
   t.wait_ns += s.wait_ns;
 }
 
-// Rolls a group's collectives of one run up by kind into `kinds` (new kinds appended in order).
+// Rolls a group's collectives of one run up by kind into `kinds`, whose entries from `first` on are
+// the group's (new kinds appended in order).
 void RollUp(const std::string& group, const std::vector<const MatchedCollective*>& ops, const std::set<int64_t>& gpu,
-            CollectiveTotals CollectiveKindChange::*side, std::vector<CollectiveKindChange>& kinds) {
+            CollectiveTotals CollectiveKindChange::*side, size_t first, std::vector<CollectiveKindChange>& kinds) {
   for (const MatchedCollective* c : ops) {
     const CollectiveSide s = Measure(*c, gpu);
-    auto it = std::find_if(kinds.begin(), kinds.end(),
-                           [&](const CollectiveKindChange& k) { return k.group == group && k.kind == s.kind; });
+    auto it = std::find_if(kinds.begin() + static_cast<std::ptrdiff_t>(first), kinds.end(),
+                           [&](const CollectiveKindChange& k) { return k.kind == s.kind; });
     if (it == kinds.end()) {
       kinds.push_back({group, s.kind, {}, {}});
       it = kinds.end() - 1;
@@ -155,8 +157,9 @@ CollectiveComparison CompareCollectives(const CollectiveMatching& base, const st
                                    ch.comparison.kind);
       changes.push_back(std::move(ch));
     }
-    RollUp(group, b_ops, b_gpu, &CollectiveKindChange::base, out.kinds);
-    RollUp(group, c_ops, c_gpu, &CollectiveKindChange::comparison, out.kinds);
+    const size_t first = out.kinds.size();
+    RollUp(group, b_ops, b_gpu, &CollectiveKindChange::base, first, out.kinds);
+    RollUp(group, c_ops, c_gpu, &CollectiveKindChange::comparison, first, out.kinds);
     GroupNotes(g, first_differ, out.notes);
     out.matched += g.matched;
     out.groups.push_back(std::move(g));
