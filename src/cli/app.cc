@@ -251,7 +251,8 @@ void AddClusterOptions(CLI::App& c, RawCluster& r) {
       ->required();
   r.base_opt = c.add_option("--benchmark_profiling_path", r.base_path,
                             "(also -bp) A base run to compare with: the job's step, each rank and each step's slow "
-                            "rank, and a gate with --gate-*");
+                            "rank, each collective kind, pipeline stage and rank percentile (runs of different rank "
+                            "counts too), and a gate with --gate-*");
   c.add_option("-o,--output_path", o.output_path,
                "Output directory: DIR/cluster_analysis_output/ (cluster_step_trace_time.csv; for Ascend text "
                "exports also communication_group.json, cluster_communication.json, "

@@ -434,7 +434,12 @@ void CompareWithBase(const ClusterRequest& request, std::shared_ptr<report::Clus
                      report::ClusterResult& result, RunMessages& messages) {
   result.run_comparison = analysis::CompareRuns(base->ranks, base->stragglers, result.ranks, result.stragglers);
   result.gate = analysis::EvaluateClusterGate(*result.run_comparison, request.gate);
-  for (const std::string& w : result.run_comparison->warnings) {
+  result.run_detail = analysis::CompareRunDetails(*result.run_comparison,
+                                                  {base->ranks, base->collectives, base->step_table},
+                                                  {result.ranks, result.collectives, result.step_table});
+  std::vector<std::string> warnings = result.run_comparison->warnings;
+  warnings.insert(warnings.end(), result.run_detail->notes.begin(), result.run_detail->notes.end());
+  for (const std::string& w : warnings) {
     messages.Warning(w);
     result.warnings.push_back(w);
   }

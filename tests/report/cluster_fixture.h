@@ -1,6 +1,8 @@
 // A small cluster result for the workbook and page tests: two ranks, one step that rank 1 holds
 // back by its computing (rank 0 waits 20 ms for it), two collectives that rank 1 arrives last at,
-// and with `two_runs` a base run in which nobody was slow, compared, with a gate that says REGRESSION.
+// and with `two_runs` a base run in which nobody was slow (nor late at a collective), compared, with a
+// gate that says REGRESSION; its detail: the collectives' skew +20 ms each, the stage's computing and
+// communication +20 ms.
 #pragma once
 
 #include <memory>
@@ -17,6 +19,15 @@ inline analysis::MatchedCollective Collective(int64_t index, int64_t t0_ns) {
   c.arrivals = {{0, t0_ns, t0_ns + 30'000'000, 20'000'000}, {1, t0_ns + 20'000'000, t0_ns + 30'000'000, 0}};
   c.last_rank = 1;
   c.skew_ns = 20'000'000;
+  return c;
+}
+
+// The base run's collectives: both ranks arrive together and end 10 ms later (no skew).
+inline analysis::MatchedCollective TogetherCollective(int64_t index, int64_t t0_ns) {
+  analysis::MatchedCollective c = Collective(index, t0_ns);
+  c.arrivals = {{0, t0_ns + 20'000'000, t0_ns + 30'000'000, 0}, {1, t0_ns + 20'000'000, t0_ns + 30'000'000, 0}};
+  c.last_rank = 0;
+  c.skew_ns = 0;
   return c;
 }
 
@@ -56,9 +67,17 @@ inline ClusterResult ClusterFixture(bool two_runs) {
   r.late_ranks = {{1, 2, 40'000'000}};
   r.waits_on = {{0, 1, 40'000'000, 2}};
   if (!two_runs) return r;
+  // The base run: both ranks compute 10 ms, communicate 5 ms and are free 5 ms; no skew.
   auto base = std::make_shared<ClusterResult>();
   base->run_path = "runs/base";
   base->ranks = r.ranks;
+  for (analysis::RankSummary& s : base->ranks) s.steps[0].values_ns = {10'000'000, 5'000'000, 5'000'000};
+  base->step_table.columns = r.step_table.columns;
+  base->step_table.rows = {{"7", false, "0", {10'000'000, 5'000'000, 5'000'000}, {}, {0}},
+                           {"7", false, "1", {10'000'000, 5'000'000, 5'000'000}, {}, {1}},
+                           {"7", true, "(0, 1)", {10'000'000, 5'000'000, 5'000'000}, {}, {0, 1}}};
+  base->collectives.collectives = {TogetherCollective(0, 1'000'000'000), TogetherCollective(1, 2'000'000'000)};
+  r.step_table.rows[2].ranks = {0, 1};
   r.base_run = base;
   analysis::ClusterRunComparison c;
   c.base = {20'000'000, 10'000'000, 5'000'000, 5'000'000, 0};
@@ -72,6 +91,8 @@ inline ClusterResult ClusterFixture(bool two_runs) {
              {1, 1, 20'000'000, 40'000'000, 10'000'000, 30'000'000, 5'000'000, 5'000'000, 5'000'000, 5'000'000}};
   c.slow_ranks = {{1, "new", 0, 1}};
   r.run_comparison = c;
+  r.run_detail = analysis::CompareRunDetails(c, {base->ranks, base->collectives, base->step_table},
+                                             {r.ranks, r.collectives, r.step_table});
   r.gate.ran = true;
   r.gate.verdict = analysis::Verdict::kRegression;
   analysis::GateCheck check;

@@ -69,6 +69,17 @@ TEST(ClusterHtml, TwoRunsVerdictAndPerRankDeltas) {
   EXPECT_NE(page.find("<td class=\"n\" data-v=\"0\">0.000</td>"), std::string::npos);
   EXPECT_EQ(PageData(page)["verdict"], "regression");
   EXPECT_NE(page.find("<title>profdiff cluster: runs/slow vs runs/base</title>"), std::string::npos);
+  // Below: the collectives' skew grew 40 ms (red), the stage's computing, the ranks by percentile.
+  const size_t detail = page.find("<section id=\"run-detail\">");
+  ASSERT_NE(detail, std::string::npos);
+  EXPECT_NE(page.find("<td>allreduce</td><td>2</td><td>2</td><td class=\"n\" data-v=\"0\">0.000</td><td class=\"n "
+                      "up\" data-v=\"40000000\">+40.000</td>",
+                      detail),
+            std::string::npos);
+  EXPECT_NE(page.find("Computing +20.000 ms, Communication(Not Overlapped) +20.000 ms, Free 0.000 ms", detail),
+            std::string::npos);
+  EXPECT_NE(page.find("<h3>Ranks by percentile</h3>", detail), std::string::npos);
+  EXPECT_EQ(RenderClusterHtmlPage(ClusterJson(ClusterFixture(false), "9.9")).find("run-detail"), std::string::npos);
 }
 
 TEST(ClusterHtml, EscapedSelfContainedAndTheSameBytes) {

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
+
+#include "cluster_fixture.h"
 
 namespace profdiff::report {
 namespace {
@@ -77,6 +80,52 @@ TEST(ClusterJson, SchemaRanksMissingAndSlowRanks) {
   EXPECT_NE(screen.find("missing ranks: 3"), std::string::npos);
   EXPECT_NE(screen.find("step 7: rank 1 holds the step back"), std::string::npos);
   EXPECT_NE(screen.find("rank 0 waits 0.000 ms more"), std::string::npos);
+}
+
+TEST(ClusterJson, TwoRunsPerCollectiveStageAndPercentile) {
+  const ClusterResult r = testing::ClusterFixture(true);
+  const OrderedJson j = ClusterJson(r, "9.9")["run_comparison"];
+  const OrderedJson& kind = j["collectives"]["kinds"][0];
+  EXPECT_EQ(j["collectives"]["matched"], 2);
+  EXPECT_EQ(kind["group"], "g0");
+  EXPECT_EQ(kind["kind"], "allreduce");
+  EXPECT_EQ(kind["base"]["count"], 2);
+  EXPECT_EQ(kind["base"]["transfer_ns"], 20'000'000);
+  EXPECT_EQ(kind["delta"]["skew_ns"], 40'000'000);
+  EXPECT_EQ(kind["delta"]["wait_ns"], 40'000'000);
+  EXPECT_EQ(kind["delta"]["transfer_ns"], 0);
+  ASSERT_EQ(j["top_collectives"].size(), 2u);
+  EXPECT_EQ(j["top_collectives"][0]["change_ns"], 20'000'000);
+  EXPECT_EQ(j["top_collectives"][0]["comparison"]["last_rank"], 1);
+  EXPECT_TRUE(j["stages"]["not_compared_because"].is_null());
+  const OrderedJson& stage = j["stages"]["items"][0];
+  EXPECT_EQ(stage["base_ranks"], OrderedJson::array({0, 1}));
+  EXPECT_EQ(stage["values"][0]["column"], "Computing");
+  EXPECT_EQ(stage["values"][0]["delta_ns"], 20'000'000);
+  EXPECT_EQ(j["rank_percentiles"]["method"], "nearest-rank");
+  EXPECT_TRUE(j["rank_percentiles"]["note"].is_null());
+  EXPECT_EQ(j["rank_percentiles"]["rows"].size(), 16u);
+  EXPECT_EQ(j["rank_percentiles"]["rows"][3]["delta_ns"], 20'000'000);  // the step's max: 20 -> 40 ms
+  EXPECT_EQ(j["notes"], OrderedJson::array());
+  const std::string screen = RenderClusterScreen(r);
+  EXPECT_NE(screen.find("  collectives: the skew of allreduce in g0 grew most: +40.000 ms (2 -> 2 collectives; "
+                        "transfer +0.000 ms, wait +40.000 ms)\n"),
+            std::string::npos)
+      << screen;
+  EXPECT_NE(screen.find("  stages: stage 0 (ranks 0, 1) grew most: Computing +20.000 ms, "
+                        "Communication(Not Overlapped) +20.000 ms\n"),
+            std::string::npos)
+      << screen;
+  EXPECT_EQ(screen.find("ranks by percentile"), std::string::npos);  // the same ranks
+  // The other way round nothing grew: what shrank most.
+  ClusterResult back = r;
+  for (analysis::CollectiveKindChange& k : back.run_detail->collectives.kinds) std::swap(k.base, k.comparison);
+  EXPECT_NE(RenderClusterScreen(back).find("  collectives: none grew; the skew of allreduce in g0 shrank most: -40.000 "
+                                           "ms (2 -> 2 collectives; transfer +0.000 ms, wait -40.000 ms)\n"),
+            std::string::npos)
+      << RenderClusterScreen(back);
+  // One run: no run comparison at all.
+  EXPECT_TRUE(ClusterJson(testing::ClusterFixture(false), "9.9")["run_comparison"].is_null());
 }
 
 }  // namespace

@@ -115,7 +115,9 @@ TEST(ClusterWorkbook, SheetsOfOneRunAndOfTwo) {
   for (const SheetSpec& s : BuildClusterSheets(two)) names.push_back(s.name);
   EXPECT_EQ(names, (std::vector<std::string>{"ClusterStepTraceTime", "SlowRanks", "CollectiveSkew", "CollectiveArrivals",
                                              "LateRanks", "WaitMatrix", "SlowRankVote", "RunCompare", "StepCompare", "RankCompare",
-                                             "SlowRankChanges", "ClusterTimeSummary", "ClusterTimeCompareSummary"}));
+                                             "SlowRankChanges", "CollectiveCompare", "TopCollectiveChanges",
+                                             "StageCompare", "RankPercentiles", "ClusterTimeSummary",
+                                             "ClusterTimeCompareSummary"}));
   // With -bp the run is the comparison: its sheets' banner is the yellow one.
   const SheetSpec step = BuildClusterStepSheet(two);
   EXPECT_EQ(step.comparison_banner.text, "Comparison Profiling: runs/slow");
@@ -164,6 +166,45 @@ TEST(ClusterWorkbook, StepAndRankDeltasAndSlowRankChanges) {
   EXPECT_EQ(slow.rows[0].cells, (std::vector<Cell>{Cell::Number(1), Cell::String("new"), Cell::Number(0), Cell::Number(1)}));
 }
 
+TEST(ClusterWorkbook, CollectiveStageAndPercentileDeltas) {
+  const ClusterResult r = ClusterFixture(true);
+  const SheetSpec kinds = BuildCollectiveCompareSheet(r);
+  ASSERT_EQ(kinds.rows.size(), 1u);
+  EXPECT_EQ(Headers(kinds), (std::vector<std::string>{"Group", "Kind", "Count", "Transfer(us)", "Skew(us)", "Wait(us)",
+                                                      "Count", "Transfer(us)", "Skew(us)", "Wait(us)", "Diff Count",
+                                                      "Diff Transfer(us)", "Diff Skew(us)", "Diff Wait(us)"}));
+  EXPECT_EQ(kinds.rows[0].cells[1], Cell::String("allreduce"));
+  EXPECT_EQ(At(kinds, 0, "Diff Skew(us)"), Cell::Number(40000));  // 20 ms more at each of the two
+  EXPECT_EQ(At(kinds, 0, "Diff Transfer(us)"), Cell::Number(0));
+  EXPECT_TRUE(kinds.columns[Column(kinds, "Diff Skew(us)")].red_above_zero);
+  EXPECT_FALSE(kinds.columns[Column(kinds, "Diff Count")].red_above_zero);
+  EXPECT_EQ(kinds.base_banner.first_col, 2);
+  EXPECT_EQ(kinds.comparison_banner.last_col, 9);
+  const SheetSpec top = BuildTopCollectiveChangesSheet(r);
+  ASSERT_EQ(top.rows.size(), 2u);
+  EXPECT_EQ(At(top, 0, "Diff Transfer+Skew(us)"), Cell::Number(20000));
+  EXPECT_EQ(top.rows[0].cells[10], Cell::Number(1));  // the comparison's last rank
+  EXPECT_EQ(top.comparison_banner.last_col, 13);
+  const SheetSpec stages = BuildStageCompareSheet(r);
+  ASSERT_EQ(stages.rows.size(), 1u);
+  EXPECT_EQ(stages.rows[0].cells[2], Cell::String("(0, 1)"));
+  EXPECT_EQ(At(stages, 0, "Diff Computing(us)"), Cell::Number(20000));
+  EXPECT_EQ(At(stages, 0, "Diff Communication(Not Overlapped)(us)"), Cell::Number(20000));
+  EXPECT_EQ(At(stages, 0, "Diff Free(us)"), Cell::Number(0));
+  EXPECT_EQ(stages.comparison_banner.first_col, 6);
+  const SheetSpec pct = BuildRankPercentilesSheet(r);
+  ASSERT_EQ(pct.rows.size(), 16u);
+  // Computing's max: rank 0's 10 ms in the base, rank 1's 30 ms in the comparison.
+  EXPECT_EQ(pct.rows[7].cells, (std::vector<Cell>{Cell::String("Computing"), Cell::String("max"), Cell::Number(10000),
+                                                  Cell::Number(0), Cell::Number(30000), Cell::Number(1),
+                                                  Cell::Number(20000)}));
+  // One run: none of them has a row.
+  const ClusterResult one = ClusterFixture(false);
+  for (const SheetSpec& s : {BuildCollectiveCompareSheet(one), BuildTopCollectiveChangesSheet(one),
+                             BuildStageCompareSheet(one), BuildRankPercentilesSheet(one)})
+    EXPECT_TRUE(s.rows.empty()) << s.name;
+}
+
 TEST(ClusterWorkbook, TimeSummariesHaveTheReferenceTablesColumns) {
   ClusterResult r = ClusterFixture(true);
   analysis::TimeSummaryRow row;
@@ -206,8 +247,8 @@ TEST(ClusterWorkbook, SameResultSameBytesAndNeverReplacedWithoutForce) {
   EXPECT_EQ(a, b);
   const auto parts = testing::ReadParts(d / "a.xlsx");
   EXPECT_NE(parts.at("xl/workbook.xml").find("name=\"RunCompare\""), std::string::npos);
-  EXPECT_EQ(parts.count("xl/worksheets/sheet10.xml"), 1u);  // the time summaries have no rows: 10 sheets
-  EXPECT_EQ(parts.count("xl/worksheets/sheet11.xml"), 0u);
+  EXPECT_EQ(parts.count("xl/worksheets/sheet14.xml"), 1u);  // the time summaries have no rows: 14 sheets
+  EXPECT_EQ(parts.count("xl/worksheets/sheet15.xml"), 0u);
   const Status again = WriteClusterWorkbook(r, d / "a.xlsx", false, 1);
   EXPECT_EQ(again.code(), StatusCode::kAlreadyExists) << again.ToString();
   EXPECT_TRUE(WriteClusterWorkbook(r, d / "a.xlsx", true, 1).ok());

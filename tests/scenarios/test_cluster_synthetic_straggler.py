@@ -32,9 +32,35 @@ def run(args):
     return p.returncode, p.stdout, p.stderr
 
 
-def make(out, *extra):
-    subprocess.run([sys.executable, os.path.join(SRC, "bench", "make_cluster.py"), SOURCE, out, "--ranks", "8"]
+def make(out, *extra, ranks=8):
+    subprocess.run([sys.executable, os.path.join(SRC, "bench", "make_cluster.py"), SOURCE, out, "--ranks", str(ranks)]
                    + list(extra), check=True)
+
+
+def near(value, want, tolerance=1000):
+    return isinstance(value, int) and abs(value - want) <= tolerance
+
+
+def check_collective_growth(what, cmp, straggler):
+    """-bp: the straggler's late arrival is the collectives' change: skew +20 ms at one collective
+    (it arrives last there), the 7 others each wait 20 ms more, the transfer unchanged; no stages."""
+    top = cmp.get("top_collectives") or [{}]
+    t = top[0]
+    d = t.get("delta", {})
+    check(near(t.get("change_ns"), 20_000_000) and near(d.get("skew_ns"), 20_000_000) and near(d.get("transfer_ns"), 0)
+          and near(d.get("wait_ns"), 140_000_000, 7000) and t.get("comparison", {}).get("last_rank") == straggler
+          and near(t.get("base", {}).get("skew_ns"), 0), f"{what}: top collective change: {t}")
+    check(all(abs(x["change_ns"]) <= 1000 for x in top[1:]), f"{what}: only that collective changed: {top[1:]}")
+    kinds = cmp.get("collectives", {}).get("kinds", [])
+    grew = [k for k in kinds if k["delta"]["skew_ns"] > 1000]
+    check(len(grew) == 1 and near(grew[0]["delta"]["skew_ns"], 20_000_000)
+          and grew[0]["base"]["count"] == grew[0]["comparison"]["count"] and grew[0]["kind"] == t["base"].get("kind"),
+          f"{what}: one group x kind's skew grew by 20 ms: {kinds}")
+    stages = cmp.get("stages", {})
+    check(stages.get("items") == [] and str(stages.get("not_compared_because")).startswith("neither run"),
+          f"{what}: no stages: {stages}")
+    check(cmp.get("rank_percentiles", {}).get("note") is None and cmp.get("notes") == [],
+          f"{what}: the same ranks, no note: {cmp.get('notes')}")
 
 
 def check_lead_in(what, late):
@@ -60,6 +86,9 @@ def check_ascend(tmp):
     check_lead_in("ascend", j["collectives"]["late_ranks"])
     check(j["verdict"]["result"] == "regression" and j["run_comparison"]["straggler_reasons"]
           and "rank 3" in j["run_comparison"]["straggler_reasons"][0], f"ascend verdict: {j['run_comparison']}")
+    check_collective_growth("ascend", j["run_comparison"], 3)
+    kinds = j["run_comparison"]["collectives"]["kinds"]
+    check(kinds and all(k["kind"] == "hcom_allReduce" for k in kinds), f"ascend: HCCL kinds without numbers: {kinds}")
     with open(os.path.join(out, "cluster_analysis_output", "cluster_time_compare_summary.csv")) as f:
         rows = list(csv.DictReader(f))
     check(len(rows) == 8, f"ascend: {len(rows)} compare rows")
@@ -85,7 +114,13 @@ def check_ascend(tmp):
 def check_two_run_outputs(out):
     """The workbook and the page of the 8-rank Kineto pair (rank 5 the new straggler, 1 % gate)."""
     book = read_xlsx_grid(os.path.join(out, "profdiff_cluster.xlsx"))
-    check(list(book)[6:] == ["RunCompare", "StepCompare", "RankCompare", "SlowRankChanges"], f"sheets: {list(book)}")
+    check(list(book)[6:] == ["RunCompare", "StepCompare", "RankCompare", "SlowRankChanges", "CollectiveCompare",
+                             "TopCollectiveChanges", "RankPercentiles"], f"sheets: {list(book)}")
+    kinds = book.get("CollectiveCompare", {})
+    head = [kinds.get((3, c), (None,))[0] for c in range(1, 15)]
+    skew = head.index("Diff Skew(us)") + 1 if "Diff Skew(us)" in head else 0
+    value, fill = kinds.get((4, skew), (None, None))
+    check(value is not None and abs(value - 20000) <= 1 and fill == "FF0000", f"CollectiveCompare skew: {value} {fill}")
     verdict = grid_rows(book.get("RunCompare", {}), 4)[-1:]
     check(verdict and verdict[0][0] == "Verdict" and verdict[0][6] == "REGRESSION" and "rank 5" in verdict[0][7],
           f"RunCompare verdict: {verdict}")
@@ -103,6 +138,37 @@ def check_two_run_outputs(out):
         page = f.read()
     check('<section id="run-compare">' in page and "rank 5 (new slow rank)" in page
           and 'Verdict: <b class="verdict">regression</b>' in page, "the page: the verdict and the new slow rank")
+
+
+def check_rank_counts(tmp, slow):
+    """8 ranks (rank 5 the straggler) against a 4-rank base: ranks 0-3 by id, the whole runs by percentile."""
+    base4 = os.path.join(tmp, "base4")
+    make(base4, "--gzip", ranks=4)
+    rc, so, se = run(["cluster", "-d", slow, "-bp", base4, "-o", os.path.join(tmp, "o7"), "--format", "json"])
+    check(rc == 0, f"8 ranks against 4: exit {rc}: {se}")
+    cmp = json.loads(so)["run_comparison"] if rc == 0 else {}
+    p = cmp.get("rank_percentiles", {})
+    note = p.get("note") or ""
+    check("4 in the base, 8 in the comparison" in note and "matched by id only where both runs have them" in note
+          and "the rank percentiles compare the whole runs" in note and note in cmp.get("notes", [])
+          and "ranks are matched by id only" in se, f"the percentile note: {note!r}; stderr: {se}")
+    check(p.get("base_ranks") == 4 and p.get("comparison_ranks") == 8 and len(p.get("rows", [])) == 16,
+          f"percentile rows: {p}")
+    check([r["rank"] for r in cmp.get("ranks", [])] == [0, 1, 2, 3] and cmp.get("comparison_only_ranks") == [4, 5, 6, 7],
+          f"ranks by id: {cmp.get('ranks')}, {cmp.get('comparison_only_ranks')}")
+    rows = {(r["metric"], r["stat"]): r for r in p.get("rows", [])}
+    top = rows.get(("computing", "max"), {})
+    # Rank 5 computes 20 ms more in one of the two steps: 10 ms more on average; the others wait for it.
+    check(top.get("comparison_rank") == 5 and near(top.get("delta_ns"), 10_000_000)
+          and near(rows.get(("computing", "p50"), {}).get("delta_ns"), 0)
+          and near(rows.get(("communication", "p50"), {}).get("delta_ns"), 10_000_000)
+          and near(rows.get(("step", "max"), {}).get("delta_ns"), 10_000_000), f"percentiles: {rows}")
+    top_c = (cmp.get("top_collectives") or [{}])[0]
+    check(top_c.get("base", {}).get("ranks") == 4 and top_c.get("comparison", {}).get("ranks") == 8
+          and top_c.get("comparison", {}).get("last_rank") == 5, f"4 vs 8 ranks, the collective: {top_c}")
+    rc, so, se = run(["cluster", "-d", slow, "-bp", base4, "-o", os.path.join(tmp, "o8")])
+    check(rc == 0 and "  ranks by percentile (different ranks: 4 in the base, 8 in the comparison): step p50" in so,
+          f"the screen's percentile line: {so}")
 
 
 def main():
@@ -143,6 +209,8 @@ def main():
         j = json.loads(so)
         check(j["verdict"]["result"] == "pass" and j["run_comparison"]["slow_ranks"][0]["status"] == "new"
               and j["run_comparison"]["straggler_reasons"], f"pass, the straggler still named: {j['run_comparison']}")
+        check_collective_growth("kineto", j["run_comparison"], 5)
+        check_rank_counts(tmp, slow)
         # --drill-down worst: the straggler's own compare, its workbook beside the cluster outputs.
         out = os.path.join(tmp, "o4")
         rc, so, se = run(["cluster", "-d", slow, "-bp", base, "-o", out, "--drill-down", "worst", "--format", "json"])

@@ -14,9 +14,7 @@ namespace profdiff::analysis {
 namespace {
 
 // A run's steps over its ranks, in order of first appearance; each rank's values per step.
-struct RankValues {
-  int64_t step_ns = 0, computing_ns = 0, communication_ns = 0, free_ns = 0;
-};
+using RankValues = RankStepTimes;
 struct RunSteps {
   std::vector<JobStep> steps;
   std::map<std::pair<std::string, int64_t>, RankValues> by_step_rank;  // (step, rank)
@@ -28,10 +26,9 @@ RunSteps MeasureRun(const std::vector<RankSummary>& ranks, const std::vector<Ste
   std::vector<RankValues> sums;
   for (const RankSummary& r : ranks) {
     for (const RankStep& s : r.steps) {
-      RankValues v{s.step_time_ns, s.Value(r.columns, kColComputing), s.Value(r.columns, kColCommNotOverlapped),
-                   s.Value(r.columns, kColFree)};
-      if (v.computing_ns == kAbsentNs || v.communication_ns == kAbsentNs || v.free_ns == kAbsentNs) continue;
-      if (v.step_ns == kAbsentNs) v.step_ns = v.computing_ns + v.communication_ns + v.free_ns;
+      const std::optional<RankValues> times = RankStepTimesOf(r, s);
+      if (!times) continue;
+      const RankValues& v = *times;
       auto [it, inserted] = index.try_emplace(s.step, out.steps.size());
       if (inserted) {
         out.steps.emplace_back().step = s.step;
@@ -156,6 +153,14 @@ std::string RanksText(const std::vector<int64_t>& ranks) {
 }
 
 }  // namespace
+
+std::optional<RankStepTimes> RankStepTimesOf(const RankSummary& rank, const RankStep& step) {
+  RankStepTimes v{step.step_time_ns, step.Value(rank.columns, kColComputing),
+                  step.Value(rank.columns, kColCommNotOverlapped), step.Value(rank.columns, kColFree)};
+  if (v.computing_ns == kAbsentNs || v.communication_ns == kAbsentNs || v.free_ns == kAbsentNs) return std::nullopt;
+  if (v.step_ns == kAbsentNs) v.step_ns = v.computing_ns + v.communication_ns + v.free_ns;
+  return v;
+}
 
 ClusterRunComparison CompareRuns(const std::vector<RankSummary>& base, const std::vector<StepStraggler>& base_slow,
                                  const std::vector<RankSummary>& comparison,

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string_view>
@@ -296,6 +297,69 @@ std::string RunCompareSection(const OrderedJson& doc) {
   return out + "</section>";
 }
 
+// The two runs' collectives by group and kind (those that changed most), their pipeline stages and
+// their ranks by percentile (run_comparison's detail); "" for one run.
+std::string RunDetailSection(const OrderedJson& doc) {
+  const OrderedJson& cmp = Member(doc, "run_comparison");
+  const OrderedJson& kinds = Member(Member(cmp, "collectives"), "kinds");
+  const OrderedJson& stages = Member(Member(cmp, "stages"), "items");
+  const OrderedJson& percentiles = Member(Member(cmp, "rank_percentiles"), "rows");
+  if (!kinds.is_array() && !stages.is_array() && !percentiles.is_array()) return "";
+  std::string out = "<section id=\"run-detail\"><h2>Collectives, stages and ranks against the base run</h2>";
+  for (const OrderedJson& note : Member(cmp, "notes")) out += "<p class=\"warn\">" + Text(note) + "</p>";
+  std::vector<const OrderedJson*> changed;
+  auto change = [](const OrderedJson& k) {
+    const OrderedJson& d = Member(k, "delta");
+    return std::abs(I(d, "transfer_ns")) + std::abs(I(d, "skew_ns"));
+  };
+  for (const OrderedJson& k : kinds) changed.push_back(&k);
+  std::stable_sort(changed.begin(), changed.end(),
+                   [&](const OrderedJson* a, const OrderedJson* b) { return change(*a) > change(*b); });
+  std::vector<std::string> rows;
+  for (size_t i = 0; i < changed.size() && i < kTopCollectives; ++i) {
+    const OrderedJson& k = *changed[i];
+    const OrderedJson& d = Member(k, "delta");
+    rows.push_back(Td(Text(Member(k, "group"))) + Td(EscapeText(ShortName(S(k, "kind")))) +
+                   Td(std::to_string(I(Member(k, "base"), "count"))) +
+                   Td(std::to_string(I(Member(k, "comparison"), "count"))) + DeltaTd(I(d, "transfer_ns")) +
+                   DeltaTd(I(d, "skew_ns")) + DeltaTd(I(d, "wait_ns")));
+  }
+  if (!rows.empty())
+    out += fmt::format("<h3>Collectives by group and kind</h3><p>Each run's collectives of a kind: the change of their "
+                       "transfer (the last arrival to the latest end), skew and the ranks' waits, summed; the {} that "
+                       "changed most of {}.</p>",
+                       rows.size(), changed.size()) +
+           html::SimpleTable({"group", "kind", "base count", "comparison count", "transfer change (ms)",
+                              "skew change (ms)", "wait change (ms)"},
+                             rows);
+  rows.clear();
+  for (const OrderedJson& st : stages) {
+    std::string changes;
+    for (const OrderedJson& v : Member(st, "values"))
+      if (Member(v, "delta_ns").is_number())
+        changes += fmt::format("{}{} {}", changes.empty() ? "" : ", ", S(v, "column"), SignedMs(I(v, "delta_ns")));
+    rows.push_back(Td(std::to_string(I(st, "stage"))) + Td(EscapeText(RankRangesText(Ints(Member(st, "base_ranks"))))) +
+                   Td(EscapeText(RankRangesText(Ints(Member(st, "comparison_ranks"))))) +
+                   Td(std::to_string(I(st, "steps"))) + Td(EscapeText(changes)));
+  }
+  if (!rows.empty())
+    out += "<h3>Pipeline stages</h3><p>Stage k of the base against stage k of the comparison: the change of each "
+           "column's mean over the compared steps.</p>" +
+           html::SimpleTable({"stage", "base ranks", "comparison ranks", "steps", "changes"}, rows);
+  rows.clear();
+  for (const OrderedJson& r : percentiles)
+    rows.push_back(Td(Text(Member(r, "metric"))) + Td(Text(Member(r, "stat"))) + MsTd(I(r, "base_ns")) +
+                   Td(RankLabel(I(r, "base_rank"))) + MsTd(I(r, "comparison_ns")) +
+                   Td(RankLabel(I(r, "comparison_rank"))) + DeltaTd(I(r, "delta_ns")));
+  if (!rows.empty())
+    out += "<h3>Ranks by percentile</h3><p>Each rank's mean over the compared steps, across the ranks of each run "
+           "(nearest-rank percentiles): the whole runs, whatever their ranks.</p>" +
+           html::SimpleTable({"metric", "", "base (ms)", "base rank", "comparison (ms)", "comparison rank",
+                              "change (ms)"},
+                             rows);
+  return out + "</section>";
+}
+
 // The collectives by their first arrival, each as tall as its skew and coloured by its last rank;
 // appended to `data` as drawn.
 std::string SkewChart(const OrderedJson& items, OrderedJson& data) {
@@ -405,6 +469,7 @@ std::string RenderClusterHtmlPage(const OrderedJson& doc) {
   body += RankTimeSection(doc, rank_bars);
   body += SlowRanksSection(doc);
   body += RunCompareSection(doc);
+  body += RunDetailSection(doc);
   body += CollectivesSection(doc, skew);
   body += WaitMatrixSection(doc);
   std::string title = "profdiff cluster: " + Text(Member(Member(doc, "run"), "path"));

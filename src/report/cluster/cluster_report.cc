@@ -13,6 +13,7 @@
 #include "profdiff/report/json_report.h"
 #include "profdiff/report/screen.h"
 #include "profdiff/report/python_float.h"
+#include "run_detail_report.h"
 
 namespace profdiff::report {
 namespace {
@@ -258,7 +259,7 @@ OrderedJson RunComparisonJson(const ClusterResult& result) {
                     {"comparison_steps", r.comparison_steps}});
   std::vector<int64_t> base_found;
   for (const analysis::RankSummary& r : result.base_run->ranks) base_found.push_back(r.rank);
-  return {{"base_run", {{"path", result.base_run->run_path}, {"ranks_found", base_found},
+  OrderedJson out = {{"base_run", {{"path", result.base_run->run_path}, {"ranks_found", base_found},
                         {"warnings", result.base_run->warnings}}},
           {"steps_by_position", c.steps_by_position},
           {"base", JobTotalsJson(c.base)},
@@ -275,6 +276,8 @@ OrderedJson RunComparisonJson(const ClusterResult& result) {
           {"slow_ranks", slow},
           {"incomparable_reasons", c.incomparable},
           {"straggler_reasons", StragglerReasons(result)}};
+  if (result.run_detail) AddRunDetailJson(*result.run_detail, out);
+  return out;
 }
 
 std::string Signed(int64_t ns) { return fmt::format("{:+.3f} ms", NsToMs(ns)); }
@@ -301,6 +304,7 @@ std::string RunComparisonScreen(const ClusterResult& result) {
     out += fmt::format("  slow rank {}: {} (holds back {} of {} base and {} of {} comparison steps)\n", r.rank,
                        r.status, r.base_steps, c.steps.size(), r.comparison_steps, c.steps.size());
   }
+  if (result.run_detail) out += RunDetailScreen(*result.run_detail);
   out += RenderVerdict(result.gate);
   if (result.gate.ran && result.gate.verdict == analysis::Verdict::kRegression)
     for (const std::string& why : StragglerReasons(result)) out += "  why: " + why + "\n";

@@ -51,6 +51,15 @@ void RunBanner(SheetSpec& sheet, const ClusterResult& result) {
   }
 }
 
+std::string BasePath(const ClusterResult& result) {
+  return result.base_run != nullptr ? result.base_run->run_path : std::string();
+}
+
+void Banners(SheetSpec& s, const ClusterResult& result, int base_first, int base_last, int cmp_first, int cmp_last) {
+  s.base_banner = {base_first, base_last, BaseBannerText(BasePath(result))};
+  s.comparison_banner = {cmp_first, cmp_last, ComparisonBannerText(result.run_path)};
+}
+
 }  // namespace cluster_cells
 
 namespace {
@@ -305,6 +314,10 @@ std::vector<SheetSpec> BuildClusterSheets(const ClusterResult& result) {
     sheets.push_back(BuildStepCompareSheet(result));
     sheets.push_back(BuildRankCompareSheet(result));
     sheets.push_back(BuildSlowRankChangesSheet(result));
+    sheets.push_back(BuildCollectiveCompareSheet(result));
+    sheets.push_back(BuildTopCollectiveChangesSheet(result));
+    sheets.push_back(BuildStageCompareSheet(result));
+    sheets.push_back(BuildRankPercentilesSheet(result));
   }
   sheets.push_back(BuildClusterTimeSummarySheet(result));
   if (result.base_run != nullptr) sheets.push_back(BuildClusterTimeCompareSheet(result));

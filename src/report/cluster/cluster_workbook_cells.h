@@ -33,4 +33,10 @@ inline Cell TimeValue(int64_t ns, double us, const analysis::ReferencePolicy& po
 // run is the comparison: "Comparison Profiling: RUN" (yellow), as compare's banners.
 void RunBanner(SheetSpec& sheet, const ClusterResult& result);
 
+// -bp: the base run's path (-bp as given; "" for one run).
+std::string BasePath(const ClusterResult& result);
+// -bp: the green base banner over columns [base_first, base_last], the yellow comparison banner over
+// [cmp_first, cmp_last] (0-based).
+void Banners(SheetSpec& s, const ClusterResult& result, int base_first, int base_last, int cmp_first, int cmp_last);
+
 }  // namespace profdiff::report::cluster_cells

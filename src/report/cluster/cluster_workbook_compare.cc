@@ -14,15 +14,6 @@ namespace {
 
 using namespace cluster_cells;  // NOLINT: the sheet builders' vocabulary
 
-std::string BasePath(const ClusterResult& result) {
-  return result.base_run != nullptr ? result.base_run->run_path : std::string();
-}
-
-void Banners(SheetSpec& s, const ClusterResult& result, int base_first, int base_last, int cmp_first, int cmp_last) {
-  s.base_banner = {base_first, base_last, BaseBannerText(BasePath(result))};
-  s.comparison_banner = {cmp_first, cmp_last, ComparisonBannerText(result.run_path)};
-}
-
 const analysis::GateCheck* CheckOf(const analysis::GateResult& gate, analysis::GateCategory category) {
   for (const analysis::GateCheck& c : gate.checks)
     if (c.category == category) return &c;

@@ -22,6 +22,13 @@
 
 namespace profdiff::analysis {
 
+// One rank's step as the comparison measures it: its Computing, Communication(Not Overlapped) and
+// Free, and its step time (their sum when the rank has none); nullopt when one of the three is unknown.
+struct RankStepTimes {
+  int64_t step_ns = 0, computing_ns = 0, communication_ns = 0, free_ns = 0;
+};
+std::optional<RankStepTimes> RankStepTimesOf(const RankSummary& rank, const RankStep& step);
+
 // One step of one run, over the ranks that have its Computing, Communication(Not Overlapped) and
 // Free values.
 struct JobStep {

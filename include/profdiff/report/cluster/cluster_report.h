@@ -13,6 +13,7 @@
 #include "profdiff/analysis/cluster/lead_in.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
 #include "profdiff/analysis/cluster/run_compare.h"
+#include "profdiff/analysis/cluster/run_compare_detail.h"
 #include "profdiff/analysis/cluster/slow_rank_vote.h"
 #include "profdiff/analysis/cluster/slow_ranks.h"
 #include "profdiff/analysis/cluster/step_table.h"
@@ -63,6 +64,8 @@ struct ClusterResult {
     int64_t base_e2e_ns = 0, comparison_e2e_ns = 0;
   } drill_down;
   std::optional<analysis::ClusterRunComparison> run_comparison;
+  // Below the totals: per collective, per stage and the ranks by percentile (with run_comparison).
+  std::optional<analysis::RunDetailComparison> run_detail;
   analysis::GateResult gate;
 };
 

@@ -25,7 +25,10 @@ namespace profdiff::report {
 //   CollectiveArrivals    per collective and rank: its arrival after the first, duration and wait
 //   LateRanks             per rank: how often and by how much it arrives last
 //   WaitMatrix            waiter (row) -> blocker (column): how long it waited on that rank
-//   with -bp: RunCompare (the job's totals and the gate), StepCompare, RankCompare, SlowRankChanges
+//   with -bp: RunCompare (the job's totals and the gate), StepCompare, RankCompare, SlowRankChanges,
+//             CollectiveCompare (per group × collective kind), TopCollectiveChanges (the collectives
+//             whose transfer + skew changed most), StageCompare (stage k against stage k),
+//             RankPercentiles (min, p50, p90, max across each run's ranks)
 //   ClusterTimeSummary, ClusterTimeCompareSummary (runs of Ascend DB exports)
 SheetSpec BuildClusterStepSheet(const ClusterResult& result);
 SheetSpec BuildSlowRanksSheet(const ClusterResult& result);
@@ -37,6 +40,10 @@ SheetSpec BuildRunCompareSheet(const ClusterResult& result);
 SheetSpec BuildStepCompareSheet(const ClusterResult& result);
 SheetSpec BuildRankCompareSheet(const ClusterResult& result);
 SheetSpec BuildSlowRankChangesSheet(const ClusterResult& result);
+SheetSpec BuildCollectiveCompareSheet(const ClusterResult& result);
+SheetSpec BuildTopCollectiveChangesSheet(const ClusterResult& result);
+SheetSpec BuildStageCompareSheet(const ClusterResult& result);
+SheetSpec BuildRankPercentilesSheet(const ClusterResult& result);
 SheetSpec BuildClusterTimeSummarySheet(const ClusterResult& result);
 SheetSpec BuildClusterTimeCompareSheet(const ClusterResult& result);
 
