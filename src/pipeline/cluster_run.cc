@@ -489,9 +489,11 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
   PD_RETURN_IF_ERROR(DrillDown(request, paths, result, messages));
   for (const std::string* p : {&paths.workbook, &paths.html, &paths.json})
     result.outputs.push_back(fs::absolute(*p).lexically_normal().string());
-  const auto doc = report::ClusterJson(result, PROFDIFF_VERSION);
+  // The workbook's sheets and the JSON tree are each a few hundred MiB at thousands of ranks: one
+  // after the other, never both in memory.
   PD_RETURN_IF_ERROR(report::WriteClusterWorkbook(result, paths.workbook, request.force,
                                                   static_cast<size_t>(std::max(request.threads, 0))));
+  const auto doc = report::ClusterJson(result, PROFDIFF_VERSION);
   PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.html, report::RenderClusterHtmlPage(doc), request.force));
   PD_RETURN_IF_ERROR(report::WriteFileAtomically(paths.json, doc.dump(2) + "\n", request.force));
   scope.Commit();

@@ -95,6 +95,12 @@ TEST(ClusterWorkbook, CollectivesTheirArrivalsLateRanksAndTheWaitMatrix) {
   EXPECT_EQ(At(arrivals, 1, "Arrival After First(us)"), Cell::Number(20000));
   EXPECT_EQ(At(arrivals, 1, "Duration(us)"), Cell::Number(10000));
   EXPECT_EQ(At(arrivals, 0, "Wait(us)"), Cell::Number(20000));
+  // Beyond the row limit: the collectives of largest skew whose arrivals fit, said in the banner.
+  const SheetSpec capped = BuildCollectiveArrivalsSheet(r, 3);
+  ASSERT_EQ(capped.rows.size(), 2u);
+  EXPECT_NE(capped.base_banner.text.find("the 1 collectives of largest skew, of 2"), std::string::npos)
+      << capped.base_banner.text;
+  EXPECT_EQ(BuildCollectiveArrivalsSheet(r, 4).rows.size(), 4u);
   const SheetSpec late = BuildLateRanksSheet(r);
   ASSERT_EQ(late.rows.size(), 1u);
   EXPECT_EQ(late.rows[0].cells, (std::vector<Cell>{Cell::Number(1), Cell::Number(2), Cell::Number(40000)}));

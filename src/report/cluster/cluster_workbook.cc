@@ -2,6 +2,8 @@
 // cluster_workbook_compare.cc.
 #include "profdiff/report/cluster/cluster_workbook.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -174,7 +176,31 @@ SheetSpec BuildCollectiveSkewSheet(const ClusterResult& result) {
   return s;
 }
 
-SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result) {
+namespace {
+
+// The collectives whose arrivals CollectiveArrivals lists: all when they fit in max_rows, else the
+// largest skews (ties: the earlier) that fit, back in their order.
+std::vector<size_t> ArrivalCollectives(const std::vector<analysis::MatchedCollective>& all, size_t max_rows) {
+  std::vector<size_t> order(all.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  size_t rows = 0;
+  for (const analysis::MatchedCollective& c : all) rows += c.arrivals.size();
+  if (rows <= max_rows) return order;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return all[a].skew_ns > all[b].skew_ns; });
+  std::vector<size_t> kept;
+  rows = 0;
+  for (size_t i : order) {
+    if (rows + all[i].arrivals.size() > max_rows) break;
+    rows += all[i].arrivals.size();
+    kept.push_back(i);
+  }
+  std::sort(kept.begin(), kept.end());
+  return kept;
+}
+
+}  // namespace
+
+SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result, size_t max_rows) {
   SheetSpec s;
   s.name = "CollectiveArrivals";
   s.columns = {Col("Group", 20, CellFormat::kDefault), Col("Index", 8, CellFormat::kDefault),
@@ -182,7 +208,10 @@ SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result) {
                Col("Arrival After First(us)", 16),    Col("Duration(us)", 14),
                Col("Wait(us)", 14),                   Col("Last Rank", 10, CellFormat::kDefault),
                Col("Skew(us)", 14)};
-  for (const analysis::MatchedCollective& c : result.collectives.collectives) {
+  const auto& all = result.collectives.collectives;
+  const std::vector<size_t> shown = ArrivalCollectives(all, max_rows);
+  for (size_t i : shown) {
+    const analysis::MatchedCollective& c = all[i];
     const int64_t first = FirstArrival(c, nullptr);
     for (const analysis::CollectiveArrival& a : c.arrivals) {
       RowSpec row;
@@ -193,6 +222,12 @@ SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result) {
     }
   }
   RunBanner(s, result);
+  if (shown.size() < all.size()) {
+    (result.base_run != nullptr ? s.comparison_banner : s.base_banner).text +=
+        fmt::format(" (the arrivals of the {} collectives of largest skew, of {}; every arrival is in "
+                    "profdiff_cluster.json)",
+                    shown.size(), all.size());
+  }
   return s;
 }
 

@@ -33,7 +33,11 @@ namespace profdiff::report {
 SheetSpec BuildClusterStepSheet(const ClusterResult& result);
 SheetSpec BuildSlowRanksSheet(const ClusterResult& result);
 SheetSpec BuildCollectiveSkewSheet(const ClusterResult& result);
-SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result);
+// One row per collective and rank, up to `max_rows` (a spreadsheet holds 1,048,576 rows, and a
+// person reads far fewer): beyond it the collectives with the largest skew whose arrivals fit, in
+// their order, and the banner says so (every arrival is in the JSON).
+inline constexpr size_t kMaxArrivalRows = 100000;
+SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result, size_t max_rows = kMaxArrivalRows);
 SheetSpec BuildLateRanksSheet(const ClusterResult& result);
 SheetSpec BuildWaitMatrixSheet(const ClusterResult& result);
 SheetSpec BuildRunCompareSheet(const ClusterResult& result);
