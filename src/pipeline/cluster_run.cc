@@ -367,6 +367,7 @@ Status WriteClusterDb(const ClusterRequest& request, const OutputPaths& paths, r
   in.steps = &result.step_table;
   in.time_summary = &result.time_summary;
   in.time_compare = &result.time_compare;
+  in.vote = &result.slow_rank_vote;
   analysis::ClusterDbOutput out = analysis::BuildClusterDbTables(in);
   if (auto base_info = report::ClusterBaseInfoTable(result.ranks)) out.tables.push_back(std::move(*base_info));
   for (std::string& note : out.notes) {

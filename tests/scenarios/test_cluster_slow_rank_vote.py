@@ -3,8 +3,10 @@
 slower before collective 1 and every op's duration jittered (up to 50 µs per rank and op, fixed).
 tests/data/slow_rank_vote/synthetic_db_8/ holds what the reference (26.1, run on its sources:
 `cluster_analysis.py -d RUN -m slow_rank --export_type text`) wrote for that run:
-SlowRankAnalysis/rank_stats.csv and slow_op_stats.csv. Under --reference-compat `profdiff cluster` writes
-the same bytes; by default the same votes with exact µs statistics, and the JSON's slow_rank_vote names
+SlowRankAnalysis/rank_stats.csv and slow_op_stats.csv, and cluster_analysis_db_tables.json the SlowRank
+and SlowOpStats tables of its cluster_analysis.db with its default --export_type db (columns, declared
+types, rows; floats as Python's repr). Under --reference-compat `profdiff cluster` writes the same bytes
+and tables; by default the same votes with exact µs statistics, and the JSON's slow_rank_vote names
 rank 3.
 
 Needs the corpus (../shared); exits 77 (skip) without it.
@@ -13,6 +15,7 @@ import csv
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -32,6 +35,19 @@ def cluster(run, out, *extra):
     return json.loads(p.stdout) if p.returncode == 0 else {}
 
 
+def db_tables(out):
+    path = os.path.join(out, "cluster_analysis_output", "cluster_analysis.db")
+    if not os.path.exists(path):
+        return {}
+    c = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    try:
+        return {t: {"columns": [[r[1], r[2]] for r in c.execute(f'pragma table_info("{t}")')],
+                    "rows": [list(r) for r in c.execute(f'select * from "{t}"')]}
+                for t in ("SlowRank", "SlowOpStats")}
+    finally:
+        c.close()
+
+
 def main():
     if not os.path.isdir(SOURCE):
         print(f"SKIP: {SOURCE} is absent (../shared)")
@@ -49,10 +65,17 @@ def main():
                 got = read_bytes(os.path.join(got_dir, name))
                 check(got == read_bytes(os.path.join(EXPECTED, name)), f"{line}: {name} differs from the reference's:\n{got}")
             check(j.get("slow_rank_vote", {}).get("method") == "reference", f"{line}: method {j.get('slow_rank_vote')}")
+            with open(os.path.join(EXPECTED, "cluster_analysis_db_tables.json")) as f:
+                want = json.load(f)
+            got = db_tables(out)
+            check(got == want, f"{line}: cluster_analysis.db SlowRank / SlowOpStats differ from the reference's:\n{got}")
         out = os.path.join(tmp, "exact")
         j = cluster(run, out)
         v = j.get("slow_rank_vote", {})
         check(v.get("method") == "exact" and v.get("ranks") == [{"rank": 3, "votes": 1}], f"exact vote: {v}")
+        stats = db_tables(out).get("SlowOpStats", {}).get("rows", [[]])[0]
+        check(stats[5:] == [19818259.0, 7066599.0, 2329362.0, 22300158.75, 22309951.0, 22326563.0, 22340558.0,
+                            158546073.0], f"exact SlowOpStats: the ns its columns name: {stats}")
         with open(os.path.join(out, "cluster_analysis_output", "SlowRankAnalysis", "slow_op_stats.csv")) as f:
             got = list(csv.DictReader(f))
         with open(os.path.join(EXPECTED, "slow_op_stats.csv")) as f:

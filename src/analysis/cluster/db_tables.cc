@@ -268,6 +268,38 @@ std::optional<ResultTable> ClusterTimeCompareSummaryTable(const std::vector<Time
   return t;
 }
 
+std::optional<ResultTable> SlowRankTable(const SlowRankVote& vote) {
+  if (vote.ranks.empty()) return std::nullopt;
+  ResultTable t{"SlowRank", {Col("rankId", SqlType::kInteger), Col("slowAffectCount", SqlType::kInteger)}, {}, true};
+  for (const RankVotes& r : vote.ranks) t.rows.push_back({SqlValue::Int(r.rank), SqlValue::Int(r.votes)});
+  return t;
+}
+
+std::optional<ResultTable> SlowOpStatsTable(const SlowRankVote& vote) {
+  if (vote.ranks.empty() || vote.ops.empty()) return std::nullopt;
+  ResultTable t{"SlowOpStats", {Col("SlowRank", SqlType::kText), Col("OpName", SqlType::kText),
+                                Col("GroupName", SqlType::kText), Col("Timestamp", SqlType::kInteger),
+                                Col("Count", SqlType::kInteger)}, {}, true};
+  for (const char* c : {"MeanNs", "StdNs", "MinNs", "Q1Ns", "MedianNs", "Q3Ns", "MaxNs", "SumNs"})
+    t.columns.push_back(Col(c, SqlType::kReal));
+  for (const VotedOp& op : vote.ops) {
+    std::string ranks;
+    for (int64_t r : op.slow_ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+    std::vector<SqlValue> row = {SqlValue::Text(ranks), SqlValue::Text(op.name), SqlValue::Text(op.group),
+                                 SqlValue::Int(op.timestamp_ns), SqlValue::Int(op.stats.count)};
+    const VoteStats& s = op.stats;
+    if (vote.as_reference) {
+      for (double us : {s.mean_us, s.std_us, s.min_us, s.q1_us, s.median_us, s.q3_us, s.max_us, s.sum_us})
+        row.push_back(SqlValue::Real(us));
+    } else {
+      for (int64_t q4 : {s.mean_q4, s.std_q4, s.min_q4, s.q1_q4, s.median_q4, s.q3_q4, s.max_q4, s.sum_q4})
+        row.push_back(SqlValue::Real(static_cast<double>(q4) / 4.0));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
 ClusterDbOutput BuildClusterDbTables(const ClusterDbInputs& in) {
   ClusterDbOutput out;
   const std::vector<RankSummary>& ranks = *in.ranks;
@@ -287,6 +319,10 @@ ClusterDbOutput BuildClusterDbTables(const ClusterDbInputs& in) {
   if (in.steps != nullptr) add(ClusterStepTraceTimeTable(*in.steps, in.policy));
   if (in.time_summary != nullptr) add(ClusterTimeSummaryTable(*in.time_summary, in.policy));
   if (in.time_compare != nullptr) add(ClusterTimeCompareSummaryTable(*in.time_compare, in.policy));
+  if (in.vote != nullptr) {
+    add(SlowRankTable(*in.vote));
+    add(SlowOpStatsTable(*in.vote));
+  }
   for (const RankSummary& r : ranks)
     for (const std::string& n : r.db_tables.notes) out.notes.push_back(fmt::format("rank {}: {}", r.rank, n));
   return out;

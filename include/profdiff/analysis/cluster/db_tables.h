@@ -20,6 +20,7 @@
 
 #include "profdiff/analysis/cluster/communication_groups.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
+#include "profdiff/analysis/cluster/slow_rank_vote.h"
 #include "profdiff/analysis/cluster/step_table.h"
 #include "profdiff/analysis/cluster/time_summary.h"
 #include "profdiff/analysis/common/reference_policy.h"
@@ -76,6 +77,7 @@ struct ClusterDbInputs {
   const ClusterStepTable* steps = nullptr;
   const ClusterTimeSummary* time_summary = nullptr;         // nullptr or no rows: no table
   const std::vector<TimeCompareRow>* time_compare = nullptr;  // nullptr or none: no table
+  const SlowRankVote* vote = nullptr;  // nullptr or no vote: no SlowRank / SlowOpStats tables
 };
 
 struct ClusterDbOutput {
@@ -107,6 +109,13 @@ std::optional<ResultTable> HostInfoTable(const std::vector<RankSummary>& ranks);
 std::optional<ResultTable> RankDeviceMapTable(const std::vector<RankSummary>& ranks,
                                               const std::vector<std::string>& profile_paths);
 std::optional<ResultTable> ClusterTimeSummaryTable(const ClusterTimeSummary& summary, const ReferencePolicy& policy);
+// The reference's slow_rank recipe with its default --export_type db: SlowRank (rankId,
+// slowAffectCount) and SlowOpStats (the voted ops' statistics; its ...Ns columns hold its float µs;
+// by default the ns their names say: exact, the quartiles to the quarter ns). None when nobody is
+// voted for (the reference writes nothing then).
+std::optional<ResultTable> SlowRankTable(const SlowRankVote& vote);
+std::optional<ResultTable> SlowOpStatsTable(const SlowRankVote& vote);
+
 std::optional<ResultTable> ClusterTimeCompareSummaryTable(const std::vector<TimeCompareRow>& rows,
                                                           const ReferencePolicy& policy);
 
