@@ -133,7 +133,11 @@ std::vector<LateArrivalCause> ExplainLateArrivals(const CollectiveMatching& matc
       if (mine->lead_in_top >= 0 && r != nullptr && static_cast<size_t>(mine->lead_in_top) < r->kernel_names.size())
         kernels[r->kernel_names[static_cast<size_t>(mine->lead_in_top)]] += mine->lead_in_top_ns;
     }
-    if (measured) c.cause = c.computing_excess_ns >= c.idle_excess_ns ? "computing" : "idle";
+    if (measured) {
+      c.cause = c.computing_excess_ns <= 0 && c.idle_excess_ns <= 0 ? "unexplained"
+                : c.computing_excess_ns >= c.idle_excess_ns          ? "computing"
+                                                                     : "idle";
+    }
     c.unexplained_ns =
         std::max<int64_t>(0, c.skew_ns - std::max<int64_t>(0, c.computing_excess_ns) - std::max<int64_t>(0, c.idle_excess_ns));
     for (const auto& [name, ns] : kernels) c.top_kernels.push_back({name, ns});

@@ -435,22 +435,35 @@ OrderedJson ClusterJson(const ClusterResult& result, const std::string& version)
           {"outputs", result.outputs}};
 }
 
+// What each rank is, one line per kind: ranks that say the same share a line ("ranks 0-255: kineto
+// export, 5 steps from timeline"), in the order of their first rank.
+std::string RankLines(const std::vector<analysis::RankSummary>& ranks) {
+  std::vector<std::pair<std::string, std::vector<int64_t>>> lines;
+  for (const analysis::RankSummary& r : ranks) {
+    std::string text = fmt::format("{} export, {} step{} from {}", r.export_kind, r.steps.size(),
+                                   r.steps.size() == 1 ? "" : "s", analysis::RankStepSourceName(r.step_source));
+    if (!r.missing.empty()) {
+      std::string list;
+      for (const std::string& m : r.missing) list += (list.empty() ? "" : ", ") + m;
+      text += fmt::format("; missing: {}", list);
+    }
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == text; });
+    if (it == lines.end()) lines.emplace_back(std::move(text), std::vector<int64_t>{r.rank});
+    else it->second.push_back(r.rank);
+  }
+  std::string out;
+  for (const auto& [text, ids] : lines)
+    out += fmt::format("  rank{} {}: {}\n", ids.size() == 1 ? "" : "s", RankRangesText(ids), text);
+  return out;
+}
+
 std::string RenderClusterScreen(const ClusterResult& result) {
   std::string out = fmt::format("profdiff cluster: {} rank{} in {}", result.ranks.size(),
                                 result.ranks.size() == 1 ? "" : "s", result.run_path);
   if (result.world_size >= 0) out += fmt::format(" (world size {})", result.world_size);
   out += "\n";
   if (!result.missing_ranks.empty()) out += fmt::format("  missing ranks: {}\n", RankRangesText(result.missing_ranks));
-  for (const analysis::RankSummary& r : result.ranks) {
-    out += fmt::format("  rank {}: {} export, {} step{} from {}", r.rank, r.export_kind, r.steps.size(),
-                       r.steps.size() == 1 ? "" : "s", analysis::RankStepSourceName(r.step_source));
-    if (!r.missing.empty()) {
-      std::string list;
-      for (const std::string& m : r.missing) list += (list.empty() ? "" : ", ") + m;
-      out += fmt::format("; missing: {}", list);
-    }
-    out += "\n";
-  }
+  out += RankLines(result.ranks);
   out += CollectivesLine(result);
   out += SlowRankVoteLine(result.slow_rank_vote);
   if (result.stragglers.empty()) out += "  no step is known on two ranks: nobody to compare\n";

@@ -89,6 +89,8 @@ TEST(LeadIn, LatenessBeforeTheLeadInsIsUnexplained) {
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(c[0].computing_excess_ns, 0);
   EXPECT_EQ(c[0].unexplained_ns, 6000000);
+  EXPECT_EQ(c[0].cause, "unexplained");  // neither excess is above 0
+  EXPECT_EQ(c[1].cause, "computing");
   EXPECT_EQ(c[1].computing_excess_ns, 7);
   EXPECT_EQ(c[1].unexplained_ns, 3);
 }

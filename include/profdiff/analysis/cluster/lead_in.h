@@ -32,7 +32,9 @@ struct LateArrivalCause {
   int64_t skew_ns = 0;
   int64_t computing_excess_ns = 0;
   int64_t idle_excess_ns = 0;
-  std::string cause;  // "computing", "idle" (free / host), or "unknown" (no lead-in measured)
+  // "computing" or "idle" (free / host): the larger excess, when one is above 0; "unexplained" when
+  // neither is (the lateness arose before the lead-ins); "unknown" when no lead-in was measured.
+  std::string cause;
   // The lateness the lead-ins do not account for: skew_ns minus the positive excesses (0 at least).
   // It arose before the lead-ins: the rank's capture or work started later (a first collective's
   // lead-in starts at the rank's own first device work), or the hosts' clocks differ.
