@@ -156,7 +156,7 @@ std::string LateCauseLine(const ClusterResult& result, size_t i) {
   const analysis::LateArrivalCause& c = result.late_causes[i];
   std::string top;
   if (!c.top_kernels.empty())
-    top = fmt::format(" (longest there: {} {})", c.top_kernels.front().name, Ms(c.top_kernels.front().ns));
+    top = fmt::format(" (longest there: {} {})", ScreenName(c.top_kernels.front().name), Ms(c.top_kernels.front().ns));
   std::string line = fmt::format("      before those arrivals, against the other ranks' median: computing {:+.3f} ms{}, "
                                  "idle {:+.3f} ms: cause {}\n",
                                  NsToMs(c.computing_excess_ns), top, NsToMs(c.idle_excess_ns), c.cause);

@@ -106,10 +106,6 @@ std::string Ms(int64_t ns) { return fmt::format("{:.3f} ms", NsToMs(ns)); }
 std::string Signed(int64_t ns) { return fmt::format("{:+.3f} ms", NsToMs(ns)); }
 
 // A kind for the screen: a kernel's name without its argument list (the JSON has it whole).
-std::string ShortKind(const std::string& kind) {
-  const size_t paren = kind.find('(');
-  return paren != std::string::npos && paren > 0 ? kind.substr(0, paren) : kind;
-}
 
 // The group × kind whose transfer or skew grew most; when none grew, the one that shrank most.
 std::string CollectivesLine(const analysis::CollectiveComparison& c) {
@@ -129,7 +125,7 @@ std::string CollectivesLine(const analysis::CollectiveComparison& c) {
   const analysis::CollectiveTotals& b = k->base;
   const analysis::CollectiveTotals& m = k->comparison;
   return fmt::format("  collectives: {}the {} of {} in {} {} most: {} ({} -> {} collectives; {} {}, wait {})\n",
-                     grew != nullptr ? "" : "none grew; ", skew ? "skew" : "transfer", ShortKind(k->kind), k->group,
+                     grew != nullptr ? "" : "none grew; ", skew ? "skew" : "transfer", ScreenName(k->kind), k->group,
                      grew != nullptr ? "grew" : "shrank", Signed(grew != nullptr ? most : least), b.count, m.count,
                      skew ? "transfer" : "skew", Signed(skew ? m.transfer_ns - b.transfer_ns : m.skew_ns - b.skew_ns),
                      Signed(m.wait_ns - b.wait_ns));
@@ -182,6 +178,16 @@ void AddRunDetailJson(const analysis::RunDetailComparison& d, OrderedJson& run_c
   run_comparison["stages"] = StagesJson(d.stages);
   run_comparison["rank_percentiles"] = PercentilesJson(d);
   run_comparison["notes"] = d.notes;
+}
+
+std::string ScreenName(const std::string& name) {
+  constexpr size_t kMax = 80;
+  const size_t paren = name.find('(');
+  std::string out = paren != std::string::npos && paren > 0 ? name.substr(0, paren) : name;
+  if (out.size() <= kMax) return out;
+  size_t cut = kMax - 3;
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // not inside a code point
+  return out.substr(0, cut) + "...";
 }
 
 std::string RunDetailScreen(const analysis::RunDetailComparison& d) {

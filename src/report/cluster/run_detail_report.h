@@ -13,6 +13,10 @@ namespace profdiff::report {
 // `run_comparison` (docs/json-schema.md#profdiff-cluster).
 void AddRunDetailJson(const analysis::RunDetailComparison& d, OrderedJson& run_comparison);
 
+// A kernel or op name for a screen line: up to its first '(' (a C++ signature's arguments), and at
+// most 80 bytes (cut on a UTF-8 boundary, ending "...").
+std::string ScreenName(const std::string& name);
+
 // The screen's lines under the run comparison: the group × kind whose transfer or skew grew most,
 // the stage that grew most, and with different rank sets the ranks by percentile.
 std::string RunDetailScreen(const analysis::RunDetailComparison& d);
