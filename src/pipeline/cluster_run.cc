@@ -296,7 +296,10 @@ Status WriteCommunicationFiles(const ClusterRequest& request, const OutputPaths&
   };
   PD_RETURN_IF_ERROR(write(files[0], out.group_json));
   if (out.communication_json) PD_RETURN_IF_ERROR(write(files[1], *out.communication_json));
-  if (out.matrix_json) PD_RETURN_IF_ERROR(write(files[2], *out.matrix_json));
+  if (out.matrix_json) {
+    PD_RETURN_IF_ERROR(write(files[2], *out.matrix_json));
+    result.links = analysis::LinksFromMatrixJson(*out.matrix_json);
+  }
   return Status::Ok();
 }
 
@@ -370,6 +373,8 @@ Status WriteClusterDb(const ClusterRequest& request, const OutputPaths& paths, r
   in.vote = &result.slow_rank_vote;
   analysis::ClusterDbOutput out = analysis::BuildClusterDbTables(in);
   if (auto base_info = report::ClusterBaseInfoTable(result.ranks)) out.tables.push_back(std::move(*base_info));
+  for (const analysis::ResultTable& t : out.tables)
+    if (t.name == "ClusterCommunicationMatrix") result.links = analysis::LinksFromMatrixTable(t);
   for (std::string& note : out.notes) {
     note.insert(0, std::string(analysis::kClusterAnalysisDb) + ": ");
     messages.Warning(note);

@@ -389,6 +389,46 @@ static std::string WaitersLines(const std::vector<analysis::RankWait>& waiters) 
                            least == most ? "" : Ms(least) + " to ", Ms(most));
 }
 
+OrderedJson LinksJson(const analysis::LinkMatrix& m) {
+  if (m.source.empty()) return nullptr;
+  auto link = [](const analysis::RunLink& l) {
+    return OrderedJson{{"step", l.step},       {"group", l.group},         {"src", l.src},
+                       {"dst", l.dst},         {"transport", l.transport}, {"size_mb", l.size_mb},
+                       {"time_ms", l.time_ms}, {"bandwidth_gbps", l.bandwidth_gbps}};
+  };
+  OrderedJson items = OrderedJson::array(), slow = OrderedJson::array();
+  for (const analysis::RunLink& l : m.links) items.push_back(link(l));
+  for (const analysis::SlowLink& s : m.slow) {
+    OrderedJson j = link(s.link);
+    j["transport_median_gbps"] = s.transport_median_gbps;
+    slow.push_back(std::move(j));
+  }
+  return {{"source", m.source}, {"items", items}, {"slow", slow}, {"notes", m.notes}};
+}
+
+// The link matrix in one line: the slowest link against its transport's median, or that none is slow.
+std::string LinksLine(const analysis::LinkMatrix& m) {
+  if (m.links.empty()) return "";
+  std::string out = fmt::format("  links: {} src -> dst links in the link matrix ({})", m.links.size(), m.source);
+  if (m.slow.empty()) {
+    std::map<std::string, std::pair<double, double>> range;  // transport -> min, max between two ranks
+    for (const analysis::RunLink& l : m.links) {
+      if (l.src == l.dst) continue;
+      auto [it, fresh] = range.try_emplace(l.transport, l.bandwidth_gbps, l.bandwidth_gbps);
+      it->second = {std::min(it->second.first, l.bandwidth_gbps), std::max(it->second.second, l.bandwidth_gbps)};
+    }
+    std::string ranges;
+    for (const auto& [transport, mm] : range)
+      ranges += fmt::format("{}{} {:.3f}-{:.3f} GB/s", ranges.empty() ? "" : ", ", transport, mm.first, mm.second);
+    return out + "; none below half its transport's median bandwidth" + (ranges.empty() ? "" : " (" + ranges + ")") + "\n";
+  }
+  const analysis::SlowLink& s = m.slow.front();
+  return out + fmt::format("; {} below half their transport's median bandwidth, the slowest rank {} -> {} ({}, {}): "
+                           "{:.3f} GB/s against a median {:.3f} GB/s\n",
+                           m.slow.size(), s.link.src, s.link.dst, s.link.transport, s.link.step,
+                           s.link.bandwidth_gbps, s.transport_median_gbps);
+}
+
 OrderedJson ClusterJson(const ClusterResult& result, const std::string& version) {
   OrderedJson ranks = OrderedJson::array();
   std::vector<int64_t> found;
@@ -420,6 +460,7 @@ OrderedJson ClusterJson(const ClusterResult& result, const std::string& version)
           {"ranks", ranks},
           {"slow_ranks", slow},
           {"collectives", CollectivesJson(result)},
+          {"links", LinksJson(result.links)},
           {"slow_rank_vote", SlowRankVoteJson(result.slow_rank_vote)},
           {"run_comparison", RunComparisonJson(result)},
           {"time_summary", TimeSummaryJson(result)},
@@ -465,6 +506,7 @@ std::string RenderClusterScreen(const ClusterResult& result) {
   if (!result.missing_ranks.empty()) out += fmt::format("  missing ranks: {}\n", RankRangesText(result.missing_ranks));
   out += RankLines(result.ranks);
   out += CollectivesLine(result);
+  out += LinksLine(result.links);
   out += SlowRankVoteLine(result.slow_rank_vote);
   if (result.stragglers.empty()) out += "  no step is known on two ranks: nobody to compare\n";
   for (const analysis::StepStraggler& s : result.stragglers) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "cluster_workbook_cells.h"
 #include "profdiff/base/time.h"
@@ -255,6 +256,30 @@ SheetSpec BuildLateRanksSheet(const ClusterResult& result) {
 }
 
 // The reference's slow-rank vote as its SlowOpStats table (slow_op_stats.csv's columns), in µs.
+SheetSpec BuildLinkMatrixSheet(const ClusterResult& result) {
+  SheetSpec s;
+  s.name = "LinkMatrix";
+  s.columns = {Col("Step", 10, CellFormat::kDefault),     Col("Group", 24, CellFormat::kDefault),
+               Col("Src Rank", 9, CellFormat::kDefault),  Col("Dst Rank", 9, CellFormat::kDefault),
+               Col("Transport", 10, CellFormat::kDefault), Col("Transit Size(MB)", 14),
+               Col("Transit Time(ms)", 14),               Col("Bandwidth(GB/s)", 14),
+               Col("Transport Median(GB/s)", 14),         Col("Slow", 6, CellFormat::kDefault)};
+  std::map<std::tuple<std::string, std::string, int64_t, int64_t>, double> slow;  // the slow links' medians
+  for (const analysis::SlowLink& l : result.links.slow)
+    slow[{l.link.step, l.link.group, l.link.src, l.link.dst}] = l.transport_median_gbps;
+  for (const analysis::RunLink& l : result.links.links) {
+    const auto it = slow.find({l.step, l.group, l.src, l.dst});
+    const bool is_slow = it != slow.end();
+    RowSpec row{{Cell::String(l.step), Cell::String(l.group), Int(l.src), Int(l.dst), Cell::String(l.transport),
+                 Cell::Number(l.size_mb), Cell::Number(l.time_ms), Cell::Number(l.bandwidth_gbps),
+                 is_slow ? Cell::Number(it->second) : Cell::String(""), Cell::String(is_slow ? "yes" : "")},
+                is_slow ? kFillRed : kNoFill, 0};
+    s.rows.push_back(std::move(row));
+  }
+  RunBanner(s, result);
+  return s;
+}
+
 SheetSpec BuildSlowRankVoteSheet(const ClusterResult& result) {
   const analysis::SlowRankVote& v = result.slow_rank_vote;
   SheetSpec s;
@@ -344,6 +369,7 @@ std::vector<SheetSpec> BuildClusterSheets(const ClusterResult& result) {
                                    BuildCollectiveSkewSheet(result),     BuildCollectiveArrivalsSheet(result),
                                    BuildLateRanksSheet(result),          BuildWaitMatrixSheet(result),
                                    BuildSlowRankVoteSheet(result)};
+  if (!result.links.links.empty()) sheets.push_back(BuildLinkMatrixSheet(result));
   if (result.base_run != nullptr && result.run_comparison) {
     sheets.push_back(BuildRunCompareSheet(result));
     sheets.push_back(BuildStepCompareSheet(result));

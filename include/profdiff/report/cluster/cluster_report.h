@@ -11,6 +11,7 @@
 #include "profdiff/analysis/cluster/collectives.h"
 #include "profdiff/analysis/cluster/communication_groups.h"
 #include "profdiff/analysis/cluster/lead_in.h"
+#include "profdiff/analysis/cluster/link_matrix.h"
 #include "profdiff/analysis/cluster/rank_summary.h"
 #include "profdiff/analysis/cluster/run_compare.h"
 #include "profdiff/analysis/cluster/run_compare_detail.h"
@@ -47,6 +48,9 @@ struct ClusterResult {
   std::vector<analysis::RankWaitsOn> waits_on;  // the waiter -> blocker pairs, longest wait first
   analysis::SlowRankVote slow_rank_vote;  // the reference's slow_rank vote (slow_rank_vote.h)
   analysis::CommunicationGroups communication_groups;  // of the ranks' communication files (text runs)
+  // The src -> dst links of the reference's link matrix (text: cluster_communication_matrix.json; DB:
+  // ClusterCommunicationMatrix), when the run writes one (link_matrix.h).
+  analysis::LinkMatrix links;
   // The reference's ClusterTimeSummary of a run of DB exports (empty otherwise, or with why), and
   // with -bp its ClusterTimeCompareSummary rows (time_summary.h).
   analysis::ClusterTimeSummary time_summary;

@@ -39,6 +39,8 @@ SheetSpec BuildCollectiveSkewSheet(const ClusterResult& result);
 inline constexpr size_t kMaxArrivalRows = 100000;
 SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result, size_t max_rows = kMaxArrivalRows);
 SheetSpec BuildLateRanksSheet(const ClusterResult& result);
+// The run's link matrix (ClusterResult::links), when it has one; slow links red.
+SheetSpec BuildLinkMatrixSheet(const ClusterResult& result);
 SheetSpec BuildWaitMatrixSheet(const ClusterResult& result);
 SheetSpec BuildRunCompareSheet(const ClusterResult& result);
 SheetSpec BuildStepCompareSheet(const ClusterResult& result);
