@@ -1,4 +1,7 @@
-"""The link matrix in profdiff's own JSON, screen and workbook (`links`): on the corpus's 2-rank runs,
+"""The link matrix and the ops' bandwidth in profdiff's own JSON, screen and workbook (`links`;
+`collectives.items[].arrivals[]` `transport`, `size_mb`, `bandwidth_gbps`: each rank's op takes its
+communication.json (text) / CommAnalyzerBandwidth (DB) transport that moved the most, SDMA and LOCAL
+aside). The link matrix: on the corpus's 2-rank runs,
 text (from cluster_communication_matrix.json) and DB (from cluster_analysis.db's
 ClusterCommunicationMatrix), the links are the `Total Op Info` entries those outputs hold, each with
 its transport, size, time and bandwidth; the screen says how many and whether any is slow; the
@@ -54,6 +57,42 @@ def totals_of_db(path):
         c.close()
 
 
+def expected_transfers(run, out):
+    """op name -> (transport, size, bandwidth) of rank 0, from its own communication.json (text) or
+    analysis.db (DB)."""
+    best = {}
+    def keep(op, transport, size, bw):
+        if transport in ("SDMA", "LOCAL") or not size > 0:
+            return
+        if op not in best or size > best[op][1]:
+            best[op] = (transport, size, bw)
+    for root, _, files in os.walk(os.path.join(run, "rank0_ascend_pt")):
+        if "communication.json" in files:
+            with open(os.path.join(root, "communication.json")) as f:
+                for step in json.load(f).values():
+                    for kind in ("collective", "p2p"):
+                        for name, v in step.get(kind, {}).items():
+                            for transport, t in v.get("Communication Bandwidth Info", {}).items():
+                                keep(name.split("@")[0], transport, t.get("Transit Size(MB)", 0), t.get("Bandwidth(GB/s)", 0))
+        if "analysis.db" in files:
+            c = sqlite3.connect(f"file:{os.path.join(root, 'analysis.db')}?immutable=1", uri=True)
+            for op, transport, size, bw in c.execute(
+                    "select hccl_op_name, transport_type, transit_size, bandwidth from CommAnalyzerBandwidth"):
+                keep(op, transport, size, bw)
+            c.close()
+    return best
+
+
+def check_bandwidth(run, out, j):
+    want = expected_transfers(run, out)
+    arrivals = [(c["name"], a) for c in j["collectives"]["items"] for a in c["arrivals"] if a["rank"] == 0]
+    check(len(arrivals) == 4 and want, f"{run}: rank 0's collectives {len(arrivals)}, transfers {len(want)}")
+    for name, a in arrivals:
+        w = want.get(name)
+        check(w is not None and (a.get("transport"), a.get("size_mb"), a.get("bandwidth_gbps")) == w,
+              f"{run}: {name}: {a} vs the profile's {w}")
+
+
 def main():
     text = os.path.join(SHARED, "corpus", "msinsight_pt_text_2025_level2")
     db = os.path.join(SHARED, "corpus", "msinsight_pt_db_2025_level2")
@@ -78,6 +117,7 @@ def main():
             check(all(l["size_mb"] > 0 and l["time_ms"] > 0 for l in links.get("items", [])), f"{run}: sizes, times")
             check(links.get("slow") == [], f"{run}: no slow link: {links.get('slow')}")
             check("links: 4 src -> dst links" in screen and "HCCS" in screen, f"{run}: screen: {screen}")
+            check_bandwidth(run, out, j)
             rows = grid_rows(read_xlsx_grid(os.path.join(out, "profdiff_cluster.xlsx")).get("LinkMatrix"), 4)
             check(len(rows) == 4 and [r[4] for r in rows].count("HCCS") == 2, f"{run}: the LinkMatrix sheet: {rows}")
         kineto = os.path.join(SRC, "tests", "data", "kineto_2rank_nccl")

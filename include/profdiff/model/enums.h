@@ -111,7 +111,8 @@ constexpr bool IsTorchOpKind(SliceKind k) {
   X(kCollectiveName, "Collective name")                  \
   X(kInMsgNelems, "In msg nelems")                       \
   X(kOutMsgNelems, "Out msg nelems")                     \
-  X(kSeq, "Seq") /* a collective's number in its process group (record_param_comms) */
+  X(kSeq, "Seq") /* a collective's number in its process group (record_param_comms) */ \
+  X(kDtype, "dtype")  /* a collective's element type (record_param_comms, NCCL kernels) */
 
 enum class ArgKey : uint8_t { PD_ARG_KEYS(PD_ENUM_MEMBER_) kCount };
 inline constexpr std::array<std::string_view, static_cast<size_t>(ArgKey::kCount)> kArgKeyNames = {

@@ -29,7 +29,7 @@ MatchedCollective MatchOne(const std::string& group, size_t k, const RankOps& op
     const RankCollective& c = *ops[i].second;
     if (c.name != m.name) m.names_differ = true;
     m.arrivals.push_back({ops[i].first, c.start_ns, c.end_ns, 0, c.lead_in_busy_ns, c.lead_in_idle_ns, c.lead_in_top,
-                          c.lead_in_top_ns});
+                          c.lead_in_top_ns, c.transport, c.size_mb, c.bandwidth_gbps});
     if (i == 0 || c.start_ns < first) first = c.start_ns;
     if (i == 0 || c.start_ns > last) {
       last = c.start_ns;

@@ -4,12 +4,14 @@
 #include "profdiff/analysis/cluster/lead_in.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -84,6 +86,65 @@ void NoteMissingSideFiles(const Profile& p, const Timeline* timeline, RankSummar
   }
 }
 
+// One transport of an Ascend op's bandwidth info.
+struct Transfer {
+  std::string transport;
+  double size_mb = 0, bandwidth_gbps = 0;
+};
+
+// The transport that moved the most, not SDMA (which repeats the others) or LOCAL; nullopt: none moved.
+void KeepLargest(const Transfer& t, std::optional<Transfer>& best) {
+  if (t.transport == "SDMA" || t.transport == "LOCAL" || !(t.size_mb > 0)) return;
+  if (!best || t.size_mb > best->size_mb) best = t;
+}
+
+// op name (before '@') -> its main transfer, from communication.json's "Communication Bandwidth Info"
+// (a text export's records) or analysis.db's CommAnalyzerBandwidth (a DB export).
+std::unordered_map<std::string, Transfer> TransfersOf(const Profile& p) {
+  std::unordered_map<std::string, std::optional<Transfer>> best;
+  for (const CommunicationOpRecord& r : p.npu.communication.records.ops) {
+    const nlohmann::json v = nlohmann::json::parse(r.value_json, nullptr, false);
+    auto info = v.is_object() ? v.find("Communication Bandwidth Info") : v.end();
+    if (v.is_object() && info != v.end() && info->is_object()) {
+      std::optional<Transfer>& b = best[r.name.substr(0, r.name.find('@'))];
+      for (const auto& [transport, t] : info->items()) {
+        if (!t.is_object()) continue;
+        auto num = [&](const char* k) { auto it = t.find(k); return it != t.end() && it->is_number() ? it->get<double>() : 0.0; };
+        KeepLargest({transport, num("Transit Size(MB)"), num("Bandwidth(GB/s)")}, b);
+      }
+    }
+  }
+  const SqlRows& bw = p.npu.db.cluster.comm_bandwidth;
+  const int op = bw.Column("hccl_op_name"), tr = bw.Column("transport_type"), size = bw.Column("transit_size"),
+            band = bw.Column("bandwidth");
+  if (op >= 0 && tr >= 0 && size >= 0 && band >= 0) {
+    for (const std::vector<SqlValue>& row : bw.rows) {
+      const SqlValue& name = row[static_cast<size_t>(op)];
+      const SqlValue& transport = row[static_cast<size_t>(tr)];
+      if (name.kind != SqlValue::Kind::kText || transport.kind != SqlValue::Kind::kText) continue;
+      KeepLargest({transport.text, row[static_cast<size_t>(size)].AsDouble(), row[static_cast<size_t>(band)].AsDouble()},
+                  best[name.text]);
+    }
+  }
+  std::unordered_map<std::string, Transfer> out;
+  for (auto& [name, b] : best)
+    if (b) out.emplace(name, std::move(*b));
+  return out;
+}
+
+// Each NPU collective's main transfer (RankCollective::transport, size_mb, bandwidth_gbps).
+void AddNpuTransfers(const Profile& p, RankSummary& out) {
+  if (out.collectives.empty()) return;
+  const std::unordered_map<std::string, Transfer> transfers = TransfersOf(p);
+  for (RankCollective& c : out.collectives) {
+    auto it = transfers.find(c.name);
+    if (it == transfers.end()) continue;
+    c.transport = it->second.transport;
+    c.size_mb = it->second.size_mb;
+    c.bandwidth_gbps = it->second.bandwidth_gbps;
+  }
+}
+
 // The step a collective counts in (RankCollective::step): a DB export with STEP_TIME, the step whose
 // window holds its CANN_API launch (the reference's slow_rank recipe with --step_id); any other rank,
 // the device step window (timeline/device_steps.h) that holds its start.
@@ -141,7 +202,21 @@ void CollectivesOf(const Timeline& timeline, const CollectiveSteps& steps, RankS
 struct HostCollective {
   int64_t seq = -1;
   std::string_view pg;
+  int64_t nelems = kNoNumber;
+  std::string_view dtype;
 };
+
+// The size in bytes of one element of a PyTorch dtype as the profiler names it; 0 when unknown.
+int64_t DtypeBytes(std::string_view dtype) {
+  static constexpr std::pair<std::string_view, int64_t> kSizes[] = {
+      {"Float", 4},  {"Double", 8}, {"Half", 2},        {"BFloat16", 2},      {"Int", 4},
+      {"Long", 8},   {"Short", 2},  {"Char", 1},        {"Byte", 1},          {"Bool", 1},
+      {"UInt16", 2}, {"UInt32", 4}, {"UInt64", 8},      {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},
+      {"ComplexHalf", 4}, {"ComplexFloat", 8}, {"ComplexDouble", 16}};
+  for (const auto& [name, bytes] : kSizes)
+    if (name == dtype) return bytes;
+  return 0;
+}
 
 std::unordered_map<int64_t, HostCollective> HostCollectives(const Profile& p) {
   std::unordered_map<int64_t, HostCollective> out;
@@ -150,7 +225,8 @@ std::unordered_map<int64_t, HostCollective> HostCollectives(const Profile& p) {
     const int64_t id = p.ArgInt(s, ArgKey::kExternalId);
     if (id == kNoNumber) continue;
     const int64_t seq = p.ArgInt(s, ArgKey::kSeq);
-    out[id] = {seq == kNoNumber ? -1 : seq, p.ArgText(s, ArgKey::kPgName)};
+    out[id] = {seq == kNoNumber ? -1 : seq, p.ArgText(s, ArgKey::kPgName), p.ArgInt(s, ArgKey::kInMsgNelems),
+               p.ArgText(s, ArgKey::kDtype)};
   }
   return out;
 }
@@ -169,11 +245,13 @@ void GpuCollectivesOf(const Profile& p, const CollectiveSteps& steps, RankSummar
     lower.assign(name);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (!names.IsCommunication(lower)) continue;
-    std::string_view pg = p.ArgText(s, ArgKey::kPgName);
-    int64_t seq = p.ArgInt(s, ArgKey::kSeq);
+    std::string_view pg = p.ArgText(s, ArgKey::kPgName), dtype = p.ArgText(s, ArgKey::kDtype);
+    int64_t seq = p.ArgInt(s, ArgKey::kSeq), nelems = p.ArgInt(s, ArgKey::kInMsgNelems);
     if (const auto h = hosts.find(p.ArgInt(s, ArgKey::kExternalId)); h != hosts.end()) {
       if (pg.empty()) pg = h->second.pg;
       if (seq == kNoNumber) seq = h->second.seq;
+      if (nelems == kNoNumber) nelems = h->second.nelems;
+      if (dtype.empty()) dtype = h->second.dtype;
     }
     std::string group = pg.empty() ? std::string(kGpuCommunicationGroup) : "pg " + std::string(pg);
     out.collectives.push_back({.group = group,
@@ -183,6 +261,13 @@ void GpuCollectivesOf(const Profile& p, const CollectiveSteps& steps, RankSummar
                                .source_group = group,
                                .seq = seq == kNoNumber ? -1 : seq,
                                .step = steps.Of(s)});
+    const int64_t bytes = nelems != kNoNumber && nelems >= 0 ? nelems * DtypeBytes(dtype) : 0;
+    if (bytes > 0 && s.dur_ns > 0) {  // the algorithm bandwidth: bytes per ns are GB/s
+      RankCollective& c = out.collectives.back();
+      c.transport = "NCCL";
+      c.size_mb = static_cast<double>(bytes) / 1e6;
+      c.bandwidth_gbps = static_cast<double>(bytes) / static_cast<double>(s.dur_ns);
+    }
   }
   std::stable_sort(out.collectives.begin(), out.collectives.end(),
                    [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
@@ -239,7 +324,10 @@ RankSummary SummarizeRank(const Profile& profile, const Timeline* timeline, int6
   }
   if (timeline != nullptr) {
     const CollectiveSteps steps(profile, *timeline);
-    if (profile.meta.device == DeviceKind::kNpu) CollectivesOf(*timeline, steps, out);
+    if (profile.meta.device == DeviceKind::kNpu) {
+      CollectivesOf(*timeline, steps, out);
+      AddNpuTransfers(profile, out);
+    }
     if (profile.meta.device == DeviceKind::kGpu) GpuCollectivesOf(profile, steps, out);
     MeasureLeadIns(profile, out);
   }

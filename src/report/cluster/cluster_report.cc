@@ -95,8 +95,15 @@ OrderedJson CollectivesJson(const ClusterResult& result) {
   OrderedJson items = OrderedJson::array();
   for (const analysis::MatchedCollective& c : result.collectives.collectives) {
     OrderedJson arrivals = OrderedJson::array();
-    for (const analysis::CollectiveArrival& a : c.arrivals)
-      arrivals.push_back({{"rank", a.rank}, {"start_ns", a.start_ns}, {"end_ns", a.end_ns}, {"wait_ns", a.wait_ns}});
+    for (const analysis::CollectiveArrival& a : c.arrivals) {
+      OrderedJson j = {{"rank", a.rank}, {"start_ns", a.start_ns}, {"end_ns", a.end_ns}, {"wait_ns", a.wait_ns}};
+      if (!a.transport.empty()) {  // only where the profile says what it moved
+        j["transport"] = a.transport;
+        j["size_mb"] = a.size_mb;
+        j["bandwidth_gbps"] = a.bandwidth_gbps;
+      }
+      arrivals.push_back(std::move(j));
+    }
     OrderedJson item = {{"group", c.group}, {"index", c.index}};
     if (c.seq >= 0) item["seq"] = c.seq;
     item["name"] = c.name;
@@ -168,13 +175,49 @@ std::string LateCauseLine(const ClusterResult& result, size_t i) {
   return line;
 }
 
+// The ops' bandwidth where the profiles say what they moved: the median and the slowest op among those
+// that moved at least the median size (a small message's bandwidth is its latency).
+std::string BandwidthLine(const ClusterResult& result) {
+  std::vector<std::pair<double, const analysis::CollectiveArrival*>> bw;
+  std::vector<const analysis::MatchedCollective*> of;
+  for (const analysis::MatchedCollective& c : result.collectives.collectives) {
+    for (const analysis::CollectiveArrival& a : c.arrivals) {
+      if (a.transport.empty() || !(a.bandwidth_gbps > 0)) continue;
+      bw.emplace_back(a.bandwidth_gbps, &a);
+      of.push_back(&c);
+    }
+  }
+  if (bw.empty()) return "";
+  std::vector<size_t> order(bw.size());
+  std::vector<double> sizes;
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    sizes.push_back(bw[i].second->size_mb);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  const double median_size = sizes[(sizes.size() - 1) / 2];
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bw[a].first < bw[b].first; });
+  const double median = bw[order[(order.size() - 1) / 2]].first;
+  size_t slowest = order.front();
+  for (size_t i : order) {
+    if (bw[i].second->size_mb < median_size) continue;
+    slowest = i;
+    break;
+  }
+  const analysis::CollectiveArrival& a = *bw[slowest].second;
+  return fmt::format("    bandwidth of {} ops: median {:.3f} GB/s; of those moving the median size or more, the slowest: "
+                     "rank {} at {} #{} {} ({}, {:g} MB): {:.3f} GB/s\n",
+                     bw.size(), median, a.rank, of[slowest]->group, of[slowest]->index, ScreenName(of[slowest]->name),
+                     a.transport, a.size_mb, a.bandwidth_gbps);
+}
+
 std::string CollectivesLine(const ClusterResult& result) {
   const auto& items = result.collectives.collectives;
   if (items.empty()) return "";
   int64_t max_skew = 0;
   for (const analysis::MatchedCollective& c : items) max_skew = std::max(max_skew, c.skew_ns);
   std::string out = fmt::format("  collectives: {} matched across ranks", items.size());
-  if (result.late_ranks.empty()) return out + "; the ranks arrive together (skew 0)\n";
+  if (result.late_ranks.empty()) return out + "; the ranks arrive together (skew 0)\n" + BandwidthLine(result);
   const analysis::LateRank& l = result.late_ranks.front();
   out += fmt::format("; rank {} arrives last by {} in total (last at {} of them; largest skew {})\n", l.rank,
                      Ms(l.skew_ns), l.times_last, Ms(max_skew));
@@ -189,7 +232,7 @@ std::string CollectivesLine(const ClusterResult& result) {
                        w.waiter, Ms(w.wait_ns), w.blocker, w.collectives, w.collectives == 1 ? "" : "s",
                        result.waits_on.size(), result.waits_on.size() == 1 ? "" : "s");
   }
-  return out;
+  return out + BandwidthLine(result);
 }
 
 OrderedJson JobTotalsJson(const analysis::JobTotals& t) {

@@ -208,7 +208,8 @@ SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result, size_t max_r
                Col("Name", 30, CellFormat::kDefault),  Col("Rank", 8, CellFormat::kDefault),
                Col("Arrival After First(us)", 16),    Col("Duration(us)", 14),
                Col("Wait(us)", 14),                   Col("Last Rank", 10, CellFormat::kDefault),
-               Col("Skew(us)", 14)};
+               Col("Skew(us)", 14),                   Col("Transport", 10, CellFormat::kDefault),
+               Col("Size(MB)", 12),                   Col("Bandwidth(GB/s)", 14)};
   const auto& all = result.collectives.collectives;
   const std::vector<size_t> shown = ArrivalCollectives(all, max_rows);
   for (size_t i : shown) {
@@ -219,6 +220,11 @@ SheetSpec BuildCollectiveArrivalsSheet(const ClusterResult& result, size_t max_r
       row.cells = {Cell::String(c.group), Int(c.index),          Cell::String(c.name),
                    Int(a.rank),           Us(a.start_ns - first), Us(a.end_ns - a.start_ns),
                    Us(a.wait_ns),         Int(c.last_rank),       Us(c.skew_ns)};
+      if (!a.transport.empty()) {
+        row.cells.push_back(Cell::String(a.transport));
+        row.cells.push_back(Cell::Number(a.size_mb));
+        row.cells.push_back(Cell::Number(a.bandwidth_gbps));
+      }
       s.rows.push_back(std::move(row));
     }
   }

@@ -315,5 +315,25 @@ TEST(Collectives, AKernelTakesItsSeqAndGroupFromItsRecordParamCommsHostOp) {
   EXPECT_EQ(r.collectives[2].seq, -1);
 }
 
+TEST(Collectives, AKinetoCollectivesAlgorithmBandwidthFromItsMessageSizeAndDtype) {
+  testing::ProfileBuilder b(DeviceKind::kGpu);
+  const TrackId host = b.Track("1", "thread 1");
+  const TrackId stream = b.Track("0", "stream 7");
+  // 2,500,000 floats (10 MB) in 4 ms: 2.5 GB/s; the dtype on the host op, the count on the kernel.
+  b.Add(host, SliceKind::kCpuOp, "record_param_comms", "cpu_op", 90, 20, {{ArgKey::kExternalId, 7}}, {{ArgKey::kDtype, "Float"}});
+  b.Add(stream, SliceKind::kKernel, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "kernel", 200, 4000000,
+        {{ArgKey::kExternalId, 7}, {ArgKey::kInMsgNelems, 2500000}});
+  b.Add(stream, SliceKind::kKernel, "ncclDevKernel_AllGather_RING_LL", "kernel", 5000000, 100,
+        {{ArgKey::kInMsgNelems, 16}}, {{ArgKey::kDtype, "Float8_e4m3fn_unknown"}});  // an unknown dtype: no size
+  const Timeline t = BuildTimeline(b.p, {});
+  const RankSummary r = SummarizeRank(b.p, &t, 0, "kineto", "r.json", {});
+  ASSERT_EQ(r.collectives.size(), 2u);
+  EXPECT_EQ(r.collectives[0].transport, "NCCL");
+  EXPECT_DOUBLE_EQ(r.collectives[0].size_mb, 10.0);
+  EXPECT_DOUBLE_EQ(r.collectives[0].bandwidth_gbps, 2.5);
+  EXPECT_EQ(r.collectives[1].transport, "");
+  EXPECT_EQ(r.collectives[1].bandwidth_gbps, -1);
+}
+
 }  // namespace
 }  // namespace profdiff::analysis

@@ -25,6 +25,10 @@ struct CollectiveArrival {
   int64_t lead_in_idle_ns = 0;
   int32_t lead_in_top = -1;
   int64_t lead_in_top_ns = 0;
+  // What the rank's op moved (RankCollective::transport, size_mb, bandwidth_gbps; "" / -1 unknown).
+  std::string transport{};
+  double size_mb = -1;
+  double bandwidth_gbps = -1;
 };
 
 struct MatchedCollective {

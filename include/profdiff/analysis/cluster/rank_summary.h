@@ -74,6 +74,14 @@ struct RankCollective {
   // CANN_API launch (the reference's rule under --step_id); else the rank's device step window
   // (timeline/device_steps.h) holding its start.
   std::string step{};
+  // What the rank's op moved, where the profile says: an Ascend op's main transport (the one of
+  // communication.json's / CommAnalyzerBandwidth's transports, not SDMA or LOCAL, that moved the
+  // most) with its size and bandwidth as the profile writes them; a Kineto collective's "NCCL" (its
+  // "In msg nelems" × the size of its "dtype", over the kernel's duration: the algorithm bandwidth).
+  // transport "" and -1: unknown.
+  std::string transport{};
+  double size_mb = -1;
+  double bandwidth_gbps = -1;
   // What the rank's device did from its previous collective's end (any group; the first: its first
   // device work) to this one's start: computing (the union of its non-communication kernels / tasks)
   // and idle, and the kernel that computed longest there (RankSummary::kernel_names; -1: none).
