@@ -158,11 +158,10 @@ class CollectiveSteps {
   std::string Of(const Slice& s) const {
     if (by_launch_) {
       const int64_t conn = p_.ArgInt(s, ArgKey::kConnectionId);
-      const auto& starts = p_.npu.db.cann_api_starts;
-      auto it = std::lower_bound(starts.begin(), starts.end(), std::pair<int64_t, int64_t>{conn, kNoNumber});
-      for (; conn != kNoNumber && it != starts.end() && it->first == conn; ++it)
+      if (conn == kNoNumber) return "";
+      for (const auto& [id, launch_ns] : CannApiStarts(p_.npu.db, conn))
         for (const DbStep& d : p_.npu.db.steps)
-          if (it->second >= d.start_ns && it->second <= d.end_ns) return std::to_string(d.id);
+          if (launch_ns >= d.start_ns && launch_ns <= d.end_ns) return std::to_string(d.id);
       return "";
     }
     auto it = std::upper_bound(spans_.begin(), spans_.end(), s.ts_ns,

@@ -45,13 +45,6 @@ class StepFinder {
   bool has_;
 };
 
-std::span<const std::pair<int64_t, int64_t>> CannStarts(const DbInfo& db, int64_t connection_id) {
-  auto [lo, hi] = std::equal_range(db.cann_api_starts.begin(), db.cann_api_starts.end(),
-                                   std::pair<int64_t, int64_t>{connection_id, 0},
-                                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  return {lo, hi};
-}
-
 struct OverlapRow {
   int64_t start_ns, end_ns, step;
   int type;
@@ -63,7 +56,7 @@ void AddCommOps(const Profile& p, const StepFinder& steps, RankTimeInputs& out, 
     const int64_t conn = p.ArgInt(s, ArgKey::kConnectionId);
     if (conn == kNoNumber) continue;
     const uint64_t hash = GroupNameHash(p.ArgText(s, ArgKey::kGroupName));
-    for (const auto& [id, api_start] : CannStarts(p.npu.db, conn)) {
+    for (const auto& [id, api_start] : CannApiStarts(p.npu.db, conn)) {
       out.has_comm_ops = true;
       steps.ForEach(api_start, [&](int64_t step) {
         overlap.push_back({s.ts_ns, s.end_ns(), step, kCommType});
@@ -78,7 +71,7 @@ void AddComputeAndMemory(const Profile& p, const StepFinder& steps, std::vector<
   for (const DbComputeTask& t : p.npu.db.compute_tasks) {
     const Slice& s = p.slices[t.slice];
     if (s.dur_ns == 0 || t.connection_id == kNoNumber) continue;  // the reference's TASK.startNs != TASK.endNs
-    for (const auto& [id, api_start] : CannStarts(p.npu.db, t.connection_id))
+    for (const auto& [id, api_start] : CannApiStarts(p.npu.db, t.connection_id))
       steps.ForEach(api_start, [&](int64_t step) { compute.push_back({s.ts_ns, s.end_ns(), step, kComputeType}); });
   }
   for (SliceId i = 0; i < p.slices.size(); ++i) {
@@ -118,6 +111,13 @@ bool HasTable(const DbInfo& db, std::string_view name) {
 }
 
 }  // namespace
+
+std::span<const std::pair<int64_t, int64_t>> CannApiStarts(const DbInfo& db, int64_t connection_id) {
+  auto [lo, hi] = std::equal_range(db.cann_api_starts.begin(), db.cann_api_starts.end(),
+                                   std::pair<int64_t, int64_t>{connection_id, 0},
+                                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  return {lo, hi};
+}
 
 int64_t MemoryNotOverlapNs(std::span<const OverlapInterval> rows) {
   if (rows.empty()) return 0;

@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "profdiff/model/profile.h"
@@ -52,6 +53,9 @@ struct RankTimeInputs {
 };
 
 RankTimeInputs SummarizeRankTime(const Profile& profile);
+
+// The CANN_API launches (connection id, start) of a DB export's op with this connection id.
+std::span<const std::pair<int64_t, int64_t>> CannApiStarts(const DbInfo& db, int64_t connection_id);
 
 // One interval of a step's computing, communication and memory copies.
 struct OverlapInterval {
