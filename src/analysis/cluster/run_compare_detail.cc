@@ -58,10 +58,9 @@ void Add(CollectiveTotals& t, const CollectiveSide& s) {
 
 // Rolls a group's collectives of one run up by kind into `kinds`, whose entries from `first` on are
 // the group's (new kinds appended in order).
-void RollUp(const std::string& group, const std::vector<const MatchedCollective*>& ops, const std::set<int64_t>& gpu,
+void RollUp(const std::string& group, const std::vector<CollectiveSide>& sides,
             CollectiveTotals CollectiveKindChange::*side, size_t first, std::vector<CollectiveKindChange>& kinds) {
-  for (const MatchedCollective* c : ops) {
-    const CollectiveSide s = Measure(*c, gpu);
+  for (const CollectiveSide& s : sides) {
     auto it = std::find_if(kinds.begin() + static_cast<std::ptrdiff_t>(first), kinds.end(),
                            [&](const CollectiveKindChange& k) { return k.kind == s.kind; });
     if (it == kinds.end()) {
@@ -149,17 +148,20 @@ CollectiveComparison CompareCollectives(const CollectiveMatching& base, const st
     const auto& c_ops = ci == c.by_group.end() ? none : ci->second;
     CollectiveGroupChange g{group, static_cast<int64_t>(b_ops.size()), static_cast<int64_t>(c_ops.size()),
                             static_cast<int64_t>(std::min(b_ops.size(), c_ops.size())), 0};
+    std::vector<CollectiveSide> b_sides, c_sides;  // each collective measured once
+    for (const MatchedCollective* op : b_ops) b_sides.push_back(Measure(*op, b_gpu));
+    for (const MatchedCollective* op : c_ops) c_sides.push_back(Measure(*op, c_gpu));
     std::string first_differ;
     for (size_t k = 0; k < static_cast<size_t>(g.matched); ++k) {
-      CollectiveChange ch{group, static_cast<int64_t>(k), Measure(*b_ops[k], b_gpu), Measure(*c_ops[k], c_gpu)};
+      CollectiveChange ch{group, static_cast<int64_t>(k), b_sides[k], c_sides[k]};
       if (ch.base.kind != ch.comparison.kind && g.kinds_differ++ == 0)
         first_differ = fmt::format("first at position {}: {} in the base, {} in the comparison", k, ch.base.kind,
                                    ch.comparison.kind);
       changes.push_back(std::move(ch));
     }
     const size_t first = out.kinds.size();
-    RollUp(group, b_ops, b_gpu, &CollectiveKindChange::base, first, out.kinds);
-    RollUp(group, c_ops, c_gpu, &CollectiveKindChange::comparison, first, out.kinds);
+    RollUp(group, b_sides, &CollectiveKindChange::base, first, out.kinds);
+    RollUp(group, c_sides, &CollectiveKindChange::comparison, first, out.kinds);
     GroupNotes(g, first_differ, out.notes);
     out.matched += g.matched;
     out.groups.push_back(std::move(g));
