@@ -217,17 +217,26 @@ int64_t DtypeBytes(std::string_view dtype) {
   return 0;
 }
 
-std::unordered_map<int64_t, HostCollective> HostCollectives(const Profile& p) {
-  std::unordered_map<int64_t, HostCollective> out;
-  for (const Slice& s : p.slices) {
-    if (s.kind != SliceKind::kCpuOp || p.str(s.name) != "record_param_comms") continue;
-    const int64_t id = p.ArgInt(s, ArgKey::kExternalId);
-    if (id == kNoNumber) continue;
-    const int64_t seq = p.ArgInt(s, ArgKey::kSeq);
-    out[id] = {seq == kNoNumber ? -1 : seq, p.ArgText(s, ArgKey::kPgName), p.ArgInt(s, ArgKey::kInMsgNelems),
-               p.ArgText(s, ArgKey::kDtype)};
+// One pass over the slices: the communication kernels (by the device-kernel table) and the
+// record_param_comms host ops by their External id.
+void FindCollectiveSlices(const Profile& p, std::vector<SliceId>& kernels, std::unordered_map<int64_t, HostCollective>& hosts) {
+  const DeviceKernelNames names;
+  std::string lower;
+  for (SliceId id = 0; id < p.slices.size(); ++id) {
+    const Slice& s = p.slices[id];
+    if (s.kind == SliceKind::kCpuOp && p.str(s.name) == "record_param_comms") {
+      const int64_t ext = p.ArgInt(s, ArgKey::kExternalId);
+      if (ext == kNoNumber) continue;
+      const int64_t seq = p.ArgInt(s, ArgKey::kSeq);
+      hosts[ext] = {seq == kNoNumber ? -1 : seq, p.ArgText(s, ArgKey::kPgName), p.ArgInt(s, ArgKey::kInMsgNelems),
+                    p.ArgText(s, ArgKey::kDtype)};
+      continue;
+    }
+    if (s.kind != SliceKind::kKernel) continue;
+    lower.assign(p.str(s.name));
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (names.IsCommunication(lower)) kernels.push_back(id);
   }
-  return out;
 }
 
 // A GPU rank's communication kernels (the device-kernel table: NCCL, RCCL, ...) in start order, by
@@ -235,15 +244,12 @@ std::unordered_map<int64_t, HostCollective> HostCollectives(const Profile& p) {
 // "pg <name>"), else as one group matched by order; with the collective's "Seq" (the kernel's, else
 // its record_param_comms host op's) when the trace records it (collectives.h matches by it).
 void GpuCollectivesOf(const Profile& p, const CollectiveSteps& steps, RankSummary& out) {
-  const DeviceKernelNames names;
-  const std::unordered_map<int64_t, HostCollective> hosts = HostCollectives(p);
-  std::string lower;
-  for (const Slice& s : p.slices) {
-    if (s.kind != SliceKind::kKernel) continue;
+  std::vector<SliceId> kernels;
+  std::unordered_map<int64_t, HostCollective> hosts;
+  FindCollectiveSlices(p, kernels, hosts);
+  for (SliceId id : kernels) {
+    const Slice& s = p.slices[id];
     const std::string_view name = p.str(s.name);
-    lower.assign(name);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!names.IsCommunication(lower)) continue;
     std::string_view pg = p.ArgText(s, ArgKey::kPgName), dtype = p.ArgText(s, ArgKey::kDtype);
     int64_t seq = p.ArgInt(s, ArgKey::kSeq), nelems = p.ArgInt(s, ArgKey::kInMsgNelems);
     if (const auto h = hosts.find(p.ArgInt(s, ArgKey::kExternalId)); h != hosts.end()) {
