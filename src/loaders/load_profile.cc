@@ -276,6 +276,15 @@ std::optional<InputFormat> InputFormatFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view InputFormatName(InputFormat format) {
+  switch (format) {
+    case InputFormat::kText: return "text";
+    case InputFormat::kDb: return "db";
+    case InputFormat::kAuto: break;
+  }
+  return "auto";
+}
+
 StatusOr<ResolvedInput> ResolveInput(std::string_view path, bool accept_side_files, InputFormat format) {
   if (path.empty()) return InvalidArgument("the input path is empty");
   ResolvedInput r;

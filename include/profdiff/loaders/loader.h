@@ -21,6 +21,7 @@ namespace profdiff {
 enum class InputFormat : uint8_t { kAuto, kText, kDb };
 // "auto" | "text" | "db" -> the format; nullopt otherwise.
 std::optional<InputFormat> InputFormatFromName(std::string_view name);
+std::string_view InputFormatName(InputFormat format);  // the name InputFormatFromName reads
 
 // What the parallel trace reader did (load_bench prints it; tests check the blocks were parallel).
 struct ParallelLoadStats {
