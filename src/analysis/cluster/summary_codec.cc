@@ -567,4 +567,17 @@ StatusOr<RankSummary> RankSummaryFromJson(const J& json) {
   return summary;
 }
 
+J BytesToJson(std::string_view bytes) { return Encode(std::string(bytes)); }
+
+StatusOr<std::string> BytesFromJson(const J& json, std::string_view pointer) {
+  std::string out;
+  if (Status s = Decode(json, Path{}, out); !s.ok()) {
+    constexpr std::string_view kRoot = "the summary";
+    std::string_view m = s.message();
+    if (m.starts_with(kRoot)) m.remove_prefix(kRoot.size());
+    return ParseError(fmt::format("{}{}", pointer, m));
+  }
+  return out;
+}
+
 }  // namespace profdiff::analysis

@@ -18,6 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <string_view>
+
 #include "profdiff/analysis/cluster/rank_summary.h"
 #include "profdiff/base/status.h"
 
@@ -31,5 +34,10 @@ nlohmann::ordered_json RankSummaryToJson(const RankSummary& summary);
 // no field and an unknown enum name are a ParseError naming the JSON pointer
 // ("/collectives/3/start_ns: expected an integer, got the string \"12\""); never an exception.
 StatusOr<RankSummary> RankSummaryFromJson(const nlohmann::ordered_json& json);
+
+// A byte string as the codec writes every string (itself when it is UTF-8, else {"bytes_hex": ...}),
+// for the file around the body; and back (a ParseError naming `pointer` when it is neither).
+nlohmann::ordered_json BytesToJson(std::string_view bytes);
+StatusOr<std::string> BytesFromJson(const nlohmann::ordered_json& json, std::string_view pointer);
 
 }  // namespace profdiff::analysis
