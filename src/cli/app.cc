@@ -22,6 +22,7 @@
 #include "profdiff/cli/options.h"
 #include "profdiff/cli/suggest.h"
 #include "profdiff/pipeline/comparisons.h"
+#include "summarize_args.h"
 
 namespace profdiff::cli {
 namespace {
@@ -78,7 +79,22 @@ constexpr const char* kClusterExamples =
     "      each rank's steps, the rank that holds each step back and why; out/cluster_analysis_output/\n"
     "  profdiff cluster -d pr_run/ -bp main_run/ -o out/ --gate-e2e 5\n"
     "      two runs: the job's step, the mean rank, new and resolved slow ranks; exit 1 when the job's\n"
-    "      step grew by more than 5 %\n\n";
+    "      step grew by more than 5 %\n"
+    "  profdiff cluster summarize -d run/ -o sums/ --shard-index 0 --shard-count 8   (one per machine)\n"
+    "  profdiff cluster --summaries sums/ -o out/\n"
+    "      the same run in shards: each shard summarises its ranks to sums/, then the reduce reads the\n"
+    "      summaries alone (scripts/slurm/ runs the shards as a Slurm job array)\n\n";
+
+constexpr const char* kSummarizeExamples =
+    "Examples:\n"
+    "  profdiff cluster summarize -d run/ --list-ranks\n"
+    "      the ranks of the run, one line each (rank, export kind, path), in the order shards split them\n"
+    "  profdiff cluster summarize -d run/ -o sums/ --shard-index 3 --shard-count 8\n"
+    "      the summaries of shard 3 of 8 (the ranks at list positions 3, 11, 19, ...) as\n"
+    "      sums/rank_<R>.summary.json; in a Slurm array task the shard comes from SLURM_ARRAY_TASK_ID\n"
+    "      and SLURM_ARRAY_TASK_COUNT, in a Kubernetes Indexed Job from JOB_COMPLETION_INDEX\n"
+    "  profdiff cluster --summaries sums/ -o out/\n"
+    "      the reduce: the outputs of `profdiff cluster -d run/ -o out/`\n\n";
 
 constexpr const char* kInputFormatHelp =
     "Which export of an Ascend directory holding both to read: auto (the DB export "
@@ -241,14 +257,22 @@ struct RawCluster {
   CLI::Option* step_opt = nullptr;
   CLI::Option* base_opt = nullptr;
   CLI::Option* reference_compat_opt = nullptr;
+  CLI::Option* summaries_opt = nullptr;
+  CLI::Option* base_summaries_opt = nullptr;
 };
 
 void AddClusterOptions(CLI::App& c, RawCluster& r) {
   ClusterOptions& o = r.opts;
   c.add_option("-d,--profiling_path", o.run_path,
                "The directory holding the ranks of one run: *_ascend_pt / *_ascend_ms rank folders (text, DB "
-               "or side files only) or Kineto traces, up to 5 levels below it")
-      ->required();
+               "or side files only) or Kineto traces, up to 5 levels below it");
+  r.summaries_opt = c.add_option("--summaries", o.summaries_dir,
+                                 "Instead of -d: the run's rank summaries written by `profdiff cluster summarize` "
+                                 "(DIR/rank_<R>.summary.json, every rank of the run): only the reduce runs here")
+                        ->type_name("DIR");
+  r.base_summaries_opt = c.add_option("--base-summaries", o.base_summaries_dir,
+                                      "Instead of -bp: the base run's rank summaries")
+                             ->type_name("DIR");
   r.base_opt = c.add_option("--benchmark_profiling_path", r.base_path,
                             "(also -bp) A base run to compare with: the job's step, each rank and each step's slow "
                             "rank, each collective kind, pipeline stage and rank percentile (runs of different rank "
@@ -290,13 +314,28 @@ void AddClusterOptions(CLI::App& c, RawCluster& r) {
   r.gates.Add(c, o.gate.noise_floor_ms, "the job's step time (the slowest rank's, median step)");
 }
 
+// Exactly one source per run: -d or --summaries; at most one for the base run: -bp or --base-summaries.
+Status CheckClusterSources(const RawCluster& r) {
+  const bool run = !r.opts.run_path.empty(), sums = r.summaries_opt->count() > 0;
+  if (run == sums)
+    return InvalidArgument(run ? "cluster: give the run with -d or its summaries with --summaries, not both"
+                               : "cluster: give the run with -d (or its summaries with --summaries)");
+  if (r.base_opt->count() > 0 && r.base_summaries_opt->count() > 0)
+    return InvalidArgument("cluster: give the base run with -bp or its summaries with --base-summaries, not both");
+  return Status::Ok();
+}
+
 Status FinishCluster(RawCluster& r, ClusterOptions& out) {
   ClusterOptions& o = r.opts;
+  PD_RETURN_IF_ERROR(CheckClusterSources(r));
   o.run_path = PreprocessPathArg(o.run_path);
+  if (r.summaries_opt->count() > 0) o.summaries_dir = PreprocessPathArg(o.summaries_dir);
+  if (r.base_summaries_opt->count() > 0) o.base_summaries_dir = PreprocessPathArg(o.base_summaries_dir);
   if (r.base_opt->count() > 0) o.base_run_path = PreprocessPathArg(r.base_path);
+  const bool two_runs = !o.base_run_path.empty() || !o.base_summaries_dir.empty();
   r.gates.Apply(o.gate.e2e_pct, o.gate.compute_pct, o.gate.comm_pct, o.gate.free_pct);
   PD_RETURN_IF_ERROR(ValidateGateValues(o.gate));
-  if (o.gate.any() && o.base_run_path.empty())
+  if (o.gate.any() && !two_runs)
     return InvalidArgument("cluster: a --gate-* compares two runs: give the base run with -bp");
   o.output_path = PreprocessPathArg(o.output_path);
   if (r.rank_list_opt->count() > 0) {
@@ -305,7 +344,7 @@ Status FinishCluster(RawCluster& r, ClusterOptions& out) {
   }
   if (r.step_opt->count() > 0) o.step_id = r.step_id;
   if (r.drill_down_opt->count() > 0) {
-    if (o.base_run_path.empty()) return InvalidArgument("cluster: --drill-down compares two runs: give the base run with -bp");
+    if (!two_runs) return InvalidArgument("cluster: --drill-down compares two runs: give the base run with -bp");
     const std::string& d = r.drill_down;
     const bool rank = !d.empty() && d.size() < 12 && std::all_of(d.begin(), d.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
     if (d != "worst" && !rank)
@@ -519,6 +558,12 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                  "rank that holds each step back and why; writes the reference's cluster_step_trace_time.csv");
   AddClusterOptions(*cluster_cmd, raw_cluster);
   cluster_cmd->footer(std::string(kClusterExamples) + kExitCodeHelp);
+  RawSummarize raw_summarize;
+  CLI::App* summarize_cmd = cluster_cmd->add_subcommand(
+      "summarize", "The map step of `cluster` for one shard of a run's ranks: each rank's summary as a file, for a "
+                   "reduce on another machine (`cluster --summaries DIR`); or the run's ranks (--list-ranks)");
+  AddSummarizeOptions(*summarize_cmd, raw_summarize);
+  summarize_cmd->footer(std::string(kSummarizeExamples) + kExitCodeHelp);
 
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i] != nullptr ? argv[i] : "");
@@ -530,6 +575,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (inspect_cmd->parsed()) target = inspect_cmd;
     if (compare_cmd->parsed()) target = compare_cmd;
     if (cluster_cmd->parsed()) target = cluster_cmd;
+    if (summarize_cmd->parsed()) target = summarize_cmd;
     out << target->help();
     return kExitOk;
   } catch (const CLI::CallForAllHelp&) {
@@ -540,10 +586,11 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       out << VersionText();
       return kExitOk;
     }
-    const CLI::App* sub = compare_cmd->parsed()   ? compare_cmd
-                          : inspect_cmd->parsed() ? inspect_cmd
-                          : cluster_cmd->parsed() ? cluster_cmd
-                                                  : nullptr;
+    const CLI::App* sub = compare_cmd->parsed()     ? compare_cmd
+                          : inspect_cmd->parsed()   ? inspect_cmd
+                          : summarize_cmd->parsed() ? summarize_cmd
+                          : cluster_cmd->parsed()   ? cluster_cmd
+                                                    : nullptr;
     err << EscapeForTerminal(UsageErrorText(e, app, sub));
     return kExitUsage;
   }
@@ -564,6 +611,15 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       return ExitCodeFor(s);
     }
     return RunCompare(opts, out, err);
+  }
+  if (summarize_cmd->parsed()) {
+    SummarizeOptions opts;
+    Status s = FinishSummarize(raw_summarize, [](const char* name) { return std::getenv(name); }, opts);
+    if (!s.ok()) {
+      err << "profdiff: error: " << EscapeForTerminal(s.message()) << "\n";
+      return ExitCodeFor(s);
+    }
+    return RunSummarizeCommand(opts, out, err);
   }
   if (cluster_cmd->parsed()) {
     ClusterOptions opts;

@@ -25,7 +25,9 @@
 #include "profdiff/report/cluster/slow_rank_csv.h"
 #include "profdiff/report/cluster/time_summary_csv.h"
 #include "profdiff/report/output_file.h"
+#include "cluster_map.h"
 #include "input_error.h"
+#include "profdiff/pipeline/cluster_summaries.h"
 
 namespace profdiff::pipeline {
 namespace {
@@ -66,20 +68,27 @@ struct OutputPaths {
   std::string cluster_db;            // a run of DB exports: cluster_analysis.db ("" otherwise)
 };
 
-bool AllDbExports(const ClusterInputs& inputs) {
-  if (inputs.ranks.empty()) return false;
-  for (const RankInput& r : inputs.ranks)
-    if (r.kind != RankExport::kAscendDb) return false;
-  return true;
+// One run before the map: its ranks discovered on this machine (-d, -bp), or its summaries read
+// back (--summaries, --base-summaries: the map ran elsewhere).
+struct RunRanks {
+  std::string path;       // the run as -d gave it, or as its summaries record it
+  std::string real_path;  // its real path (the reference's DB route names ranks by it)
+  std::vector<std::string> kinds;    // each rank's export kind ("text", "db", "partial", "kineto")
+  std::vector<std::string> inputs;   // what no output may be or lie in
+  std::vector<RankInput> to_map;     // discovered: the ranks to load and summarise
+  std::optional<std::vector<analysis::RankSummary>> summaries;  // read back
+};
+
+bool AllDbExports(const RunRanks& run) {
+  return !run.kinds.empty() && std::all_of(run.kinds.begin(), run.kinds.end(), [](const std::string& k) { return k == "db"; });
 }
 
 // The reference writes its communication files for a run of text exports (a DB run's go to its
 // cluster_analysis.db; it reads no Kineto trace).
-bool WritesCommunicationFiles(const ClusterInputs& inputs) {
-  if (inputs.ranks.empty()) return false;
-  for (const RankInput& r : inputs.ranks)
-    if (r.kind != RankExport::kAscendText && r.kind != RankExport::kAscendPartial) return false;
-  return true;
+bool WritesCommunicationFiles(const RunRanks& run) {
+  return !run.kinds.empty() && std::all_of(run.kinds.begin(), run.kinds.end(), [](const std::string& k) {
+    return k == RankExportName(RankExport::kAscendText) || k == RankExportName(RankExport::kAscendPartial);
+  });
 }
 
 std::vector<std::string> CommunicationFilePaths(const OutputPaths& out) {
@@ -90,12 +99,11 @@ std::vector<std::string> CommunicationFilePaths(const OutputPaths& out) {
 }
 
 // Every output may be written, checked before any rank is loaded; no output may lie inside the run.
-StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vector<const ClusterInputs*>& runs,
+StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vector<const RunRanks*>& runs,
                                    report::OutputScope& scope) {
-  scope.ProtectInput(request.run_path);
-  if (!request.base_run_path.empty()) scope.ProtectInput(request.base_run_path);
-  for (const ClusterInputs* inputs : runs)
-    for (const RankInput& r : inputs->ranks) scope.ProtectInput(r.path);
+  for (const RunRanks* run : runs)
+    if (run != nullptr)
+      for (const std::string& p : run->inputs) scope.ProtectInput(p);
   const fs::path base = request.output_path.empty() ? fs::path(".") : fs::path(request.output_path);
   const fs::path dir = base / kClusterOutputDir;
   PD_RETURN_IF_ERROR(report::MakeOutputDirs(dir.string(), 0750));
@@ -105,7 +113,7 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
   if (AllDbExports(*runs.front())) {
     out.cluster_db = (dir / analysis::kClusterAnalysisDb).string();
     out.time_summary = (dir / report::kClusterTimeSummaryCsv).string();
-    if (runs.size() > 1 && AllDbExports(*runs[1])) out.time_compare = (dir / report::kClusterTimeCompareSummaryCsv).string();
+    if (runs.size() > 1 && runs[1] != nullptr && AllDbExports(*runs[1])) out.time_compare = (dir / report::kClusterTimeCompareSummaryCsv).string();
   }
   std::vector<std::string> all = CommunicationFilePaths(out);
   for (const std::string* p : {&out.time_summary, &out.time_compare, &out.cluster_db})
@@ -120,57 +128,6 @@ StatusOr<OutputPaths> CheckOutputs(const ClusterRequest& request, const std::vec
   for (const std::string& p : all) {
     PD_RETURN_IF_ERROR(report::CheckOutputPath(p, request.force));
     PD_RETURN_IF_ERROR(report::CheckDirectoryWritable(p));
-  }
-  return out;
-}
-
-// The map step for one rank: load, timeline, summary; the profile is freed on return.
-StatusOr<analysis::RankSummary> SummarizeOne(const RankInput& rank, const ClusterRequest& request,
-                                             const analysis::RankSummaryOptions& options, int load_threads) {
-  LoadOptions load;
-  load.strict = request.strict;
-  load.input_format = request.input_format;
-  load.accept_side_files = true;  // a partial rank (no trace_view.json) gives what its side files hold
-  load.python_functions = false;
-  load.cluster_tables = true;  // the reference's communication files
-  load.threads = load_threads;
-  auto profile = LoadProfile(rank.path, load);
-  if (!profile.ok()) return AsInputError(profile.status().WithContext(fmt::format("rank {}", rank.rank)));
-  std::optional<analysis::Timeline> timeline;
-  if (rank.kind != RankExport::kAscendPartial) timeline = analysis::BuildTimeline(**profile, {});
-  return analysis::SummarizeRank(**profile, timeline ? &*timeline : nullptr, rank.rank, RankExportName(rank.kind),
-                                 rank.path, options);
-}
-
-// Every rank summarised on min(threads, ranks) workers; the first failure in rank order is returned.
-StatusOr<std::vector<analysis::RankSummary>> MapRanks(const ClusterInputs& inputs, const ClusterRequest& request,
-                                                      const analysis::RankSummaryOptions& options) {
-  LoadOptions probe;
-  probe.threads = request.threads;
-  const size_t n = inputs.ranks.size();
-  const size_t workers = std::max<size_t>(1, std::min<size_t>(n, static_cast<size_t>(ThreadsFor(probe))));
-  const int load_threads = workers > 1 ? 1 : request.threads;
-  std::vector<std::optional<StatusOr<analysis::RankSummary>>> results(n);
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
-      results[i].emplace(SummarizeOne(inputs.ranks[i], request, options, load_threads));
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < workers; ++w) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // fewer workers: this thread does the rest
-    }
-  }
-  work();
-  for (std::thread& t : pool) t.join();
-  std::vector<analysis::RankSummary> out;
-  out.reserve(n);
-  for (auto& r : results) {
-    if (!r->ok()) return r->status();
-    out.push_back(std::move(**r));
   }
   return out;
 }
@@ -252,19 +209,54 @@ void Reduce(const ClusterRequest& request, report::ClusterResult& result, RunMes
     std::erase_if(result.stragglers, [&](const analysis::StepStraggler& s) { return s.step != *request.step_id; });
 }
 
-// Discovery of one run, its --rank_list applied; the discovery's warnings said with `who` before them.
-StatusOr<ClusterInputs> DiscoverRun(const ClusterRequest& request, const std::string& path, std::string_view who,
-                                    report::ClusterResult& result, RunMessages& messages) {
+// The warnings of a run's discovery, said with `who` before them.
+void SayDiscoveryWarnings(const std::vector<std::string>& warnings, std::string_view who,
+                          report::ClusterResult& result, RunMessages& messages) {
+  for (const std::string& w : warnings) {
+    messages.Warning(std::string(who) + w);
+    result.warnings.push_back(std::string(who) + w);
+  }
+}
+
+// Discovery of one run, its --rank_list applied.
+StatusOr<RunRanks> DiscoverRun(const ClusterRequest& request, const std::string& path, std::string_view who,
+                               report::ClusterResult& result, RunMessages& messages) {
   ClusterDiscoveryOptions discovery;
   discovery.input_format = request.input_format;
   auto found = DiscoverCluster(path, discovery);
   if (!found.ok()) return AsInputError(found.status());
-  for (const std::string& w : found->warnings) {
-    messages.Warning(std::string(who) + w);
-    result.warnings.push_back(std::string(who) + w);
-  }
+  SayDiscoveryWarnings(found->warnings, who, result, messages);
   PD_RETURN_IF_ERROR(SelectRanks(request, path, *found));
-  return std::move(*found);
+  RunRanks run{path, RealRunPath(path), {}, {path}, std::move(found->ranks), std::nullopt};
+  for (const RankInput& r : run.to_map) {
+    run.kinds.emplace_back(RankExportName(r.kind));
+    run.inputs.push_back(r.path);
+  }
+  return run;
+}
+
+// A run's summaries read back (the reduce), its --rank_list applied.
+StatusOr<RunRanks> ReadRun(const ClusterRequest& request, const std::string& dir, std::string_view who,
+                           report::ClusterResult& result, RunMessages& messages) {
+  PD_ASSIGN_OR_RETURN(SummarySet set, ReadSummarySet(dir, request.rank_list, request.reference_line, request.threads));
+  SayDiscoveryWarnings(set.warnings, who, result, messages);
+  RunRanks run{set.run_path, set.real_path, {}, {dir, set.run_path}, {}, std::move(set.ranks)};
+  for (const analysis::RankSummary& r : *run.summaries) run.kinds.push_back(r.export_kind);
+  return run;
+}
+
+// The run of -d (-bp), or of --summaries (--base-summaries).
+StatusOr<RunRanks> AcquireRun(const ClusterRequest& request, const std::string& path, const std::string& summaries,
+                              std::string_view who, report::ClusterResult& result, RunMessages& messages) {
+  return summaries.empty() ? DiscoverRun(request, path, who, result, messages)
+                           : ReadRun(request, summaries, who, result, messages);
+}
+
+// The summaries of a run: mapped here, or as read.
+StatusOr<std::vector<analysis::RankSummary>> SummariesOf(RunRanks& run, const ClusterRequest& request,
+                                                         const analysis::ReferencePolicy& policy) {
+  if (run.summaries) return std::move(*run.summaries);
+  return MapRanks(run.to_map, {request.strict, request.input_format, request.threads, policy});
 }
 
 // Writes one output (atomically; an existing one only with --force) and lists it in the result.
@@ -345,25 +337,15 @@ Status WriteTimeSummaries(const ClusterRequest& request, const OutputPaths& path
   return write(paths.time_compare, report::RenderClusterTimeCompareCsv(result.time_compare, result.policy));
 }
 
-// A rank folder as the reference's DB route names it in RankDeviceMap.profilePath: the run's real path
-// joined with the folder's path below it.
-std::string ReferenceProfilePath(const std::string& run, const std::string& rank) {
-  std::error_code ec;
-  const fs::path real = fs::weakly_canonical(fs::absolute(run), ec);
-  const fs::path below = fs::path(rank).lexically_relative(run);
-  if (ec || below.empty() || *below.begin() == "..") return fs::absolute(rank).lexically_normal().string();
-  return below == "." ? real.string() : (real / below).lexically_normal().string();
-}
-
 // The reference's cluster_analysis.db of a run of DB exports (analysis/cluster/db_tables.h), with the
 // time summaries as tables too; what it leaves out is said.
-Status WriteClusterDb(const ClusterRequest& request, const OutputPaths& paths, report::ClusterResult& result,
-                      RunMessages& messages) {
+Status WriteClusterDb(const ClusterRequest& request, const RunRanks& run, const OutputPaths& paths,
+                      report::ClusterResult& result, RunMessages& messages) {
   if (paths.cluster_db.empty()) return Status::Ok();
   analysis::ClusterDbInputs in;
   in.ranks = &result.ranks;
   for (const analysis::RankSummary& r : result.ranks)
-    in.profile_paths.push_back(ReferenceProfilePath(request.run_path, r.source_path));
+    in.profile_paths.push_back(ReferenceProfilePath(run.path, run.real_path, r.source_path));
   in.mode = request.mode;
   in.policy = result.policy;
   in.mapping = &result.communication_groups.parallel_info;
@@ -457,27 +439,26 @@ void CompareWithBase(const ClusterRequest& request, std::shared_ptr<report::Clus
 StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMessages& messages) {
   std::optional<PhaseScope> phase(std::in_place, messages, "discover ranks");
   report::ClusterResult result;
-  result.run_path = request.run_path;
   result.policy = analysis::MakeReferencePolicy(request.reference_line);
-  const bool two_runs = !request.base_run_path.empty();
+  const bool two_runs = !request.base_run_path.empty() || !request.base_summaries_dir.empty();
   auto base = std::make_shared<report::ClusterResult>();
-  base->run_path = request.base_run_path;
   base->policy = result.policy;
-  PD_ASSIGN_OR_RETURN(ClusterInputs inputs, DiscoverRun(request, request.run_path, "", result, messages));
-  ClusterInputs base_inputs;
+  PD_ASSIGN_OR_RETURN(RunRanks run, AcquireRun(request, request.run_path, request.summaries_dir, "", result, messages));
+  result.run_path = run.path;
+  std::optional<RunRanks> base_run;
   if (two_runs) {
-    PD_ASSIGN_OR_RETURN(base_inputs, DiscoverRun(request, request.base_run_path, "base run: ", *base, messages));
+    PD_ASSIGN_OR_RETURN(base_run, AcquireRun(request, request.base_run_path, request.base_summaries_dir, "base run: ",
+                                             *base, messages));
+    base->run_path = base_run->path;
   }
   report::OutputScope scope;  // what this run creates: removed unless it succeeds
-  PD_ASSIGN_OR_RETURN(OutputPaths paths, CheckOutputs(request, {&inputs, &base_inputs}, scope));
+  PD_ASSIGN_OR_RETURN(OutputPaths paths, CheckOutputs(request, {&run, base_run ? &*base_run : nullptr}, scope));
   phase.emplace(messages, "load and summarise ranks");
-  analysis::RankSummaryOptions options;
-  options.policy = result.policy;
-  PD_ASSIGN_OR_RETURN(result.ranks, MapRanks(inputs, request, options));
-  PD_RETURN_IF_ERROR(CheckStepId(request, request.run_path, result.ranks));
+  PD_ASSIGN_OR_RETURN(result.ranks, SummariesOf(run, request, result.policy));
+  PD_RETURN_IF_ERROR(CheckStepId(request, run.path, result.ranks));
   if (two_runs) {
-    PD_ASSIGN_OR_RETURN(base->ranks, MapRanks(base_inputs, request, options));
-    PD_RETURN_IF_ERROR(CheckStepId(request, request.base_run_path, base->ranks));
+    PD_ASSIGN_OR_RETURN(base->ranks, SummariesOf(*base_run, request, result.policy));
+    PD_RETURN_IF_ERROR(CheckStepId(request, base_run->path, base->ranks));
   }
   phase.emplace(messages, "reduce");
   Reduce(request, result, messages, "");
@@ -491,7 +472,7 @@ StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMes
   PD_RETURN_IF_ERROR(WriteCommunicationFiles(request, paths, result, messages));
   PD_RETURN_IF_ERROR(WriteTimeSummaries(request, paths, result, messages));
   PD_RETURN_IF_ERROR(WriteSlowRankVote(request, paths, result));
-  PD_RETURN_IF_ERROR(WriteClusterDb(request, paths, result, messages));
+  PD_RETURN_IF_ERROR(WriteClusterDb(request, run, paths, result, messages));
   PD_RETURN_IF_ERROR(DrillDown(request, paths, result, messages));
   for (const std::string* p : {&paths.workbook, &paths.html, &paths.json})
     result.outputs.push_back(fs::absolute(*p).lexically_normal().string());

@@ -1,7 +1,11 @@
 // The sub-commands behind `profdiff inspect` and `profdiff compare`, callable in-process.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <iosfwd>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +15,7 @@
 #include "profdiff/cli/options.h"
 #include "profdiff/model/profile.h"
 #include "profdiff/pipeline/cluster_request.h"
+#include "profdiff/pipeline/cluster_summaries.h"
 
 namespace profdiff::cli {
 
@@ -49,5 +54,25 @@ StatusOr<std::vector<int64_t>> ParseRankList(std::string_view text);
 
 // `profdiff cluster`, after its arguments were parsed. Returns the exit code.
 int RunClusterCommand(const ClusterOptions& options, std::ostream& out, std::ostream& err);
+
+// What the command line of `cluster summarize` asks for.
+struct SummarizeOptions : pipeline::SummarizeRequest {
+  bool quiet = false;
+  bool verbose = false;
+};
+
+// The environment, one variable at a time (std::getenv; tests pass their own).
+using EnvLookup = std::function<const char*(const char*)>;
+
+// The shard (index, count) of `cluster summarize`: --shard-index / --shard-count when given, else a
+// Slurm array task's (SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT), else a
+// Kubernetes Indexed Job's JOB_COMPLETION_INDEX (its count must be given with --shard-count), else
+// (0, 1). An index not below its count, a count of 0 or a variable that is no number is
+// kInvalidArgument naming where the value came from.
+StatusOr<std::pair<size_t, size_t>> ResolveShard(std::optional<int64_t> index, std::optional<int64_t> count,
+                                                 const EnvLookup& env);
+
+// `profdiff cluster summarize`, after its arguments were parsed. Returns the exit code.
+int RunSummarizeCommand(const SummarizeOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace profdiff::cli

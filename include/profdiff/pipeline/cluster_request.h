@@ -17,6 +17,10 @@ namespace profdiff::pipeline {
 struct ClusterRequest {
   std::string run_path;     // -d: the directory holding the ranks of one run
   std::string base_run_path;  // -bp: a base run to compare with ("": one run)
+  // --summaries / --base-summaries: the run's (the base run's) ranks as summary files written by
+  // `profdiff cluster summarize` (cluster_summaries.h) instead of -d (-bp): the reduce alone.
+  std::string summaries_dir;
+  std::string base_summaries_dir;
   analysis::GateOptions gate;  // --gate-*, --noise-floor-ms (two runs only)
   std::string output_path;  // -o: outputs go to <DIR>/cluster_analysis_output/ and <DIR>/profdiff_cluster.{json,xlsx,html}
   std::optional<std::vector<int64_t>> rank_list;  // --rank_list: only these ranks
