@@ -21,6 +21,8 @@ diff <("$pd" inspect --help | options_of) <(listed _profdiff_inspect_opts | grep
   fail "inspect options differ from 'profdiff inspect --help'"
 diff <({ "$pd" cluster --help | options_of; echo -bp; } | sort -u) <(listed _profdiff_cluster_opts | grep -v '^$') ||
   fail "cluster options differ from 'profdiff cluster --help' (< help, > completion)"
+diff <("$pd" cluster summarize --help | options_of) <(listed _profdiff_summarize_opts | grep -v '^$') ||
+  fail "cluster summarize options differ from 'profdiff cluster summarize --help'"
 diff <("$pd" --help | options_of) <(listed _profdiff_top_opts | grep -v '^$') ||
   fail "top-level options differ from 'profdiff --help'"
 
@@ -41,6 +43,9 @@ complete_line() {  # complete_line WORD...: COMPREPLY for the line, the last wor
 [[ "$(complete_line profdiff compare --format '')" == $'json\ntext' ]] || fail "--format values"
 [[ "$(complete_line profdiff compare --color a)" == $'always\nauto' ]] || fail "--color values"
 [[ "$(complete_line profdiff inspect --j)" == --json ]] || fail "inspect option"
+[[ "$(complete_line profdiff cluster su)" == summarize ]] || fail "cluster subcommand: $(complete_line profdiff cluster su)"
+[[ "$(complete_line profdiff cluster summarize --shard-c)" == --shard-count ]] || fail "summarize option"
+[[ "$(complete_line profdiff cluster --summ)" == --summaries ]] || fail "cluster --summaries"
 cd "$src/tests/data"
 [[ "$(complete_line profdiff compare -bp kineto_h100_tiny/be)" == kineto_h100_tiny/before_fix_trace.json ]] ||
   fail "file argument: $(complete_line profdiff compare -bp kineto_h100_tiny/be)"
