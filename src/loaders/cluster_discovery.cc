@@ -255,22 +255,15 @@ std::optional<int64_t> RankFromFileName(std::string_view file_name) {
   return ParseDigits(stem.substr(begin, end - begin));
 }
 
-StatusOr<KinetoHead> ReadKinetoHead(const std::string& trace_file, size_t head_bytes) {
-  PD_ASSIGN_OR_RETURN(auto src, ByteSource::Open(trace_file, 64 << 10));
-  std::string head(head_bytes, '\0');
-  size_t got = 0;
-  while (got < head_bytes) {
-    PD_ASSIGN_OR_RETURN(size_t n, src->Read(head.data() + got, head_bytes - got));
-    if (n == 0) break;
-    got += n;
-  }
-  head.resize(got);
-  KinetoHead out;
-  out.trace_events = head.find("\"traceEvents\"") != std::string::npos;
+namespace {
+
+// distributedInfo.rank of the head, when its object is whole in it; `complete` says whether it is.
+std::optional<int64_t> DistributedRank(const std::string& head, bool& complete) {
+  complete = false;
   const size_t key = head.find("\"distributedInfo\"");
-  if (key == std::string::npos) return out;
+  if (key == std::string::npos) return std::nullopt;
   const size_t open = head.find('{', key);
-  if (open == std::string::npos) return out;
+  if (open == std::string::npos) return std::nullopt;
   int depth = 0;
   bool in_string = false;
   for (size_t i = open; i < head.size(); ++i) {
@@ -283,12 +276,36 @@ StatusOr<KinetoHead> ReadKinetoHead(const std::string& trace_file, size_t head_b
     if (c == '"') in_string = true;
     else if (c == '{') ++depth;
     else if (c == '}' && --depth == 0) {
+      complete = true;
       const auto obj = nlohmann::json::parse(head.begin() + static_cast<std::ptrdiff_t>(open),
                                              head.begin() + static_cast<std::ptrdiff_t>(i + 1), nullptr, false);
-      if (obj.is_object() && obj.contains("rank") && obj["rank"].is_number_integer())
-        out.rank = obj["rank"].get<int64_t>();
-      return out;
+      if (obj.is_object() && obj.contains("rank") && obj["rank"].is_number_integer()) return obj["rank"].get<int64_t>();
+      return std::nullopt;
     }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Reads the head 64 KiB at a time and stops as soon as it holds both the "traceEvents" key and a whole
+// distributedInfo object (Kineto writes distributedInfo first): the answer is the one the whole
+// `head_bytes` would give, from a fraction of them.
+StatusOr<KinetoHead> ReadKinetoHead(const std::string& trace_file, size_t head_bytes) {
+  constexpr size_t kChunk = 64 << 10;
+  PD_ASSIGN_OR_RETURN(auto src, ByteSource::Open(trace_file, kChunk));
+  std::string head;
+  KinetoHead out;
+  bool complete = false;
+  while (head.size() < head_bytes) {
+    const size_t before = head.size();
+    head.resize(std::min(head_bytes, before + kChunk));
+    PD_ASSIGN_OR_RETURN(size_t n, src->Read(head.data() + before, head.size() - before));
+    head.resize(before + n);
+    if (n == 0) break;
+    if (!out.trace_events) out.trace_events = head.find("\"traceEvents\"") != std::string::npos;
+    if (!complete) out.rank = DistributedRank(head, complete);
+    if (out.trace_events && complete) break;
   }
   return out;
 }
