@@ -65,7 +65,7 @@ mv "$work/out" "$work/sharded"
 awk -v n="$ranks" '{ s += $1; if ($1 > m) m = $1 } END { printf "summaries: %d files, %.1f MiB in all, %.1f KiB a rank on average, %.1f KiB the largest\n", NR, s / 1048576, s / NR / 1024, m / 1024 }' \
   <(find "$work/sums" -name 'rank_*.summary.json' -printf '%s\n')
 echo "one machine, load and summarise ranks: $(grep -m1 'load and summarise ranks' "$work/one_machine.time" || true)"
-echo "reduce, reading the summaries:          $(grep -m1 'load and summarise ranks' "$work/reduce.time" || true)"
+echo "reduce, reading the summaries:          $(grep -m1 'read summaries' "$work/reduce.time" || true)"
 # The JSON lists its outputs by absolute path: compare it with the -o directory's name made equal.
 if cmp -s <(sed "s#$work/one#OUT#g; s#$work/out#OUT#g" "$work/one/profdiff_cluster.json") \
           <(sed "s#$work/sharded#OUT#g; s#$work/out#OUT#g" "$work/sharded/profdiff_cluster.json"); then

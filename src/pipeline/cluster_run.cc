@@ -437,7 +437,8 @@ void CompareWithBase(const ClusterRequest& request, std::shared_ptr<report::Clus
 }  // namespace
 
 StatusOr<report::ClusterResult> RunCluster(const ClusterRequest& request, RunMessages& messages) {
-  std::optional<PhaseScope> phase(std::in_place, messages, "discover ranks");
+  std::optional<PhaseScope> phase(std::in_place, messages,
+                                  request.summaries_dir.empty() ? "discover ranks" : "read summaries");
   report::ClusterResult result;
   result.policy = analysis::MakeReferencePolicy(request.reference_line);
   const bool two_runs = !request.base_run_path.empty() || !request.base_summaries_dir.empty();
