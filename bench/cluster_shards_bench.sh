@@ -52,7 +52,7 @@ timed one_machine "$bin" cluster -d "$work/run" -o "$work/out" -q --verbose
 mv "$work/out" "$work/one"
 map_wall=0; map_cpu=0; map_rss=0
 for ((i = 0; i < shards; i++)); do
-  line="$(timed "shard_$i" "$bin" cluster summarize -d "$work/run" -o "$work/sums" --shard-index "$i" --shard-count "$shards" -q)"
+  line="$(timed "shard_$i" "$bin" cluster summarize -d "$work/run" -o "$work/sums" --shard-index "$i" --shard-count "$shards" -q --verbose)"
   read -r wall cpu rss <<< "$(awk '{print $2, $5, $8}' <<< "$line")"
   map_wall="$(awk -v a="$map_wall" -v b="$wall" 'BEGIN{print a + b}')"
   map_cpu="$(awk -v a="$map_cpu" -v b="$cpu" 'BEGIN{print a + b}')"
@@ -65,6 +65,10 @@ mv "$work/out" "$work/sharded"
 awk -v n="$ranks" '{ s += $1; if ($1 > m) m = $1 } END { printf "summaries: %d files, %.1f MiB in all, %.1f KiB a rank on average, %.1f KiB the largest\n", NR, s / 1048576, s / NR / 1024, m / 1024 }' \
   <(find "$work/sums" -name 'rank_*.summary.json' -printf '%s\n')
 echo "one machine, load and summarise ranks: $(grep -m1 'load and summarise ranks' "$work/one_machine.time" || true)"
+awk '/phase load and summarise ranks/ { for (i = 1; i <= NF; ++i) if ($(i+1) == "ms" && $(i+2) == "CPU,") c += $i }
+     /phase discover ranks/ { for (i = 1; i <= NF; ++i) if ($(i+1) == "ms" && $(i+2) == "CPU,") d += $i }
+     END { printf "map, the %d shards: load and summarise ranks %.1f ms CPU in all, discover ranks %.1f ms CPU in all\n", n, c, d }' \
+  n="$shards" "$work"/shard_*.time
 echo "reduce, reading the summaries:          $(grep -m1 'read summaries' "$work/reduce.time" || true)"
 # The JSON lists its outputs by absolute path: compare it with the -o directory's name made equal.
 if cmp -s <(sed "s#$work/one#OUT#g; s#$work/out#OUT#g" "$work/one/profdiff_cluster.json") \
