@@ -25,8 +25,9 @@
 #                           profdiff-map_<job>_<task>.log (%A_%a) and profdiff-reduce_<job>.log
 #   PROFDIFF_CPUS           CPUs per task, for the map's and the reduce's (default: 4); each task
 #                           loads its ranks on that many workers
-#   PROFDIFF_MAP_FLAGS      extra flags for the map's `profdiff cluster summarize` (e.g. --force,
-#                           --input-format db), split on spaces
+#   PROFDIFF_MAP_FLAGS      extra flags for the map's `profdiff cluster summarize` (e.g. --force: replace
+#                           summaries of another run), split on spaces; the reduce's --reference-compat,
+#                           --input-format and --strict are passed to the map as well
 #   PROFDIFF_SBATCH_FLAGS   extra sbatch flags for both jobs (e.g. "--partition=cpu --time=00:30:00"),
 #                           split on spaces; sbatch's own SBATCH_* variables work too
 #   PROFDIFF_SBATCH_SCRIPT  the batch script (default: profdiff-cluster.sbatch beside this script)
@@ -60,6 +61,17 @@ cpus="${PROFDIFF_CPUS:-4}"
 [[ "$cpus" =~ ^[1-9][0-9]*$ ]] || die "PROFDIFF_CPUS must be a positive number, got '$cpus'"
 read -r -a map_flags <<< "${PROFDIFF_MAP_FLAGS:-}"
 read -r -a sbatch_flags <<< "${PROFDIFF_SBATCH_FLAGS:-}"
+# The reduce's flags that shape the summaries go to the map too: the reduce refuses summaries made
+# with another --reference-compat, and --input-format / --strict decide how the ranks are read.
+reduce_flags=("$@")
+for ((i = 0; i < ${#reduce_flags[@]}; i++)); do
+  flag="${reduce_flags[i]}" next="${reduce_flags[i + 1]:-}"
+  case "$flag" in
+    --reference-compat=* | --input-format=* | --strict) map_flags+=("$flag") ;;
+    --reference-compat) map_flags+=("$flag"); [[ -n "$next" && "$next" != -* ]] && map_flags+=("$next") ;;
+    --input-format) map_flags+=("$flag" "$next") ;;
+  esac
+done
 
 if [[ -z "$shards" ]]; then
   # One task per rank, at most 16 (each task loads its ranks on PROFDIFF_CPUS workers).
