@@ -7,6 +7,7 @@
 # must fail and its reduce be cancelled, not left waiting.
 #   tests/slurm/slurm_smoke.sh SOURCE_DIR PROFDIFF_BINARY
 # Skips (77) without slurm-wlm (slurmctld, slurmd, sbatch, ...) or without ../shared (the corpus).
+# PROFDIFF_SLURM_KEEP=1 keeps its temporary directory (slurm.conf, daemons' and jobs' logs, outputs).
 # The cluster is private to the test: its slurm.conf (SLURM_CONF), state, spool and logs in a
 # temporary directory, loopback ports free at start, no authentication (auth/none, cred/none: Debian
 # 12's Slurm 22.05 has both), no cgroups (proctrack/linuxproc, task/none), no accounting (jobs are
@@ -53,7 +54,7 @@ cleanup() {
       [[ -f "$f" ]] && { echo "--- $f"; tail -n 40 "$f"; }
     done
   fi
-  rm -rf "$tmp"
+  [[ -n "${PROFDIFF_SLURM_KEEP:-}" ]] && echo "kept $tmp" || rm -rf "$tmp"
   exit "$rc"
 }
 trap cleanup EXIT
@@ -157,7 +158,8 @@ submit() {
 
 # The one-machine result first, in the OUT the reduce then writes (moved aside), so that any path
 # recorded in the outputs is the same.
-"$pd" cluster -d "$run" -o "$tmp/out" -q || fail "profdiff cluster -d $run failed"
+"$pd" cluster -d "$run" -o "$tmp/out" -q > "$tmp/log/one_machine.out" 2>&1 ||
+  fail "profdiff cluster -d $run failed: $(cat "$tmp/log/one_machine.out")"
 mv "$tmp/out" "$tmp/one"
 
 submit "$tmp/out" "$run" "$shards" -q
@@ -194,6 +196,10 @@ states="$(job_states "$map_id" "$reduce_id")"
 echo "$states"
 [[ -z "$(awk -v m="$map_id" 'index($1, m "_") == 1 && $2 != "FAILED"' <<< "$states")" ]] ||
   fail "a map task over a run without ranks did not fail"
+for ((t = 0; t < 2; t++)); do
+  grep -q "error:.*$tmp/no_ranks" "$tmp/out_failed/slurm-logs/profdiff-map_${map_id}_$t.log" ||
+    fail "the log of map task $t does not say what is wrong with $tmp/no_ranks"
+done
 grep -q "^$reduce_id CANCELLED " <<< "$states" || fail "the reduce of a failed map was not cancelled"
 [[ ! -e "$tmp/out_failed/profdiff_cluster.json" ]] || fail "the reduce of a failed map wrote a result"
 echo "slurm smoke: passed in $((SECONDS - start)) s"
