@@ -6,17 +6,19 @@ workbook's parts; its zip's time stamps aside), and prints the same screen; so d
 (--base-summaries, or -bp beside --summaries). Then what goes wrong: a missing, truncated, foreign or
 other-version summary makes the reduce fail naming the rank (exit 3), a different --reference-compat is
 refused (exit 2), a summary of another run is not replaced without --force, re-running the failed shard
-repairs the set; an identical summary is kept as it is; the shard comes from Slurm's or Kubernetes'
-environment.
+repairs the set; an identical summary is kept as it is; a shard killed at any point leaves nothing;
+the shard comes from Slurm's or Kubernetes' environment.
 
 Needs the corpus (../shared); exits 77 (skip) without it.
 """
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -201,6 +203,28 @@ def check_failing_rank(tmp, level2):
     reduce_fails(sums, os.path.join(tmp, "broken_out"), 3, "rank(s) 1")
 
 
+def check_kills(tmp, run_dir, ranks):
+    """SIGTERM at points spread over a shard's run (discovery, loading, writing): a killed shard leaves
+    nothing of its own (no temporary file, no summary, not the directory it made); one that finished
+    left every summary whole; running it again completes the set."""
+    for i, delay in enumerate((0.01, 0.03, 0.08, 0.15, 0.3, 0.6)):
+        sums = os.path.join(tmp, f"kill_{i}")
+        p = subprocess.Popen([BIN, "cluster", "summarize", "-d", run_dir, "-o", sums, "-q"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        p.send_signal(signal.SIGTERM)
+        rc = p.wait()
+        left = sorted(os.listdir(sums)) if os.path.isdir(sums) else None
+        if rc == 0:
+            check(left is not None and len(left) == ranks and all(n.endswith(".summary.json") for n in left),
+                  f"a finished shard left {left}")
+        else:
+            check(rc in (-signal.SIGTERM, 128 + signal.SIGTERM), f"killed after {delay} s: exit {rc}")
+            check(left is None, f"a shard killed after {delay} s left {left}")
+        rc, _, err = run(["cluster", "summarize", "-d", run_dir, "-o", sums, "-q"])
+        check(rc == 0 and len(os.listdir(sums)) == ranks, f"re-running the killed shard: {rc} {err}")
+
+
 def check_environment(tmp, level2):
     sums = os.path.join(tmp, "env_sums")
     slurm = {"SLURM_ARRAY_TASK_ID": "11", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "2"}
@@ -238,6 +262,7 @@ def main():
                         "--ranks", "48"], check=True)
         check(check_cluster("synth64", synth, tmp), "the 64-rank synthetic run was checked")
         check_two_runs(tmp, synth, synth_base, "synth 64 vs 48")
+        check_kills(tmp, synth, 64)
         check_two_runs(tmp, os.path.join(CORPUS, "msinsight_pt_db_2025_level2"),
                        os.path.join(CORPUS, "msinsight_pt_db_2025_level1"), "db level2 vs level1")
         check_failures(tmp, text2, os.path.join(CORPUS, "msinsight_pt_text_2025_level1"))
