@@ -576,7 +576,11 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (compare_cmd->parsed()) target = compare_cmd;
     if (cluster_cmd->parsed()) target = cluster_cmd;
     if (summarize_cmd->parsed()) target = summarize_cmd;
-    out << target->help();
+    // The usage line names the whole command: "profdiff cluster summarize [OPTIONS]".
+    std::string prefix;
+    for (const CLI::App* a = target->get_parent(); a != nullptr; a = a->get_parent())
+      prefix = a->get_name() + (prefix.empty() ? "" : " ") + prefix;
+    out << target->help(prefix);
     return kExitOk;
   } catch (const CLI::CallForAllHelp&) {
     out << app.help("", CLI::AppFormatMode::All);
