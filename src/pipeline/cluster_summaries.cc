@@ -170,7 +170,8 @@ ExistingFile CheckExisting(const std::string& path, const std::string& fingerpri
   auto text = ReadWholeFile(path);
   if (!text.ok()) return {Existing::kUnreadable, text.status().message()};
   const Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("summary") || j["format"] != Json(kSummaryFormat))
+  if (j.is_discarded() || !j.is_object() || !j.contains("summary") ||
+      j.value("format", Json()) != Json(kSummaryFormat))
     return {Existing::kUnreadable, "not a profdiff rank summary"};
   if (std::string diff = HeaderDifference(j, fingerprint, options, signature); !diff.empty())
     return {Existing::kDifferent, std::move(diff)};

@@ -159,6 +159,12 @@ def check_failures(tmp, level2, level1):
     rc, _, err = run(["cluster", "summarize", "-d", level2, "-o", sums, "--shard-index", "0", "--shard-count", "2"])
     check(rc == 0 and "cannot be read" in err, f"an unreadable summary is replaced, said: {rc} {err}")
     check_equal_route("repaired after a truncated summary", out, want, ["--summaries", sums])
+    for junk in ("{}", "[1, 2]", '{"format": "profdiff-rank-summary"}'):  # JSON, but no summary
+        with open(f0, "w") as f:
+            f.write(junk)
+        reduce_fails(sums, out, 3, "rank 0", "rank_0.summary.json")
+        rc, _, err = run(["cluster", "summarize", "-d", level2, "-o", sums, "--shard-index", "0", "--shard-count", "2"])
+        check(rc == 0 and "cannot be read" in err, f"{junk} is replaced, said: {rc} {err}")
     # Another run's summary.
     shutil.copy(os.path.join(other, "rank_1.summary.json"), f1)
     reduce_fails(sums, out, 3, "mixes runs", "rank 1", "msinsight_pt_text_2025_level1")
