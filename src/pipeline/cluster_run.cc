@@ -5,12 +5,10 @@
 
 #include <algorithm>
 #include <limits>
-#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <set>
 #include <system_error>
-#include <thread>
 #include <utility>
 
 #include "profdiff/analysis/cluster/communication_groups.h"
