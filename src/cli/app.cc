@@ -514,6 +514,30 @@ StatusOr<CompareOptions> ParseCompareArgs(const std::vector<std::string>& args) 
   return out;
 }
 
+namespace {
+
+// A command's --help, its usage line naming the whole command ("profdiff cluster summarize [OPTIONS]").
+std::string HelpOf(const CLI::App& command) {
+  std::string prefix;
+  for (const CLI::App* a = command.get_parent(); a != nullptr; a = a->get_parent())
+    prefix = a->get_name() + (prefix.empty() ? "" : " ") + prefix;
+  return command.help(prefix);
+}
+
+// Validates a command's bound options with `finish` and runs it with `run`; a validation error is said
+// and mapped to its exit code.
+template <class Options, class FinishFn, class RunFn>
+int FinishAndRun(FinishFn finish, RunFn run, std::ostream& out, std::ostream& err) {
+  Options options;
+  if (Status s = finish(options); !s.ok()) {
+    err << "profdiff: error: " << EscapeForTerminal(s.message()) << "\n";
+    return ExitCodeFor(s);
+  }
+  return run(options, out, err);
+}
+
+}  // namespace
+
 int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app(
       "profdiff: compare two ML training profiles (PyTorch Kineto GPU traces, Ascend NPU profiler "
@@ -576,11 +600,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (compare_cmd->parsed()) target = compare_cmd;
     if (cluster_cmd->parsed()) target = cluster_cmd;
     if (summarize_cmd->parsed()) target = summarize_cmd;
-    // The usage line names the whole command: "profdiff cluster summarize [OPTIONS]".
-    std::string prefix;
-    for (const CLI::App* a = target->get_parent(); a != nullptr; a = a->get_parent())
-      prefix = a->get_name() + (prefix.empty() ? "" : " ") + prefix;
-    out << target->help(prefix);
+    out << HelpOf(*target);
     return kExitOk;
   } catch (const CLI::CallForAllHelp&) {
     out << app.help("", CLI::AppFormatMode::All);
@@ -607,33 +627,17 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     inspect.input_format = InputFormatFromName(inspect_format).value_or(InputFormat::kAuto);
     return RunInspect(inspect, out, err);
   }
-  if (compare_cmd->parsed()) {
-    CompareOptions opts;
-    Status s = Finish(raw, opts);
-    if (!s.ok()) {
-      err << "profdiff: error: " << EscapeForTerminal(s.message()) << "\n";
-      return ExitCodeFor(s);
-    }
-    return RunCompare(opts, out, err);
-  }
+  if (compare_cmd->parsed())
+    return FinishAndRun<CompareOptions>([&](CompareOptions& o) { return Finish(raw, o); }, RunCompare, out, err);
   if (summarize_cmd->parsed()) {
-    SummarizeOptions opts;
-    Status s = FinishSummarize(raw_summarize, [](const char* name) { return std::getenv(name); }, opts);
-    if (!s.ok()) {
-      err << "profdiff: error: " << EscapeForTerminal(s.message()) << "\n";
-      return ExitCodeFor(s);
-    }
-    return RunSummarizeCommand(opts, out, err);
+    auto finish = [&](SummarizeOptions& o) {
+      return FinishSummarize(raw_summarize, [](const char* name) { return std::getenv(name); }, o);
+    };
+    return FinishAndRun<SummarizeOptions>(finish, RunSummarizeCommand, out, err);
   }
-  if (cluster_cmd->parsed()) {
-    ClusterOptions opts;
-    Status s = FinishCluster(raw_cluster, opts);
-    if (!s.ok()) {
-      err << "profdiff: error: " << EscapeForTerminal(s.message()) << "\n";
-      return ExitCodeFor(s);
-    }
-    return RunClusterCommand(opts, out, err);
-  }
+  if (cluster_cmd->parsed())
+    return FinishAndRun<ClusterOptions>([&](ClusterOptions& o) { return FinishCluster(raw_cluster, o); },
+                                        RunClusterCommand, out, err);
   err << "profdiff: error: a command is required: inspect, compare or cluster\n" << app.help();
   return kExitUsage;
 }
