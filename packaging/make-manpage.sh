@@ -56,7 +56,10 @@ profdiff \- compare two ML training profiles and explain why one run is slower
 [\fIOPTIONS\fR] \fIPATH\fR
 .br
 .B profdiff cluster
-\fB\-d\fR \fIRUN\fR [\fIOPTIONS\fR]
+\fB\-d\fR \fIRUN\fR | \fB\-\-summaries\fR \fIDIR\fR [\fIOPTIONS\fR]
+.br
+.B profdiff cluster summarize
+\fB\-d\fR \fIRUN\fR \fB\-o\fR \fIDIR\fR [\fB\-\-shard\-index\fR \fII\fR \fB\-\-shard\-count\fR \fIK\fR] [\fIOPTIONS\fR]
 .br
 .B profdiff
 [\fB\-\-help\fR | \fB\-\-version\fR]
@@ -65,9 +68,10 @@ ROFF
   "$bin" --help | sed -n '1s/^profdiff: //p' | awk '{ gsub(/-/, "\\-"); print }'
   echo ".PP"
   "$bin" --help | sed -n '/^Options:$/,/^Exit codes:$/p' | sed '$d' | help_to_roff
-  for cmd in compare inspect cluster; do
+  for cmd in compare inspect cluster "cluster summarize"; do
     echo ".SH \"PROFDIFF $(echo "$cmd" | tr a-z A-Z)\""
-    "$bin" "$cmd" --help | help_to_roff
+    # shellcheck disable=SC2086  # "cluster summarize" is two words
+    "$bin" $cmd --help | help_to_roff
   done
   echo ".SH \"EXIT STATUS\""
   exit_codes
