@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <set>
 #include <system_error>
@@ -71,22 +72,34 @@ struct OutputPaths {
 struct RunRanks {
   std::string path;       // the run as -d gave it, or as its summaries record it
   std::string real_path;  // its real path (the reference's DB route names ranks by it)
-  std::vector<std::string> kinds;    // each rank's export kind ("text", "db", "partial", "kineto")
   std::vector<std::string> inputs;   // what no output may be or lie in
   std::vector<RankInput> to_map;     // discovered: the ranks to load and summarise
   std::optional<std::vector<analysis::RankSummary>> summaries;  // read back
 };
 
-bool AllDbExports(const RunRanks& run) {
-  return !run.kinds.empty() && std::all_of(run.kinds.begin(), run.kinds.end(), [](const std::string& k) { return k == "db"; });
+// Each rank's export kind ("text", "db", "partial", "kineto"), of the ranks to map or the summaries read.
+std::vector<std::string_view> KindsOf(const RunRanks& run) {
+  std::vector<std::string_view> kinds;
+  for (const RankInput& r : run.to_map) kinds.push_back(RankExportName(r.kind));
+  if (run.summaries)
+    for (const analysis::RankSummary& r : *run.summaries) kinds.push_back(r.export_kind);
+  return kinds;
 }
+
+// Every rank's export is one of `kinds` (and the run has ranks).
+bool AllExportsAre(const RunRanks& run, std::initializer_list<RankExport> kinds) {
+  const std::vector<std::string_view> of = KindsOf(run);
+  return !of.empty() && std::all_of(of.begin(), of.end(), [&](std::string_view k) {
+    return std::any_of(kinds.begin(), kinds.end(), [&](RankExport e) { return k == RankExportName(e); });
+  });
+}
+
+bool AllDbExports(const RunRanks& run) { return AllExportsAre(run, {RankExport::kAscendDb}); }
 
 // The reference writes its communication files for a run of text exports (a DB run's go to its
 // cluster_analysis.db; it reads no Kineto trace).
 bool WritesCommunicationFiles(const RunRanks& run) {
-  return !run.kinds.empty() && std::all_of(run.kinds.begin(), run.kinds.end(), [](const std::string& k) {
-    return k == RankExportName(RankExport::kAscendText) || k == RankExportName(RankExport::kAscendPartial);
-  });
+  return AllExportsAre(run, {RankExport::kAscendText, RankExport::kAscendPartial});
 }
 
 std::vector<std::string> CommunicationFilePaths(const OutputPaths& out) {
@@ -225,11 +238,8 @@ StatusOr<RunRanks> DiscoverRun(const ClusterRequest& request, const std::string&
   if (!found.ok()) return AsInputError(found.status());
   SayDiscoveryWarnings(found->warnings, who, result, messages);
   PD_RETURN_IF_ERROR(SelectRanks(request, path, *found));
-  RunRanks run{path, RealRunPath(path), {}, {path}, std::move(found->ranks), std::nullopt};
-  for (const RankInput& r : run.to_map) {
-    run.kinds.emplace_back(RankExportName(r.kind));
-    run.inputs.push_back(r.path);
-  }
+  RunRanks run{path, RealRunPath(path), {path}, std::move(found->ranks), std::nullopt};
+  for (const RankInput& r : run.to_map) run.inputs.push_back(r.path);
   return run;
 }
 
@@ -238,9 +248,7 @@ StatusOr<RunRanks> ReadRun(const ClusterRequest& request, const std::string& dir
                            report::ClusterResult& result, RunMessages& messages) {
   PD_ASSIGN_OR_RETURN(SummarySet set, ReadSummarySet(dir, request.rank_list, request.reference_line, request.threads));
   SayDiscoveryWarnings(set.warnings, who, result, messages);
-  RunRanks run{set.run_path, set.real_path, {}, {dir, set.run_path}, {}, std::move(set.ranks)};
-  for (const analysis::RankSummary& r : *run.summaries) run.kinds.push_back(r.export_kind);
-  return run;
+  return RunRanks{set.run_path, set.real_path, {dir, set.run_path}, {}, std::move(set.ranks)};
 }
 
 // The run of -d (-bp), or of --summaries (--base-summaries).
