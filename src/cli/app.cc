@@ -22,6 +22,7 @@
 #include "profdiff/cli/options.h"
 #include "profdiff/cli/suggest.h"
 #include "profdiff/pipeline/comparisons.h"
+#include "reference_compat_option.h"
 #include "summarize_args.h"
 
 namespace profdiff::cli {
@@ -157,8 +158,7 @@ struct RawCompare {
   std::string format = "text";
   std::string input_format = "auto";
   std::string color = "auto";
-  std::string reference_line;  // --reference-compat's LINE ("" when given without one)
-  CLI::Option* reference_compat_opt = nullptr;
+  ReferenceCompatOption reference_compat;
   CLI::Option* max_kernel_opt = nullptr;
   CLI::Option* output_opt = nullptr;
 };
@@ -207,12 +207,7 @@ void AddCompareOptions(CLI::App& c, RawCompare& r) {
   c.add_flag("--no-xlsx", o.no_xlsx, "Do not write the workbook");
   c.add_option("--csv", o.csv_dir, "Write one CSV file per sheet into DIR (created if missing)")
       ->type_name("DIR");
-  // An optional value: "--reference-compat" alone or "--reference-compat=8.2"; a flag after it is
-  // never taken as its value. Given twice (as a flag could be before), the last one counts.
-  r.reference_compat_opt = c.add_option("--reference-compat", r.reference_line, kReferenceCompatHelp)
-                               ->expected(0, 1)
-                               ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
-                               ->type_name("[=LINE]");
+  r.reference_compat.Add(c, kReferenceCompatHelp);
   c.add_flag("--strict", o.strict, "Fail on any malformed record in the inputs");
   c.add_option("--input-format", r.input_format, kInputFormatHelp)->check(CLI::IsMember({"auto", "text", "db"}));
   c.add_option("--threads", o.threads, kCompareThreadsHelp)->check(CLI::Range(1, kMaxThreads))->type_name("N");
@@ -249,14 +244,13 @@ struct RawCluster {
   RawGates gates;
   std::string format = "text";
   std::string input_format = "auto";
-  std::string reference_line;
   std::string mode = "all";
   std::string drill_down;
   CLI::Option* drill_down_opt = nullptr;
   CLI::Option* rank_list_opt = nullptr;
   CLI::Option* step_opt = nullptr;
   CLI::Option* base_opt = nullptr;
-  CLI::Option* reference_compat_opt = nullptr;
+  ReferenceCompatOption reference_compat;
   CLI::Option* summaries_opt = nullptr;
   CLI::Option* base_summaries_opt = nullptr;
 };
@@ -296,12 +290,8 @@ void AddClusterOptions(CLI::App& c, RawCluster& r) {
                                    "rank whose step grew most")
                           ->type_name("worst|RANK");
   c.add_flag("--force", o.force, "Overwrite existing output files");
-  r.reference_compat_opt = c.add_option("--reference-compat", r.reference_line,
-                                        "Write cluster_step_trace_time.csv as the reference (msprof-analyze "
-                                        "cluster) does: its float values; LINE 26.1 (default) or 8.2")
-                               ->expected(0, 1)
-                               ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
-                               ->type_name("[=LINE]");
+  r.reference_compat.Add(c, "Write cluster_step_trace_time.csv as the reference (msprof-analyze cluster) does: its "
+                            "float values; LINE 26.1 (default) or 8.2");
   c.add_option("--input-format", r.input_format, kInputFormatHelp)->check(CLI::IsMember({"auto", "text", "db"}));
   c.add_option("-j,--threads", o.threads, "Ranks loaded at once (default: one per core)")
       ->check(CLI::Range(1, kMaxThreads))
@@ -356,10 +346,7 @@ Status FinishCluster(RawCluster& r, ClusterOptions& out) {
   o.mode = r.mode == "communication_time"     ? analysis::ClusterMode::kCommunicationTime
            : r.mode == "communication_matrix" ? analysis::ClusterMode::kCommunicationMatrix
                                               : analysis::ClusterMode::kAll;
-  if (r.reference_compat_opt->count() > 0) {
-    PD_ASSIGN_OR_RETURN(analysis::ReferenceLine line, ParseReferenceCompatLine(r.reference_line));
-    o.reference_line = line;
-  }
+  PD_RETURN_IF_ERROR(r.reference_compat.Apply(o.reference_line));
   out = o;
   return Status::Ok();
 }
@@ -380,10 +367,7 @@ Status Finish(RawCompare& r, CompareOptions& out) {
   o.color = r.color == "always" ? ColorMode::kAlways : r.color == "never" ? ColorMode::kNever : ColorMode::kAuto;
   r.gates.Apply(o.gate_e2e_pct, o.gate_compute_pct, o.gate_comm_pct, o.gate_free_pct);
   PD_RETURN_IF_ERROR(ValidateCompareOptions(o, r.base_step, r.comparison_step));
-  if (r.reference_compat_opt->count() > 0) {
-    PD_ASSIGN_OR_RETURN(analysis::ReferenceLine line, ParseReferenceCompatLine(r.reference_line));
-    o.reference_line = line;
-  }
+  PD_RETURN_IF_ERROR(r.reference_compat.Apply(o.reference_line));
   out = o;
   return Status::Ok();
 }

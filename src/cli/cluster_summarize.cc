@@ -82,11 +82,7 @@ void AddSummarizeOptions(CLI::App& c, RawSummarize& r) {
                     ->check(CLI::PositiveNumber)
                     ->type_name("COUNT");
   c.add_flag("--force", o.force, "Replace a summary of another run, input or options (an identical one is kept)");
-  r.reference_compat_opt = c.add_option("--reference-compat", r.reference_line,
-                                        "As `cluster --reference-compat`: give the reduce the same")
-                               ->expected(0, 1)
-                               ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
-                               ->type_name("[=LINE]");
+  r.reference_compat.Add(c, "As `cluster --reference-compat`: give the reduce the same");
   c.add_option("--input-format", r.input_format, "As `cluster --input-format`")
       ->check(CLI::IsMember({"auto", "text", "db"}));
   c.add_option("-j,--threads", o.threads, "Ranks loaded at once (default: one per core)")
@@ -108,10 +104,7 @@ Status FinishSummarize(RawSummarize& r, const EnvLookup& env, SummarizeOptions& 
   o.shard_index = shard.first;
   o.shard_count = shard.second;
   o.input_format = InputFormatFromName(r.input_format).value_or(InputFormat::kAuto);
-  if (r.reference_compat_opt->count() > 0) {
-    PD_ASSIGN_OR_RETURN(analysis::ReferenceLine line, ParseReferenceCompatLine(r.reference_line));
-    o.reference_line = line;
-  }
+  PD_RETURN_IF_ERROR(r.reference_compat.Apply(o.reference_line));
   out = o;
   return Status::Ok();
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "profdiff/cli/commands.h"
+#include "reference_compat_option.h"
 
 namespace profdiff::cli {
 
@@ -14,11 +15,10 @@ struct RawSummarize {
   SummarizeOptions opts;
   int64_t shard_index = 0;
   int64_t shard_count = 0;
-  std::string reference_line;
   std::string input_format = "auto";
   CLI::Option* index_opt = nullptr;
   CLI::Option* count_opt = nullptr;
-  CLI::Option* reference_compat_opt = nullptr;
+  ReferenceCompatOption reference_compat;
 };
 
 void AddSummarizeOptions(CLI::App& c, RawSummarize& r);
