@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -149,7 +150,7 @@ class OpTreeBuilder {
     std::vector<std::pair<NodeId, SliceId>> attach =
         by_connection_ ? AttachByConnectionId(dict)
                        : (policy_.attach_kernels_by_start_ts ? AttachByStartTs(dict) : AttachToInnermost(dict));
-    StoreKernels(std::move(attach));
+    StoreKernels(attach);
     return std::move(tree_);
   }
 
@@ -272,30 +273,24 @@ class OpTreeBuilder {
   }
 
   // profdiff's rule: each kernel once, to the innermost op on the flow start's track containing it.
+  // Each track's nodes in start order are searched from where the track's last launch was found:
+  // launches come about in time order, so a search is a few steps forward (a binary search over
+  // the track's whole list missed the cache at every step once the list outgrew it).
   std::vector<std::pair<NodeId, SliceId>> AttachToInnermost(const KernelDict& dict) {
     std::vector<std::pair<NodeId, SliceId>> attach;
-    // Per track: its nodes in start order and their track-local enclosing node.
-    std::unordered_map<TrackId, std::vector<NodeId>> track_nodes;
-    for (NodeId id = 1; id < nodes_.size(); ++id) track_nodes[p_.slices[nodes_[id].slice].track].push_back(id);
-    std::vector<NodeId> track_parent(nodes_.size(), kNoNode);
-    for (auto& [track, list] : track_nodes) {
-      std::vector<NodeId> stack;
-      for (NodeId id : list) {
-        while (!stack.empty() && nodes_[id].start_ns > nodes_[stack.back()].end_ns) stack.pop_back();
-        track_parent[id] = stack.empty() ? kNoNode : stack.back();
-        stack.push_back(id);
-      }
-    }
+    attach.reserve(dict.links.size());
+    const TrackNodes tracks = NodesByTrack();
+    std::vector<size_t> cursor(tracks.track_ids.size(), 0);
     for (const KernelLink& link : dict.links) {
       const FlowPoint s = timeline_.flows.LaunchStart(p_, link.launch);
       NodeId owner = kNoNode;
-      auto tn = track_nodes.find(s.track);
-      if (tn != track_nodes.end()) {
-        const auto& list = tn->second;
-        auto it = std::upper_bound(list.begin(), list.end(), s.ts_ns,
-                                   [&](int64_t ts, NodeId id) { return ts < nodes_[id].start_ns; });
-        owner = it == list.begin() ? kNoNode : *(it - 1);
-        while (owner != kNoNode && nodes_[owner].end_ns < s.ts_ns) owner = track_parent[owner];
+      auto t = tracks.index_of.find(s.track);
+      if (t != tracks.index_of.end()) {
+        const size_t k = t->second;
+        const std::span<const int64_t> starts(tracks.starts.data() + tracks.begin[k], tracks.begin[k + 1] - tracks.begin[k]);
+        cursor[k] = UpperBoundFrom(starts, cursor[k], s.ts_ns);
+        owner = cursor[k] == 0 ? kNoNode : tracks.nodes[tracks.begin[k] + cursor[k] - 1];
+        while (owner != kNoNode && nodes_[owner].end_ns < s.ts_ns) owner = tracks.parent[owner];
       }
       if (owner == kNoNode) {
         ++tree_.stats_.kernels_without_op;
@@ -306,16 +301,80 @@ class OpTreeBuilder {
     return attach;
   }
 
-  // (node, kernel) attachments in flow order -> per-node kernel ranges and subtree kernel counts.
-  void StoreKernels(std::vector<std::pair<NodeId, SliceId>> attach) {
-    StableSortByKey(attach, [](const std::pair<NodeId, SliceId>& a) { return a.first; });
-    tree_.kernel_ids_.reserve(attach.size());
-    for (size_t i = 0; i < attach.size(); ++i) {
-      OpNode& n = nodes_[attach[i].first];
-      if (n.kernels_count == 0) n.kernels_begin = static_cast<uint32_t>(i);
-      ++n.kernels_count;
-      tree_.kernel_ids_.push_back(attach[i].second);
+  // The nodes of each track in start (node) order, their starts beside them, and each node's
+  // track-local enclosing node.
+  struct TrackNodes {
+    std::unordered_map<TrackId, size_t> index_of;
+    std::vector<TrackId> track_ids;
+    std::vector<size_t> begin;   // per track, into nodes/starts; one more at the end
+    std::vector<NodeId> nodes;
+    std::vector<int64_t> starts;
+    std::vector<NodeId> parent;  // per node
+  };
+  TrackNodes NodesByTrack() const {
+    TrackNodes t;
+    std::vector<uint32_t> track_of(nodes_.size(), 0);
+    for (NodeId id = 1; id < nodes_.size(); ++id) {
+      const TrackId track = p_.slices[nodes_[id].slice].track;
+      const auto [it, added] = t.index_of.try_emplace(track, t.track_ids.size());
+      if (added) t.track_ids.push_back(track);
+      track_of[id] = static_cast<uint32_t>(it->second);
     }
+    t.begin.assign(t.track_ids.size() + 1, 0);
+    for (NodeId id = 1; id < nodes_.size(); ++id) ++t.begin[track_of[id] + 1];
+    for (size_t k = 0; k < t.track_ids.size(); ++k) t.begin[k + 1] += t.begin[k];
+    std::vector<size_t> fill(t.begin.begin(), t.begin.end() - 1);
+    t.nodes.resize(nodes_.size() > 0 ? nodes_.size() - 1 : 0);
+    t.starts.resize(t.nodes.size());
+    for (NodeId id = 1; id < nodes_.size(); ++id) {
+      const size_t at = fill[track_of[id]]++;
+      t.nodes[at] = id;
+      t.starts[at] = nodes_[id].start_ns;
+    }
+    t.parent.assign(nodes_.size(), kNoNode);
+    std::vector<NodeId> stack;
+    for (size_t k = 0; k < t.track_ids.size(); ++k) {
+      stack.clear();
+      for (size_t i = t.begin[k]; i < t.begin[k + 1]; ++i) {
+        const NodeId id = t.nodes[i];
+        while (!stack.empty() && nodes_[id].start_ns > nodes_[stack.back()].end_ns) stack.pop_back();
+        t.parent[id] = stack.empty() ? kNoNode : stack.back();
+        stack.push_back(id);
+      }
+    }
+    return t;
+  }
+
+  // The first position of `starts` (ascending) whose start is after `ts`, searched from `from` (the
+  // last answer): galloping forward from it, or a binary search below it when `ts` is earlier.
+  static size_t UpperBoundFrom(std::span<const int64_t> starts, size_t from, int64_t ts) {
+    const size_t n = starts.size();
+    size_t lo = 0, hi = from;  // the answer is in [lo, hi]
+    if (from == 0 || starts[from - 1] <= ts) {
+      lo = from;
+      for (size_t step = 1; hi < n && starts[hi] <= ts; step *= 2) {
+        lo = hi + 1;
+        hi = lo + step;
+      }
+      hi = std::min(hi, n);
+    }
+    return static_cast<size_t>(std::upper_bound(starts.begin() + static_cast<ptrdiff_t>(lo),
+                                                starts.begin() + static_cast<ptrdiff_t>(hi), ts) -
+                               starts.begin());
+  }
+
+  // (node, kernel) attachments in flow order -> per-node kernel ranges (a counting sort by node,
+  // stable) and subtree kernel counts.
+  void StoreKernels(const std::vector<std::pair<NodeId, SliceId>>& attach) {
+    for (const auto& [node, kernel] : attach) ++nodes_[node].kernels_count;
+    uint32_t offset = 0;
+    for (OpNode& n : nodes_) {
+      if (n.kernels_count > 0) n.kernels_begin = offset;
+      offset += n.kernels_count;
+    }
+    tree_.kernel_ids_.resize(attach.size());
+    std::vector<uint32_t> filled(nodes_.size(), 0);
+    for (const auto& [node, kernel] : attach) tree_.kernel_ids_[nodes_[node].kernels_begin + filled[node]++] = kernel;
     tree_.stats_.kernels_attached = attach.size();
     // kernel_num: own kernels added to the node and every ancestor except the root. Children have
     // larger ids than their parents, so one reverse pass accumulates subtrees.

@@ -4,7 +4,9 @@
 // at the same place and flows that name no kernel.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <string>
 #include <unordered_map>
 
 #include "../../common/profile_builder.h"
@@ -86,6 +88,36 @@ KernelDict OldLinkKernels(const Timeline& timeline) {
   return out;
 }
 
+// profdiff's attachment as it was at 2ef170a: per track, a binary search over the track's nodes in
+// start order, then up the track-local enclosing nodes; each node's kernels in flow order.
+std::vector<std::vector<SliceId>> OldAttachToInnermost(const Timeline& timeline, const OpTree& tree) {
+  const Profile& p = timeline.p();
+  std::unordered_map<TrackId, std::vector<NodeId>> track_nodes;
+  for (NodeId id = 1; id < tree.size(); ++id) track_nodes[p.slices[tree.node(id).slice].track].push_back(id);
+  std::vector<NodeId> track_parent(tree.size(), kNoNode);
+  for (auto& [track, list] : track_nodes) {
+    std::vector<NodeId> stack;
+    for (NodeId id : list) {
+      while (!stack.empty() && tree.node(id).start_ns > tree.node(stack.back()).end_ns) stack.pop_back();
+      track_parent[id] = stack.empty() ? kNoNode : stack.back();
+      stack.push_back(id);
+    }
+  }
+  std::vector<std::vector<SliceId>> kernels(tree.size());
+  for (const KernelLink& link : LinkKernels(timeline, ExactPolicy()).links) {
+    const FlowPoint s = timeline.flows.LaunchStart(p, link.launch);
+    auto tn = track_nodes.find(s.track);
+    if (tn == track_nodes.end()) continue;
+    const auto& list = tn->second;
+    auto it = std::upper_bound(list.begin(), list.end(), s.ts_ns,
+                               [&](int64_t ts, NodeId id) { return ts < tree.node(id).start_ns; });
+    NodeId owner = it == list.begin() ? kNoNode : *(it - 1);
+    while (owner != kNoNode && tree.node(owner).end_ns < s.ts_ns) owner = track_parent[owner];
+    if (owner != kNoNode) kernels[owner].push_back(link.kernel);
+  }
+  return kernels;
+}
+
 // ---- Random profiles ---------------------------------------------------------------------------
 
 // Kernels on a few GPU streams at few distinct timestamps (so that places repeat), flows of two kinds
@@ -164,6 +196,42 @@ TEST(LinearLinking, KernelLinkingEqualsTheHashMapLinking) {
       EXPECT_EQ(got.groups[g].ts_ns, want.groups[g].ts_ns);
       EXPECT_EQ(got.groups[g].kernels, want.groups[g].kernels);
     }
+  }
+}
+
+// Nested CPU ops on two threads, launches from random times on them (in no time order, some
+// before any op or between ops), kernels on three streams: the tree attaches each kernel to the
+// same node, in the same order, as the binary search did.
+TEST(LinearLinking, KernelAttachmentEqualsTheBinarySearchAttachment) {
+  std::mt19937_64 rng(37);
+  for (int round = 0; round < 200; ++round) {
+    const int size = 1 + round % 50 * (round % 3 == 0 ? 20 : 1);
+    ProfileBuilder b(DeviceKind::kGpu);
+    const TrackId cpu[2] = {b.Track("1", "10"), b.Track("1", "11")};
+    const TrackId gpu[3] = {b.Track("0", "7"), b.Track("0", "8"), b.Track("0", "9")};
+    for (int o = 0; o < size; ++o) {  // ops of random length: nested, overlapping, apart
+      const int64_t start = static_cast<int64_t>(rng() % static_cast<uint64_t>(size * 10 + 1)) * 100;
+      b.Add(cpu[rng() % 2], SliceKind::kCpuOp, "op" + std::to_string(rng() % 5), "cpu_op", start,
+            static_cast<int64_t>(rng() % 3000));
+    }
+    for (int k = 0; k < 2 * size; ++k) {
+      const TrackId stream = gpu[rng() % 3];
+      const int64_t at = 1'000'000 + k * 1000;
+      b.Add(stream, SliceKind::kKernel, "k", "kernel", at, 10);
+      const int64_t from = static_cast<int64_t>(rng() % static_cast<uint64_t>(size * 1000 + 2000)) - 1000;
+      b.Flow(static_cast<uint64_t>(k), "ac2g", from, cpu[rng() % 2], at, stream);
+    }
+    const Profile p = std::move(b.p);
+    const Timeline tl = BuildTimeline(p, {});
+    const OpTree tree = BuildOpTree(tl, ExactPolicy());
+    const std::vector<std::vector<SliceId>> want = OldAttachToInnermost(tl, tree);
+    uint64_t attached = 0;
+    for (NodeId id = 0; id < tree.size(); ++id) {
+      const std::span<const SliceId> got = tree.kernels(id);
+      ASSERT_EQ(std::vector<SliceId>(got.begin(), got.end()), want[id]) << "round " << round << " node " << id;
+      attached += want[id].size();
+    }
+    EXPECT_EQ(tree.stats().kernels_attached, attached);
   }
 }
 
