@@ -4,6 +4,7 @@
 
 #include <future>
 #include <span>
+#include <unordered_map>
 
 #include "profdiff/analysis/common/python_text.h"
 #include "profdiff/base/ordered_parallel.h"
@@ -42,14 +43,16 @@ std::string ShapeKeyText(const Profile& p, const Slice& s) {
   return std::string(p.str(a->text()));
 }
 
-// Matching keys of both trees' nodes in one key space, each computed once, on demand.
+// Matching keys of both trees' nodes in one key space, each computed once, on demand. Without
+// --use_input_shape a node's key depends on its op's name alone: it is looked up by the name's
+// string id (a few hundred names against ~10^5 nodes a side on a 1 GB trace), so that a node costs an
+// id lookup instead of building and hashing its key text (which grew to 170 ns a node with the trace,
+// as the nodes' slices and names fall out of the caches).
 class NodeKeys {
  public:
   NodeKeys(const Timeline& base, const OpTree& base_tree, const Timeline& comparison, const OpTree& comparison_tree,
            const OperatorCompareOptions& options)
-      : sides_{{&base.p(), &base_tree, std::vector<MatchKey>(base_tree.size(), kUnset)},
-               {&comparison.p(), &comparison_tree, std::vector<MatchKey>(comparison_tree.size(), kUnset)}},
-        options_(options) {}
+      : sides_{Side(base.p(), base_tree, options), Side(comparison.p(), comparison_tree, options)}, options_(options) {}
 
   std::vector<MatchKey> Base(std::span<const NodeId> ids) { return Of(sides_[0], ids); }
   std::vector<MatchKey> Comparison(std::span<const NodeId> ids) { return Of(sides_[1], ids); }
@@ -57,19 +60,30 @@ class NodeKeys {
  private:
   static constexpr MatchKey kUnset = UINT32_MAX;
   struct Side {
+    Side(const Profile& p, const OpTree& t, const OperatorCompareOptions& options)
+        : profile(&p), tree(&t), by_node(options.use_input_shape ? t.size() : 0, kUnset) {}
     const Profile* profile;
     const OpTree* tree;
-    std::vector<MatchKey> cache;  // per node
+    std::vector<MatchKey> by_node;                  // with --use_input_shape: per node
+    std::unordered_map<StringId, MatchKey> by_name;  // otherwise: per op name
   };
+
+  MatchKey KeyOf(Side& side, NodeId id) {
+    const SliceId slice = side.tree->node(id).slice;
+    if (!options_.use_input_shape) {
+      const auto [it, added] = side.by_name.try_emplace(side.profile->slices[slice].name, kUnset);
+      if (added) it->second = keys_.Key(OperatorMatchKey(*side.profile, slice, options_));
+      return it->second;
+    }
+    MatchKey& k = side.by_node[id];
+    if (k == kUnset) k = keys_.Key(OperatorMatchKey(*side.profile, slice, options_));
+    return k;
+  }
 
   std::vector<MatchKey> Of(Side& side, std::span<const NodeId> ids) {
     std::vector<MatchKey> out;
     out.reserve(ids.size());
-    for (NodeId id : ids) {
-      MatchKey& k = side.cache[id];
-      if (k == kUnset) k = keys_.Key(OperatorMatchKey(*side.profile, side.tree->node(id).slice, options_));
-      out.push_back(k);
-    }
+    for (NodeId id : ids) out.push_back(KeyOf(side, id));
     return out;
   }
 
@@ -145,14 +159,16 @@ void PairOnTrees(const Timeline& base, const OpTree& bt, const Timeline& compari
 }  // namespace
 
 OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
-                              const OperatorCompareOptions& options) {
+                              const OperatorCompareOptions& options, TreeBuild build) {
   OperatorPairing out;
   OpTreeOptions tree_options;
   tree_options.overall_or_communication_runs = options.overall_or_communication_runs;
   // The two trees are independent: the comparison's builds on another thread meanwhile (or, when no
-  // thread can be had, after the base's).
+  // thread can be had or none is wanted, after the base's).
   auto build_comparison = [&] { return BuildOpTree(comparison, policy, tree_options); };
-  std::future<OpTree> comparison_tree = StartTask(build_comparison);
+  std::future<OpTree> comparison_tree = build == TreeBuild::kSideBySide
+                                            ? StartTask(build_comparison)
+                                            : std::async(std::launch::deferred, build_comparison);
   out.base_tree = BuildOpTree(base, policy, tree_options);
   out.comparison_tree = comparison_tree.get();
   PairOnTrees(base, out.base_tree, comparison, out.comparison_tree, policy, options, out);

@@ -57,9 +57,13 @@ struct OperatorPairing {
   std::vector<std::string> warnings;  // a requested step without operators
 };
 
+// How the two op trees are built: side by side (the comparison's on a thread of its own), or one
+// after the other on the calling thread (when the caller already keeps the other cores busy).
+enum class TreeBuild { kSideBySide, kOneAfterTheOther };
+
 // The timelines' profiles must outlive the result's use of them (the trees index their slices).
 OperatorPairing PairOperators(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
-                              const OperatorCompareOptions& options);
+                              const OperatorCompareOptions& options, TreeBuild build = TreeBuild::kSideBySide);
 
 // What a pairing under other options (another --op_name_map) would match, on the trees `built`
 // already holds (the trees do not depend on the name map): for trying suggested name maps without
@@ -80,10 +84,11 @@ class SharedOperatorPairing {
   SharedOperatorPairing(const Timeline& base, const Timeline& comparison, const ReferencePolicy& policy,
                         OperatorCompareOptions options)
       : base_(base), comparison_(comparison), policy_(policy), options_(std::move(options)) {}
-  // Built by the first caller; the comparisons that run side by side may all ask at once.
-  const OperatorPairing& Get() {
-    std::call_once(once_, [this] {
-      pairing_ = PairOperators(base_, comparison_, policy_, options_);
+  // Built by the first caller (its trees as `build` says); the comparisons that run side by side may
+  // all ask at once.
+  const OperatorPairing& Get(TreeBuild build = TreeBuild::kSideBySide) {
+    std::call_once(once_, [this, build] {
+      pairing_ = PairOperators(base_, comparison_, policy_, options_, build);
       built_.store(true, std::memory_order_release);
     });
     return *pairing_;
