@@ -231,12 +231,8 @@ std::optional<analysis::OperatorMatch> OperatorMatchOf(analysis::SharedOperatorP
   return m;
 }
 
-// The CI gate and the comparability warnings (shown whether or not a gate was asked for: the
-// caller shows gate.warnings). The operator match is read from the run's pairing, built here when no
-// comparison built it yet and a gate was asked for.
-analysis::GateResult RunGate(const CompareRequest& request, const analysis::ReferencePolicy& policy,
-                             const analysis::OverallComparison& overall, const analysis::Timeline& base,
-                             const analysis::Timeline& comparison, analysis::SharedOperatorPairing& pairing) {
+// The --gate-* options of a request.
+analysis::GateOptions GateOptionsOf(const CompareRequest& request) {
   analysis::GateOptions gate_options;
   gate_options.e2e_pct = request.gate_e2e_pct;
   gate_options.compute_pct = request.gate_compute_pct;
@@ -246,6 +242,22 @@ analysis::GateResult RunGate(const CompareRequest& request, const analysis::Refe
   gate_options.whole_capture = request.whole_capture;
   gate_options.allow_cross_device = request.allow_cross_device;
   gate_options.min_match_pct = request.min_match_pct;
+  return gate_options;
+}
+
+// Whether the run reads the operator pairing: the operator, memory and API comparisons build their
+// rows on it, a gate reads its match (the share of top-level operators matched).
+bool PairingRead(const CompareRequest& request) {
+  return request.enabled.operators || request.enabled.memory || request.enabled.api || GateOptionsOf(request).any();
+}
+
+// The CI gate and the comparability warnings (shown whether or not a gate was asked for: the
+// caller shows gate.warnings). The operator match is read from the run's pairing, built here when no
+// comparison built it yet and a gate was asked for.
+analysis::GateResult RunGate(const CompareRequest& request, const analysis::ReferencePolicy& policy,
+                             const analysis::OverallComparison& overall, const analysis::Timeline& base,
+                             const analysis::Timeline& comparison, analysis::SharedOperatorPairing& pairing) {
+  const analysis::GateOptions gate_options = GateOptionsOf(request);
   analysis::ComparabilityInputs in;
   in.base_steps = analysis::CountProfilerSteps(base);
   in.comparison_steps = analysis::CountProfilerSteps(comparison);
@@ -260,8 +272,7 @@ analysis::GateResult RunGate(const CompareRequest& request, const analysis::Refe
   in.base_device_events = base.device.device_events;
   in.comparison_device_events = comparison.device.device_events;
   in.step_selected = request.base_step != kVoidStep;
-  const bool pairs = request.enabled.operators || request.enabled.memory || request.enabled.api;  // built anyway
-  if (pairs || gate_options.any()) in.operator_match = OperatorMatchOf(pairing);
+  if (PairingRead(request)) in.operator_match = OperatorMatchOf(pairing);
   return analysis::EvaluateGate(overall, gate_options, in);
 }
 
@@ -488,19 +499,31 @@ StatusOr<CompareRunResult> RunComparison(const CompareRequest& request, RunMessa
   PD_RETURN_IF_ERROR(CheckStep(base, request.base_step, policy, "base", messages));
   PD_RETURN_IF_ERROR(CheckStep(comparison, request.comparison_step, policy, "comparison", messages));
 
-  CompareRunResult result;
-  phase.emplace(messages, "overall");
-  auto step = [](int64_t id) { return id == kVoidStep ? std::nullopt : std::optional<int64_t>(id); };
-  result.overall = RunOverallComparison(base, comparison, policy, masks, step(request.base_step),
-                                        step(request.comparison_step));
   phase.reset();
+  CompareRunResult result;
   TableOutput table;
   {  // the shared operator pairing lives while the rows run, not while the outputs are written
     analysis::SharedOperatorPairing pairing(base, comparison, policy, OperatorOptionsFor(request));
+    // The pairing needs only the timelines: when anything reads it, it is built on another core
+    // while the overall comparison (one core) runs here, its two trees one after the other so that
+    // the two keep a core each. Its cost is its own phase.
+    std::future<PhaseCost> early_pairing;
+    if (PairingRead(request) && request.threads != 1)
+      early_pairing = StartTask([&pairing] {
+        PhaseClock clock(PhaseClock::Cpu::kThisThread);
+        (void)pairing.Get(analysis::TreeBuild::kOneAfterTheOther);
+        return clock.Lap();
+      });
+    auto step = [](int64_t id) { return id == kVoidStep ? std::nullopt : std::optional<int64_t>(id); };
+    phase.emplace(messages, "overall", early_pairing.valid() ? PhaseClock::Cpu::kThisThread : PhaseClock::Cpu::kProcess);
+    result.overall = RunOverallComparison(base, comparison, policy, masks, step(request.base_step),
+                                          step(request.comparison_step));
+    phase.reset();
     // The gate fills result.gate before any row that reads it runs (RunRows).
     auto gate = [&] { result.gate = RunGate(request, policy, result.overall, base, comparison, pairing); };
     table = RunTable(ComparisonInputs{base, comparison, policy, request, result.overall, pairing, result.gate}, gate,
                      messages);
+    if (early_pairing.valid()) messages.PhaseDone({"operator pairing", early_pairing.get()});
   }
   result.summary_parts = std::move(table.summary);
   result.base_steps = analysis::CountProfilerSteps(base).value_or(0);

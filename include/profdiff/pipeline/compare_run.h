@@ -39,7 +39,9 @@ class RunMessages {
 // Times one phase of a run (compare or cluster): tells `messages` when it starts and, when the scope ends, what it cost.
 class PhaseScope {
  public:
-  PhaseScope(RunMessages& messages, std::string name) : messages_(messages), name_(std::move(name)) {
+  // `cpu`: kThisThread for a phase that runs on this thread while other work runs on another.
+  PhaseScope(RunMessages& messages, std::string name, PhaseClock::Cpu cpu = PhaseClock::Cpu::kProcess)
+      : messages_(messages), name_(std::move(name)), clock_(cpu) {
     messages_.PhaseStarted(name_);
   }
   PhaseScope(const PhaseScope&) = delete;
