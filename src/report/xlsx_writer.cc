@@ -289,16 +289,12 @@ Status WriteSheet(lxw_workbook* wb, FormatCache& formats, const SheetSpec& sheet
   lxw_worksheet* ws = workbook_add_worksheet(wb, sheet.name.c_str());
   if (ws == nullptr) return IoError(where + ": cannot add the worksheet");
 
-  // Fitting a column reads its cells until one reaches the widest width: the columns on every core.
-  std::vector<double> widths(sheet.columns.size());
-  (void)OrderedParallel<double>(
-      sheet.columns.size(), options.fit_text_columns && sheet.rows.size() >= kRowsPerChunk ? options.threads : 1,
-      sheet.columns.size(),
-      [&](size_t c) { return options.fit_text_columns ? FittedColumnWidth(sheet, c) : sheet.columns[c].width; },
-      [&](size_t c, double width) {
-        widths[c] = width;
-        return Status::Ok();
-      });
+  std::vector<double> widths;
+  if (options.fit_text_columns) {
+    widths = FittedColumnWidths(sheet, options.threads);
+  } else {
+    for (const ColumnSpec& col : sheet.columns) widths.push_back(col.width);
+  }
   PD_RETURN_IF_ERROR(WriteBanners(ws, formats, sheet, widths, options.wrap_banners, where));
 
   const Banner& cb = sheet.comparison_banner;
@@ -383,6 +379,41 @@ double FittedColumnWidth(const SheetSpec& sheet, size_t col) {
       longest = std::max(longest, LongestLineCodePoints(row.cells[col].text));
   }
   return std::max(spec.width, std::min(kMaxFittedWidth, static_cast<double>(longest) + 2));
+}
+
+// Rows measured together on a worker when fitting the columns.
+constexpr size_t kRowsPerWidthChunk = 8192;
+
+// FittedColumnWidth of every column (xlsx_writer.h), reading the rows once, row by row (a row's cells lie together;
+// reading them column by column missed the cache at every cell once a sheet outgrew it), in chunks
+// on `threads` workers; a column's cells are measured only until it reaches kMaxFittedWidth.
+std::vector<double> FittedColumnWidths(const SheetSpec& sheet, size_t threads) {
+  const size_t cols = sheet.columns.size();
+  const auto cap = static_cast<size_t>(kMaxFittedWidth);
+  std::vector<size_t> longest(cols);
+  for (size_t c = 0; c < cols; ++c) longest[c] = LongestLineCodePoints(sheet.columns[c].header);
+  const size_t chunks = (sheet.rows.size() + kRowsPerWidthChunk - 1) / kRowsPerWidthChunk;
+  (void)OrderedParallel<std::vector<size_t>>(
+      chunks, threads, 2 * ParallelThreads(threads, chunks),
+      [&](size_t i) {
+        std::vector<size_t> local(cols, 0);
+        const size_t end = std::min(sheet.rows.size(), (i + 1) * kRowsPerWidthChunk);
+        for (size_t r = i * kRowsPerWidthChunk; r < end; ++r) {
+          const std::vector<Cell>& cells = sheet.rows[r].cells;
+          for (size_t c = 0; c < std::min(cols, cells.size()); ++c)
+            if (cells[c].kind == Cell::Kind::kString && local[c] < cap)
+              local[c] = std::max(local[c], LongestLineCodePoints(cells[c].text));
+        }
+        return local;
+      },
+      [&](size_t, std::vector<size_t> local) {
+        for (size_t c = 0; c < cols; ++c) longest[c] = std::max(longest[c], local[c]);
+        return Status::Ok();
+      });
+  std::vector<double> widths(cols);
+  for (size_t c = 0; c < cols; ++c)
+    widths[c] = std::max(sheet.columns[c].width, std::min(kMaxFittedWidth, static_cast<double>(longest[c]) + 2));
+  return widths;
 }
 
 Status WriteWorkbook(const std::vector<SheetSpec>& sheets, const std::string& path,

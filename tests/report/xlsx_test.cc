@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <random>
 #include <string>
 
 #include "profdiff/report/sheet.h"
@@ -37,6 +38,41 @@ SheetSpec FormulaLikeSheet() {
 bool HaveUnzip() {
   std::string out;
   return RunCommand("unzip -v >/dev/null 2>&1 && echo yes", &out) == 0 && out.find("yes") != std::string::npos;
+}
+
+// The widths the writer fits in one pass over the rows, on any number of workers, are each column's
+// FittedColumnWidth: ragged rows, number cells, several lines, UTF-8, columns that reach the cap
+// early or late, and more rows than a worker's chunk.
+TEST(XlsxWriter, FittedWidthsInOnePassEqualEachColumnsWidth) {
+  std::mt19937_64 rng(35);
+  for (size_t rows : {0, 1, 7, 9000, 20000}) {
+    SheetSpec s;
+    s.name = "Widths";
+    for (int c = 0; c < 6; ++c) s.columns.push_back({"col" + std::string(static_cast<size_t>(c) * 3, 'h'), 8.0 + c, CellFormat::kDefault, false});
+    for (size_t r = 0; r < rows; ++r) {
+      RowSpec row;
+      const size_t cells = rng() % 7;
+      for (size_t c = 0; c < cells; ++c) {
+        if (rng() % 4 == 0) {
+          row.cells.push_back(Cell::Number(static_cast<double>(rng() % 100000)));
+          continue;
+        }
+        // Column c's texts grow rarely past the cap: late in the sheet for some columns.
+        size_t len = rng() % (10 + c * 5);
+        if (rng() % (rows / 2 + 2) == 0) len += c * 20;
+        std::string text;
+        for (size_t k = 0; k < len; ++k) text += rng() % 9 == 0 ? "\n" : rng() % 7 == 0 ? "\xc3\xa9" : "x";
+        row.cells.push_back(Cell::String(text));
+      }
+      s.rows.push_back(std::move(row));
+    }
+    for (size_t threads : {1, 2, 5}) {
+      const std::vector<double> widths = FittedColumnWidths(s, threads);
+      ASSERT_EQ(widths.size(), s.columns.size());
+      for (size_t c = 0; c < s.columns.size(); ++c)
+        EXPECT_EQ(widths[c], FittedColumnWidth(s, c)) << rows << " rows, column " << c << ", " << threads << " threads";
+    }
+  }
 }
 
 TEST(XlsxWriter, TextCellsAreNeverFormulas) {

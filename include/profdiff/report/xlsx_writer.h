@@ -69,6 +69,8 @@ inline constexpr const char* kInfiniteRatioFormat = "[>=1E+300]\"INF\";0.00%";
 // The width a column gets with fit_text_columns: max(col.width, min(kMaxFittedWidth, longest line + 2))
 // where a line's length counts UTF-8 characters; number cells do not widen a column.
 double FittedColumnWidth(const SheetSpec& sheet, size_t col);
+// FittedColumnWidth of every column, the rows read once on `threads` workers (0: one per core).
+std::vector<double> FittedColumnWidths(const SheetSpec& sheet, size_t threads);
 
 // Writes the sheets that have rows, in the given order. When none has rows, writes one explanatory
 // sheet (BuildEmptyComparisonSheet) instead of an empty "Sheet1". Sheet names must be unique and at
