@@ -83,7 +83,7 @@ for n in "${sizes[@]}"; do
   done < <(cut -f1 "$tmp" | sort -u)
 done
 printf '\n%-22s' "CPU ms per copy"; for n in "${sizes[@]}"; do printf '%10s' "×$n"; done; printf '%12s\n' "×$big/×${sizes[1]}"
-for phase in "load inputs" "build timelines" "overall" "overall row" "gate and comparisons" "gate" "operators" "memory" \
+for phase in "load inputs" "build timelines" "overall" "overall row" "operator pairing" "gate and comparisons" "gate" "operators" "memory" \
              "communication" "api" "kernel" "write outputs"; do
   printf '%-22s' "$phase"
   for n in "${sizes[@]}"; do printf '%10s' "${per_copy["$phase,$n"]:--}"; done
