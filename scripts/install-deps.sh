@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
   nlohmann-json3-dev libcli11-dev libfmt-dev libxlsxwriter-dev
-  libgtest-dev libgmock-dev zlib1g-dev libsqlite3-dev
+  libgtest-dev libgmock-dev zlib1g-dev libsqlite3-dev libisal-dev
   python3 python3-openpyxl
   clang libclang-rt-14-dev
   dpkg-dev man-db bash-completion

@@ -6,6 +6,9 @@
 #ifdef PROFDIFF_XLSX_FAST_DEFLATE
 #include <dlfcn.h>
 #include <zlib.h>
+#ifdef PROFDIFF_XLSX_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include <deque>
 #include <future>
@@ -96,35 +99,82 @@ struct Deflated {
 
 constexpr size_t kWindow = 32 * 1024;  // deflate's window: what a chunk is primed with
 
-// One chunk: primed with `dictionary`, ended by a sync flush (or the stream's end when `last`).
-Deflated DeflateChunk(const DeflateParams& p, std::string input, std::string bytes, const std::string& dictionary,
-                      bool last) {
-  Deflated out;
-  out.bytes = std::move(bytes);
-  out.in_size = input.size();
-  out.crc = crc32_z(0, reinterpret_cast<const Bytef*>(input.data()), input.size());
+#ifdef PROFDIFF_XLSX_ISAL
+// One chunk with ISA-L's igzip at level 1 (xlsx_deflate.h): primed with `dictionary`, ended by a
+// sync flush (or the stream's end when `last`), raw deflate as zlib's -MAX_WBITS writes it.
+bool DeflateInto(const std::string& input, const std::string& dictionary, bool last, std::string& bytes) {
+  auto zs = std::make_unique<isal_zstream>();
+  isal_deflate_init(zs.get());
+  std::vector<uint8_t> level_buf(ISAL_DEF_LVL1_DEFAULT);
+  zs->level = 1;
+  zs->level_buf = level_buf.data();
+  zs->level_buf_size = static_cast<uint32_t>(level_buf.size());
+  zs->gzip_flag = IGZIP_DEFLATE;
+  zs->flush = SYNC_FLUSH;
+  zs->end_of_stream = last ? 1 : 0;
+  if (!dictionary.empty() &&
+      isal_deflate_set_dict(zs.get(), reinterpret_cast<uint8_t*>(const_cast<char*>(dictionary.data())),
+                            static_cast<uint32_t>(dictionary.size())) != COMP_OK)
+    return false;
+  zs->next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(input.data()));
+  zs->avail_in = static_cast<uint32_t>(input.size());
+  // Stored blocks at worst: 5 bytes per 64 KiB, and the flush's few.
+  bytes.resize(std::max(bytes.capacity(), input.size() + input.size() / 1024 + 1024));
+  for (;;) {
+    zs->next_out = reinterpret_cast<uint8_t*>(bytes.data()) + zs->total_out;
+    zs->avail_out = static_cast<uint32_t>(bytes.size() - zs->total_out);
+    if (isal_deflate(zs.get()) != COMP_OK) return false;
+    const int state = zs->internal_state.state;
+    // Done: all input in and the stream ended (last) or the flush written (a new block is next).
+    if (zs->avail_in == 0 && zs->avail_out > 0 && (last ? state == ZSTATE_END : state == ZSTATE_NEW_HDR)) break;
+    if (zs->avail_out != 0) return false;  // no progress with room left
+    bytes.resize(bytes.size() * 2);
+  }
+  bytes.resize(zs->total_out);
+  return true;
+}
+#else
+// One chunk with zlib at `level`: primed with `dictionary`, ended by a sync flush (or the stream's
+// end when `last`).
+bool DeflateInto(const DeflateParams& p, const std::string& input, const std::string& dictionary, bool last,
+                 std::string& bytes) {
   z_stream zs{};
-  if (deflateInit2(&zs, p.level, Z_DEFLATED, p.window_bits, p.mem_level, p.strategy) != Z_OK) return out;
+  if (deflateInit2(&zs, p.level, Z_DEFLATED, p.window_bits, p.mem_level, p.strategy) != Z_OK) return false;
   bool ok = dictionary.empty() ||
             deflateSetDictionary(&zs, reinterpret_cast<const Bytef*>(dictionary.data()),
                                  static_cast<uInt>(dictionary.size())) == Z_OK;
-  out.bytes.resize(std::max(out.bytes.capacity(), deflateBound(&zs, input.size()) + 64));
+  bytes.resize(std::max(bytes.capacity(), deflateBound(&zs, input.size()) + 64));
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
   zs.avail_in = static_cast<uInt>(input.size());
   const int flush = last ? Z_FINISH : Z_SYNC_FLUSH;
   while (ok) {
-    if (zs.total_out == out.bytes.size()) out.bytes.resize(out.bytes.size() * 2);
-    zs.next_out = reinterpret_cast<Bytef*>(out.bytes.data()) + zs.total_out;
-    zs.avail_out = static_cast<uInt>(out.bytes.size() - zs.total_out);
+    if (zs.total_out == bytes.size()) bytes.resize(bytes.size() * 2);
+    zs.next_out = reinterpret_cast<Bytef*>(bytes.data()) + zs.total_out;
+    zs.avail_out = static_cast<uInt>(bytes.size() - zs.total_out);
     const int rc = deflate(&zs, flush);
     // Done: the stream ended (last), or the input is in and the flush complete (room was left over).
     if (rc == Z_STREAM_END || (rc == Z_OK && !last && zs.avail_in == 0 && zs.avail_out > 0)) break;
     // Out of room: go round with more. Anything else (an error, no progress with room left) fails.
     ok = (rc == Z_OK || rc == Z_BUF_ERROR) && zs.avail_out == 0;
   }
-  out.bytes.resize(zs.total_out);
+  bytes.resize(zs.total_out);
   deflateEnd(&zs);
-  out.ok = ok;
+  return ok;
+}
+#endif
+
+// One chunk: primed with `dictionary`, ended by a sync flush (or the stream's end when `last`).
+Deflated DeflateChunk([[maybe_unused]] const DeflateParams& p, std::string input, std::string bytes,
+                      const std::string& dictionary, bool last) {
+  Deflated out;
+  out.bytes = std::move(bytes);
+  out.in_size = input.size();
+  out.crc = crc32_z(0, reinterpret_cast<const Bytef*>(input.data()), input.size());
+#ifdef PROFDIFF_XLSX_ISAL
+  out.ok = DeflateInto(input, dictionary, last, out.bytes);
+#else
+  out.ok = DeflateInto(p, input, dictionary, last, out.bytes);
+#endif
   out.input = std::move(input);
   return out;
 }

@@ -9,6 +9,12 @@
 // instructions for the whole run, a workbook 31 % bigger (zlib's levels 1-3 cost the same there; 3
 // compresses best of them). Built only where libxlsxwriter links minizip as a shared library
 // (CMake option PROFDIFF_XLSX_FAST_DEFLATE).
+//
+// With ISA-L (Debian's libisal-dev; CMake option PROFDIFF_XLSX_ISAL, on where pkg-config finds
+// libisal) the chunks are deflated by its igzip at level 1 instead of zlib: 2.3 GB/s against zlib
+// level 3's 0.39 GB/s on the 1 GB pair's 179 MB OperatorCompare sheet, a part 11 % bigger
+// (docs/performance.md, "The workbook deflated by ISA-L"). The parts' bytes are the same either way;
+// the zip's compressed bytes depend on the engine (and, with ISA-L, may on the CPU's instruction set).
 #pragma once
 
 #include <cstddef>
@@ -21,8 +27,8 @@ inline constexpr int kXlsxDeflateLevel = 3;
 // Whether this build has the forwarder.
 bool XlsxFastDeflateBuilt();
 
-// How many workbook parts have been deflated at kXlsxDeflateLevel by this process (0 when the
-// forwarder is not built: the parts are then deflated at zlib's default level).
+// How many workbook parts have been deflated by the forwarder in this process (0 when it is not
+// built: the parts are then deflated at zlib's default level).
 uint64_t XlsxPartsDeflatedFast();
 
 // The bytes of each chunk deflated on its own worker.
