@@ -151,6 +151,7 @@ class OpTreeBuilder {
         by_connection_ ? AttachByConnectionId(dict)
                        : (policy_.attach_kernels_by_start_ts ? AttachByStartTs(dict) : AttachToInnermost(dict));
     StoreKernels(attach);
+    WriteNodeRanges();
     return std::move(tree_);
   }
 
@@ -166,7 +167,10 @@ class OpTreeBuilder {
     std::unordered_map<SliceId, int64_t> step_id_of;
     for (const Step& st : timeline_.steps) step_id_of.emplace(st.slice, st.id);
     nodes_.reserve(ops.size() + 1);
+    for (auto* v : {&parent_, &track_}) v->reserve(ops.size() + 1);
+    for (auto* v : {&start_, &end_}) v->reserve(ops.size() + 1);
     nodes_.push_back(OpNode{});  // root
+    AddCompact(nodes_.back(), 0);
     NodeId last = kRootNode;
     for (SliceId s : ops) {
       const Slice& sl = p_.slices[s];
@@ -191,11 +195,21 @@ class OpTreeBuilder {
         n.parent = last;
         n.depth = nodes_[last].depth + 1;
         nodes_.push_back(n);
+        AddCompact(n, sl.track);
         if (by_connection_) node_connection_.push_back(conns == nullptr ? kNoNumber : (*conns)[c]);
-        ++nodes_[last].children_count;
         last = static_cast<NodeId>(nodes_.size() - 1);
       }
     }
+  }
+
+  // The fields the later steps read, per node, beside the nodes: each step reads the few it needs
+  // instead of the whole 64-byte nodes (on a 1 GB trace a million nodes, 66 MB, which a pass read
+  // from memory instead of the cache; nine passes were the op tree's cost growing with the trace).
+  void AddCompact(const OpNode& n, TrackId track) {
+    parent_.push_back(n.parent);
+    start_.push_back(n.start_ns);
+    end_.push_back(n.end_ns);
+    track_.push_back(track);
   }
 
   // policy.db_api_row_per_connection_id on an Ascend DB side: each op's CANN connection ids, in the
@@ -222,19 +236,15 @@ class OpTreeBuilder {
     return attach;
   }
 
-  // Children in creation order (CSR).
+  // Children in creation order (CSR): child_begin_[id] .. child_begin_[id + 1].
   void IndexChildren() {
-    uint32_t offset = 0;
-    for (OpNode& n : nodes_) {
-      n.children_begin = offset;
-      offset += n.children_count;
-      n.children_count = 0;
-    }
-    tree_.child_ids_.resize(offset);
-    for (NodeId id = 1; id < nodes_.size(); ++id) {
-      OpNode& parent = nodes_[nodes_[id].parent];
-      tree_.child_ids_[parent.children_begin + parent.children_count++] = id;
-    }
+    const size_t n = parent_.size();
+    child_begin_.assign(n + 1, 0);
+    for (NodeId id = 1; id < n; ++id) ++child_begin_[parent_[id] + 1];
+    for (size_t i = 0; i < n; ++i) child_begin_[i + 1] += child_begin_[i];
+    tree_.child_ids_.resize(child_begin_[n]);
+    std::vector<uint32_t> fill(child_begin_.begin(), child_begin_.end() - 1);
+    for (NodeId id = 1; id < n; ++id) tree_.child_ids_[fill[parent_[id]]++] = id;
   }
 
   // The reference's rule: kernel_dict[flow start ts] goes to every op starting at that ts. The
@@ -245,7 +255,7 @@ class OpTreeBuilder {
     std::vector<int64_t> starts;
     starts.reserve(num_groups + nodes_.size());
     for (const KernelGroup& g : dict.groups) starts.push_back(g.ts_ns);
-    for (NodeId id = 1; id < nodes_.size(); ++id) starts.push_back(nodes_[id].start_ns);
+    for (NodeId id = 1; id < start_.size(); ++id) starts.push_back(start_[id]);
     std::vector<uint32_t> group_of(nodes_.size(), UINT32_MAX);  // per node
     std::vector<uint8_t> used(num_groups, 0);
     const SortedRuns runs = StableRunsByKey(starts);
@@ -290,7 +300,7 @@ class OpTreeBuilder {
         const std::span<const int64_t> starts(tracks.starts.data() + tracks.begin[k], tracks.begin[k + 1] - tracks.begin[k]);
         cursor[k] = UpperBoundFrom(starts, cursor[k], s.ts_ns);
         owner = cursor[k] == 0 ? kNoNode : tracks.nodes[tracks.begin[k] + cursor[k] - 1];
-        while (owner != kNoNode && nodes_[owner].end_ns < s.ts_ns) owner = tracks.parent[owner];
+        while (owner != kNoNode && end_[owner] < s.ts_ns) owner = tracks.parent[owner];
       }
       if (owner == kNoNode) {
         ++tree_.stats_.kernels_without_op;
@@ -313,31 +323,36 @@ class OpTreeBuilder {
   };
   TrackNodes NodesByTrack() const {
     TrackNodes t;
-    std::vector<uint32_t> track_of(nodes_.size(), 0);
-    for (NodeId id = 1; id < nodes_.size(); ++id) {
-      const TrackId track = p_.slices[nodes_[id].slice].track;
-      const auto [it, added] = t.index_of.try_emplace(track, t.track_ids.size());
-      if (added) t.track_ids.push_back(track);
-      track_of[id] = static_cast<uint32_t>(it->second);
+    const size_t n = track_.size();
+    std::vector<uint32_t> dense(p_.tracks.size(), UINT32_MAX);  // TrackId -> its index here
+    std::vector<uint32_t> track_of(n, 0);
+    for (NodeId id = 1; id < n; ++id) {
+      uint32_t& k = dense[track_[id]];
+      if (k == UINT32_MAX) {
+        k = static_cast<uint32_t>(t.track_ids.size());
+        t.index_of.emplace(track_[id], k);
+        t.track_ids.push_back(track_[id]);
+      }
+      track_of[id] = k;
     }
     t.begin.assign(t.track_ids.size() + 1, 0);
-    for (NodeId id = 1; id < nodes_.size(); ++id) ++t.begin[track_of[id] + 1];
+    for (NodeId id = 1; id < n; ++id) ++t.begin[track_of[id] + 1];
     for (size_t k = 0; k < t.track_ids.size(); ++k) t.begin[k + 1] += t.begin[k];
     std::vector<size_t> fill(t.begin.begin(), t.begin.end() - 1);
-    t.nodes.resize(nodes_.size() > 0 ? nodes_.size() - 1 : 0);
+    t.nodes.resize(n > 0 ? n - 1 : 0);
     t.starts.resize(t.nodes.size());
-    for (NodeId id = 1; id < nodes_.size(); ++id) {
+    for (NodeId id = 1; id < n; ++id) {
       const size_t at = fill[track_of[id]]++;
       t.nodes[at] = id;
-      t.starts[at] = nodes_[id].start_ns;
+      t.starts[at] = start_[id];
     }
-    t.parent.assign(nodes_.size(), kNoNode);
+    t.parent.assign(n, kNoNode);
     std::vector<NodeId> stack;
     for (size_t k = 0; k < t.track_ids.size(); ++k) {
       stack.clear();
       for (size_t i = t.begin[k]; i < t.begin[k + 1]; ++i) {
         const NodeId id = t.nodes[i];
-        while (!stack.empty() && nodes_[id].start_ns > nodes_[stack.back()].end_ns) stack.pop_back();
+        while (!stack.empty() && start_[id] > end_[stack.back()]) stack.pop_back();
         t.parent[id] = stack.empty() ? kNoNode : stack.back();
         stack.push_back(id);
       }
@@ -364,23 +379,35 @@ class OpTreeBuilder {
   }
 
   // (node, kernel) attachments in flow order -> per-node kernel ranges (a counting sort by node,
-  // stable) and subtree kernel counts.
+  // stable) and subtree kernel counts (kernel_num: own kernels added to the node and every ancestor
+  // except the root; children have larger ids than their parents, so one reverse pass adds up the
+  // subtrees).
   void StoreKernels(const std::vector<std::pair<NodeId, SliceId>>& attach) {
-    for (const auto& [node, kernel] : attach) ++nodes_[node].kernels_count;
-    uint32_t offset = 0;
-    for (OpNode& n : nodes_) {
-      if (n.kernels_count > 0) n.kernels_begin = offset;
-      offset += n.kernels_count;
-    }
+    const size_t n = parent_.size();
+    kernel_begin_.assign(n + 1, 0);
+    for (const auto& [node, kernel] : attach) ++kernel_begin_[node + 1];
+    for (size_t i = 0; i < n; ++i) kernel_begin_[i + 1] += kernel_begin_[i];
     tree_.kernel_ids_.resize(attach.size());
-    std::vector<uint32_t> filled(nodes_.size(), 0);
-    for (const auto& [node, kernel] : attach) tree_.kernel_ids_[nodes_[node].kernels_begin + filled[node]++] = kernel;
+    std::vector<uint32_t> fill(kernel_begin_.begin(), kernel_begin_.end() - 1);
+    for (const auto& [node, kernel] : attach) tree_.kernel_ids_[fill[node]++] = kernel;
     tree_.stats_.kernels_attached = attach.size();
-    // kernel_num: own kernels added to the node and every ancestor except the root. Children have
-    // larger ids than their parents, so one reverse pass accumulates subtrees.
-    for (NodeId id = 1; id < nodes_.size(); ++id) nodes_[id].kernel_num = nodes_[id].kernels_count;
-    for (NodeId id = static_cast<NodeId>(nodes_.size()) - 1; id >= 1; --id)
-      if (nodes_[id].parent != kRootNode) nodes_[nodes_[id].parent].kernel_num += nodes_[id].kernel_num;
+    kernel_num_.assign(n, 0);
+    for (NodeId id = static_cast<NodeId>(n) - 1; id >= 1; --id) {
+      kernel_num_[id] += kernel_begin_[id + 1] - kernel_begin_[id];
+      if (parent_[id] != kRootNode) kernel_num_[parent_[id]] += kernel_num_[id];
+    }
+  }
+
+  // The children and kernel ranges and the subtree kernel counts, into the nodes in one pass.
+  void WriteNodeRanges() {
+    for (NodeId id = 0; id < nodes_.size(); ++id) {
+      OpNode& node = nodes_[id];
+      node.children_begin = child_begin_[id];
+      node.children_count = child_begin_[id + 1] - child_begin_[id];
+      node.kernels_count = kernel_begin_[id + 1] - kernel_begin_[id];
+      node.kernels_begin = node.kernels_count > 0 ? kernel_begin_[id] : 0;
+      node.kernel_num = kernel_num_[id];
+    }
   }
 
   const Timeline& timeline_;
@@ -392,6 +419,12 @@ class OpTreeBuilder {
   bool by_connection_ = false;                                        // IndexDbConnections
   std::unordered_map<SliceId, std::vector<int64_t>> connections_of_;  // op slice -> connection ids
   std::vector<int64_t> node_connection_;                              // node -> its connection id
+  // Per node (AddCompact), and the ranges the later steps find (the nodes get them at the end).
+  std::vector<NodeId> parent_;
+  std::vector<int64_t> start_, end_;
+  std::vector<TrackId> track_;
+  std::vector<uint32_t> child_begin_, kernel_begin_;  // per node, and one more at the end
+  std::vector<int64_t> kernel_num_;
 };
 
 OpTree BuildOpTree(const Timeline& timeline, const ReferencePolicy& policy, const OpTreeOptions& options) {
