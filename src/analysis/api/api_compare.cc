@@ -22,15 +22,13 @@ namespace {
 // float durations in op order, so the order of Add calls is kept per name).
 class SideAggregate {
  public:
-  void Add(const ApiOp& op) {
-    auto [it, inserted] = index_.try_emplace(op.name, names_.size());
-    if (inserted) names_.push_back({op.name, {}});
-    ApiSide& side = names_[it->second].second;
-    side.total_ns += op.dur_ns;
-    side.self_ns += op.self_ns;
-    side.calls += 1;
-    side.ref_total_us += op.ref_dur_us;
-    side.ref_self_us += op.ref_self_us;
+  void Add(const ApiOp& op) { AddTo(IndexOf(op.name), op); }
+  // The same for an op whose name is `name` in its profile's string pool: an op is found by the id
+  // (hashing the name's text for each of a million ops missed the cache once the trace outgrew it).
+  void Add(StringId name, const ApiOp& op) {
+    const auto [it, added] = index_by_id_.try_emplace(name, 0);
+    if (added) it->second = IndexOf(op.name);
+    AddTo(it->second, op);
   }
   const std::vector<std::pair<std::string_view, ApiSide>>& names() const { return names_; }
   ApiSideSummary Summary() const {
@@ -45,8 +43,23 @@ class SideAggregate {
   }
 
  private:
+  size_t IndexOf(std::string_view name) {
+    const auto [it, added] = index_.try_emplace(name, names_.size());
+    if (added) names_.push_back({name, {}});
+    return it->second;
+  }
+  void AddTo(size_t index, const ApiOp& op) {
+    ApiSide& side = names_[index].second;
+    side.total_ns += op.dur_ns;
+    side.self_ns += op.self_ns;
+    side.calls += 1;
+    side.ref_total_us += op.ref_dur_us;
+    side.ref_self_us += op.ref_self_us;
+  }
+
   std::vector<std::pair<std::string_view, ApiSide>> names_;
   std::unordered_map<std::string_view, size_t> index_;
+  std::unordered_map<StringId, size_t> index_by_id_;
 };
 
 // The rows: base names in first-appearance order, then comparison-only names; none when a side is
@@ -97,8 +110,6 @@ ApiOp MakeOp(const Profile& p, const OpTree& tree, NodeId id) {
   return op;
 }
 
-// A directory input (its side files were looked for): the reference's "no torch op" warning is
-// only logged for these (docs/reference/messages.md#messages).
 bool IsDirectoryInput(const Profile& p) {
   return p.meta.format == SourceFormat::kAscendProfileDir || p.meta.format == SourceFormat::kAscendOutputDir;
 }
@@ -121,7 +132,7 @@ SideAggregate AggregateSide(const Timeline& t, const ReferencePolicy& policy, st
                                    side, *step, p.meta.input_path));
     return agg;
   }
-  for (NodeId id : ids) agg.Add(MakeOp(p, tree, id));
+  for (NodeId id : ids) agg.Add(p.slices[tree.node(id).slice].name, MakeOp(p, tree, id));
   if (ids.empty() && IsDirectoryInput(p))
     warnings.push_back(fmt::format("{}: can't find any torch op in {}; the API comparison has no rows", side,
                                    p.meta.input_path));
