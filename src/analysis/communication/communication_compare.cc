@@ -118,9 +118,15 @@ void CollectNpu(const Timeline& t, const Step* step, const ReferencePolicy& poli
 void CollectGpu(const Timeline& t, const Step* step, Collector& c) {
   const Profile& p = t.p();
   std::vector<SliceId> ops;
+  // Whether a name is an NCCL kernel's, by its string id: a trace has a few hundred kernel names
+  // for a million kernels.
+  std::unordered_map<StringId, bool> nccl;
   for (SliceId id = 0; id < p.slices.size(); ++id) {
     const Slice& s = p.slices[id];
-    if (s.kind == SliceKind::kKernel && ascii::StartsWithLower(p.str(s.name), "nccl")) ops.push_back(id);
+    if (s.kind != SliceKind::kKernel) continue;
+    const auto [it, added] = nccl.try_emplace(s.name, false);
+    if (added) it->second = ascii::StartsWithLower(p.str(s.name), "nccl");
+    if (it->second) ops.push_back(id);
   }
   AssignTasks(p, InStep(p, ops, step), {}, c);
 }
