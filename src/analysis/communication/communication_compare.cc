@@ -117,16 +117,16 @@ void CollectNpu(const Timeline& t, const Step* step, const ReferencePolicy& poli
 
 void CollectGpu(const Timeline& t, const Step* step, Collector& c) {
   const Profile& p = t.p();
+  // The names that are an NCCL kernel's, from the string pool (its distinct strings are far fewer
+  // than the slices): when there is none, as on a single-device run, no slice is read.
+  std::vector<uint8_t> nccl(p.strings.size(), 0);
+  bool any = false;
+  for (StringId id = 0; id < p.strings.size(); ++id)
+    if (ascii::StartsWithLower(p.strings.Get(id), "nccl")) nccl[id] = 1, any = true;
   std::vector<SliceId> ops;
-  // Whether a name is an NCCL kernel's, by its string id: a trace has a few hundred kernel names
-  // for a million kernels.
-  std::unordered_map<StringId, bool> nccl;
-  for (SliceId id = 0; id < p.slices.size(); ++id) {
+  for (SliceId id = 0; any && id < p.slices.size(); ++id) {
     const Slice& s = p.slices[id];
-    if (s.kind != SliceKind::kKernel) continue;
-    const auto [it, added] = nccl.try_emplace(s.name, false);
-    if (added) it->second = ascii::StartsWithLower(p.str(s.name), "nccl");
-    if (it->second) ops.push_back(id);
+    if (s.kind == SliceKind::kKernel && nccl[s.name]) ops.push_back(id);
   }
   AssignTasks(p, InStep(p, ops, step), {}, c);
 }
