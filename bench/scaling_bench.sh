@@ -79,14 +79,19 @@ for n in "${sizes[@]}"; do
   while IFS= read -r phase; do
     values="$(awk -F'\t' -v p="$phase" '$1 == p { print $2 }' "$tmp" | sort -n)"
     cpu="$(sed -n "$((($(wc -l <<< "$values") + 1) / 2))p" <<< "$values")"
-    per_copy["$phase,$n"]="$(awk -v c="$cpu" -v n="$n" 'BEGIN { printf "%.1f", c / n }')"
+    per_copy["$phase,$n"]="$(awk -v c="$cpu" -v n="$n" 'BEGIN { printf "%.4f", c / n }')"
   done < <(cut -f1 "$tmp" | sort -u)
 done
 printf '\n%-22s' "CPU ms per copy"; for n in "${sizes[@]}"; do printf '%10s' "×$n"; done; printf '%12s\n' "×$big/×${sizes[1]}"
 for phase in "load inputs" "build timelines" "overall" "overall row" "operator pairing" "gate and comparisons" "gate" "operators" "memory" \
              "communication" "api" "kernel" "write outputs"; do
   printf '%-22s' "$phase"
-  for n in "${sizes[@]}"; do printf '%10s' "${per_copy["$phase,$n"]:--}"; done
+  # Per copy to 0.01 ms; the ratio from the unrounded values (--verbose prints each phase to 0.1 ms,
+  # so a phase of well under 1 ms at the smaller size has a coarse ratio).
+  for n in "${sizes[@]}"; do
+    v="${per_copy["$phase,$n"]:-}"
+    if [[ -n "$v" ]]; then printf '%10.2f' "$v"; else printf '%10s' -; fi
+  done
   printf '%12s\n' "$(awk -v a="${per_copy["$phase,$big"]:-0}" -v b="${per_copy["$phase,${sizes[1]}"]:-0}" \
                      'BEGIN { if (b > 0) printf "x%.2f", a / b; else print "-" }')"
 done
