@@ -110,6 +110,8 @@ ApiOp MakeOp(const Profile& p, const OpTree& tree, NodeId id) {
   return op;
 }
 
+// A directory input (its side files were looked for): the reference's "no torch op" warning is
+// only logged for these (docs/reference/messages.md#messages).
 bool IsDirectoryInput(const Profile& p) {
   return p.meta.format == SourceFormat::kAscendProfileDir || p.meta.format == SourceFormat::kAscendOutputDir;
 }
