@@ -294,9 +294,8 @@ class OpTreeBuilder {
     for (const KernelLink& link : dict.links) {
       const FlowPoint s = timeline_.flows.LaunchStart(p_, link.launch);
       NodeId owner = kNoNode;
-      auto t = tracks.index_of.find(s.track);
-      if (t != tracks.index_of.end()) {
-        const size_t k = t->second;
+      const uint32_t k = s.track < tracks.index_of.size() ? tracks.index_of[s.track] : kNoTrack;
+      if (k != kNoTrack) {
         const std::span<const int64_t> starts(tracks.starts.data() + tracks.begin[k], tracks.begin[k + 1] - tracks.begin[k]);
         cursor[k] = UpperBoundFrom(starts, cursor[k], s.ts_ns);
         owner = cursor[k] == 0 ? kNoNode : tracks.nodes[tracks.begin[k] + cursor[k] - 1];
@@ -313,8 +312,9 @@ class OpTreeBuilder {
 
   // The nodes of each track in start (node) order, their starts beside them, and each node's
   // track-local enclosing node.
+  static constexpr uint32_t kNoTrack = UINT32_MAX;
   struct TrackNodes {
-    std::unordered_map<TrackId, size_t> index_of;
+    std::vector<uint32_t> index_of;  // TrackId -> its index here, kNoTrack for a track without nodes
     std::vector<TrackId> track_ids;
     std::vector<size_t> begin;   // per track, into nodes/starts; one more at the end
     std::vector<NodeId> nodes;
@@ -324,13 +324,12 @@ class OpTreeBuilder {
   TrackNodes NodesByTrack() const {
     TrackNodes t;
     const size_t n = track_.size();
-    std::vector<uint32_t> dense(p_.tracks.size(), UINT32_MAX);  // TrackId -> its index here
+    t.index_of.assign(p_.tracks.size(), kNoTrack);
     std::vector<uint32_t> track_of(n, 0);
     for (NodeId id = 1; id < n; ++id) {
-      uint32_t& k = dense[track_[id]];
-      if (k == UINT32_MAX) {
+      uint32_t& k = t.index_of[track_[id]];
+      if (k == kNoTrack) {
         k = static_cast<uint32_t>(t.track_ids.size());
-        t.index_of.emplace(track_[id], k);
         t.track_ids.push_back(track_[id]);
       }
       track_of[id] = k;
