@@ -369,6 +369,13 @@ bool EndsWithXlsx(std::string_view s) {
 
 }  // namespace
 
+namespace {
+// A column's width with fit_text_columns, from the code points of its longest line (xlsx_writer.h).
+double WidthOfLongest(const ColumnSpec& spec, size_t longest) {
+  return std::max(spec.width, std::min(kMaxFittedWidth, static_cast<double>(longest) + 2));
+}
+}  // namespace
+
 double FittedColumnWidth(const SheetSpec& sheet, size_t col) {
   const ColumnSpec& spec = sheet.columns.at(col);
   const auto cap = static_cast<size_t>(kMaxFittedWidth);  // no need to look further once reached
@@ -378,15 +385,16 @@ double FittedColumnWidth(const SheetSpec& sheet, size_t col) {
     if (col < row.cells.size() && row.cells[col].kind == Cell::Kind::kString)
       longest = std::max(longest, LongestLineCodePoints(row.cells[col].text));
   }
-  return std::max(spec.width, std::min(kMaxFittedWidth, static_cast<double>(longest) + 2));
+  return WidthOfLongest(spec, longest);
 }
 
 // Rows measured together on a worker when fitting the columns.
 constexpr size_t kRowsPerWidthChunk = 8192;
 
-// FittedColumnWidth of every column (xlsx_writer.h), reading the rows once, row by row (a row's cells lie together;
-// reading them column by column missed the cache at every cell once a sheet outgrew it), in chunks
-// on `threads` workers; a column's cells are measured only until it reaches kMaxFittedWidth.
+// FittedColumnWidth of every column (xlsx_writer.h), reading the rows once, row by row (a row's
+// cells lie together; reading them column by column missed the cache at every cell once a sheet
+// outgrew it), in chunks on `threads` workers; a column's cells are measured only until it reaches
+// kMaxFittedWidth.
 std::vector<double> FittedColumnWidths(const SheetSpec& sheet, size_t threads) {
   const size_t cols = sheet.columns.size();
   const auto cap = static_cast<size_t>(kMaxFittedWidth);
@@ -411,8 +419,7 @@ std::vector<double> FittedColumnWidths(const SheetSpec& sheet, size_t threads) {
         return Status::Ok();
       });
   std::vector<double> widths(cols);
-  for (size_t c = 0; c < cols; ++c)
-    widths[c] = std::max(sheet.columns[c].width, std::min(kMaxFittedWidth, static_cast<double>(longest[c]) + 2));
+  for (size_t c = 0; c < cols; ++c) widths[c] = WidthOfLongest(sheet.columns[c], longest[c]);
   return widths;
 }
 
