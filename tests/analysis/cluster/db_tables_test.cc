@@ -12,22 +12,17 @@
 
 #include "profdiff/analysis/cluster/float_sums.h"
 #include "profdiff/analysis/common/python_numbers.h"
+#include "sql_rows.h"
 
 namespace profdiff::analysis {
 namespace {
+
+using testing::Rows;
 
 SqlValue T(const char* s) { return SqlValue::Text(s); }
 SqlValue I(int64_t v) { return SqlValue::Int(v); }
 SqlValue R(double v) { return SqlValue::Real(v); }
 const SqlValue kNull = SqlValue::Null();
-
-SqlRows Rows(std::vector<std::string> columns, std::vector<std::vector<SqlValue>> rows) {
-  SqlRows t;
-  t.present = true;
-  t.columns = std::move(columns);
-  t.rows = std::move(rows);
-  return t;
-}
 
 const std::vector<std::string> kTimeCols = {"hccl_op_name", "group_name", "start_timestamp", "elapse_time",
                                             "transit_time", "wait_time", "synchronization_time", "idle_time",

@@ -17,9 +17,12 @@
 #include "profdiff/analysis/cluster/rank_summary.h"
 #include "profdiff/analysis/timeline/timeline.h"
 #include "profdiff/loaders/loader.h"
+#include "sql_rows.h"
 
 namespace profdiff::analysis {
 namespace {
+
+using testing::Rows;
 
 namespace fs = std::filesystem;
 using J = nlohmann::ordered_json;
@@ -42,14 +45,6 @@ const std::string kBadUtf8 = std::string("op\xff\xfe", 4) + std::string(1, '\0')
 const std::string kQuoted = "a \"quoted\" path\\with\nnew\tlines and \xc3\xa9";             // UTF-8
 
 uint64_t Bits(double v) { return std::bit_cast<uint64_t>(v); }
-
-SqlRows Rows(std::vector<std::string> columns, std::vector<std::vector<SqlValue>> rows) {
-  SqlRows t;
-  t.present = true;
-  t.columns = std::move(columns);
-  t.rows = std::move(rows);
-  return t;
-}
 
 CommunicationOpRecords Records(const std::string& tag) {
   CommunicationOpRecords r;
